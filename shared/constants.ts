@@ -1,0 +1,48 @@
+/** The business constants of SPEC.md point 9 and the fixed category ids of SITE.md point 5. */
+
+export const HEADER_HOVER_DELAY_MS = 100;
+export const SOLID_HEADER_SCROLL_THRESHOLD_PX = 10;
+export const SCROLL_LISTENER_DELAY_MS = 300;
+export const PANEL_HEIGHT_PATIENT_SERVICES_PX = 300;
+export const PANEL_HEIGHT_DEFAULT_PX = 350;
+export const DESIGN_WIDTH_PX = 1920;
+/** At this viewport width or less the scale factor is fixed at 1 (the phone layout). */
+export const UNSCALED_MAX_WIDTH_PX = 500;
+
+export const CATEGORY = {
+  featuredTreatments: 5,
+  knowledge: 6,
+  equipment: 7,
+  researchInnovation: 15,
+  academicExchange: 16,
+  educationNews: 17,
+  researchNews: 18,
+  groupNews: 19,
+  hospitalNews: 20,
+  mediaReports: 21,
+} as const;
+
+/** News categories served by /api/news (equipment items are content items of category 7). */
+export const NEWS_CATEGORY_IDS = [
+  CATEGORY.equipment,
+  CATEGORY.groupNews,
+  CATEGORY.hospitalNews,
+  CATEGORY.mediaReports,
+] as const;
+
+/** Sub-categories of 教育新闻 (17) and 科研新闻 (18), served by .../17/children and .../18/children. */
+export const RESEARCH_SUBCATEGORY_IDS = { 17: [22, 23, 24], 18: [25, 26, 27] } as const;
+
+/** Categories served by /api/academic-research. */
+export const RESEARCH_CATEGORY_IDS = [
+  CATEGORY.researchInnovation,
+  CATEGORY.academicExchange,
+  CATEGORY.educationNews,
+  CATEGORY.researchNews,
+  ...RESEARCH_SUBCATEGORY_IDS[17],
+  ...RESEARCH_SUBCATEGORY_IDS[18],
+] as const;
+
+export const PAGE_SIZE_DEFAULT = 9;
+export const PAGE_SIZE_MAX = 50;
+export const PAGE_MAX = 1000;

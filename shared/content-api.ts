@@ -1,0 +1,39 @@
+/**
+ * How pages read content: one interface, two implementations. On the server it reads the
+ * proxy's cache in-process; in the browser it calls the service's /api paths.
+ */
+import type { ApiData, ApiName, ApiQuery } from './contract/api-paths.js';
+
+export interface ContentRequest<N extends ApiName> {
+  id?: number;
+  query?: ApiQuery<N>;
+  signal?: AbortSignal;
+}
+
+export interface ContentApi {
+  get<N extends ApiName>(name: N, request?: ContentRequest<N>): Promise<ApiData<N>>;
+}
+
+const BRAND = Symbol.for('site.content-error');
+
+/** Why content could not be had; `status` is the HTTP status the proxy API answers with. */
+export class ContentError extends Error {
+  readonly [BRAND] = true;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ContentError';
+  }
+}
+
+/**
+ * True for a ContentError from any copy of this module (in development the server and the
+ * rendered app load separate copies, so `instanceof` is not enough).
+ */
+export function isContentError(error: unknown): error is ContentError {
+  return typeof error === 'object' && error !== null && BRAND in error;
+}

@@ -1,0 +1,150 @@
+/**
+ * The shapes of the content API's payloads: defined once, used by the embedded content API,
+ * the proxy's validation and the pages. Every field named `content` holds HTML; the service
+ * sanitises those fields at its boundary before anything is cached or shown.
+ */
+import { z } from 'zod';
+
+const id = z.number().int().positive();
+const text = z.string().min(1).max(2_000);
+const longText = z.string().min(1).max(20_000);
+/** A local image served by this site under /media (SITE.md point 2: no remote images). */
+const image = z.string().regex(/^\/media\/[a-z0-9/_-]+\.(svg|webp|png|jpg)$/);
+/** A link inside this site: a path, never a scheme or another host. */
+const internalLink = z.string().regex(/^\/(?!\/)[^\s]*$/);
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const year = z.number().int().min(1900).max(2100);
+/** Upstream HTML; sanitised by the service before it is cached or rendered. */
+const html = z.string().max(200_000);
+
+export const category = z.object({ id, name: text });
+export const subCategory = category.extend({ parentId: id });
+
+export const groupIntroduction = z.object({
+  name: text,
+  slogan: text,
+  /** Plain-text introduction for the header panel. */
+  summary: text,
+  content: html,
+  logo: image,
+  image,
+  stats: z.array(z.object({ value: text, label: text })),
+  culture: z.array(z.object({ title: text, text: longText, icon: image })),
+  history: z.array(z.object({ year, title: text, text: longText })),
+});
+
+export const banner = z.object({ id, title: text, subtitle: text, image, link: internalLink });
+
+export const treatment = z.object({
+  id,
+  title: text,
+  icon: image,
+  image,
+  summary: text,
+  content: html,
+});
+/** SPEC.md point 3: the featured-treatment list sits under a `data.data` wrapper. */
+export const specialtyTreatments = z.object({ data: z.array(treatment) });
+
+export const expertSummary = z.object({
+  id,
+  name: text,
+  /** Professional title, e.g. 主任医师. */
+  title: text,
+  hospital: text,
+  specialty: text,
+  avatar: image,
+});
+export const expert = expertSummary.extend({
+  education: text,
+  content: html,
+  achievements: z.array(text),
+  schedule: z.array(text),
+});
+export const expertGroup = z.object({ title: text, summary: text, experts: z.array(expertSummary) });
+
+/** Articles, research items and news share one id space and one detail path (/api/news/{id}). */
+export const contentSummary = z.object({
+  id,
+  categoryId: id,
+  title: text,
+  summary: text,
+  cover: image,
+  date: isoDate,
+});
+export const contentDetail = contentSummary.extend({
+  content: html,
+  source: text,
+  author: text,
+  views: z.number().int().nonnegative(),
+});
+export const newsMedia = z.object({
+  categories: z.array(category.extend({ items: z.array(contentSummary) })),
+});
+
+export const hospital = z.object({
+  id,
+  name: text,
+  city: text,
+  address: text,
+  phone: text,
+  image,
+  summary: text,
+  founded: year,
+  departments: z.array(text),
+});
+export const internationalHospital = hospital.extend({
+  country: text,
+  content: html,
+  highlights: z.array(text),
+});
+
+export const award = z.object({ id, year, title: text, issuer: text, image });
+export const promotion = z.object({
+  id,
+  title: text,
+  summary: text,
+  poster: image,
+  duration: text,
+  date: isoDate,
+});
+
+export const contactUs = z.object({
+  groupName: text,
+  address: text,
+  postcode: text,
+  /** The consultation phone shown in the footer. */
+  phone: text,
+  email: z.email(),
+  hours: text,
+  branches: z.array(z.object({ name: text, address: text, phone: text })),
+});
+
+/** A page of a longer list, with the total so that pages can be counted. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    total: z.number().int().nonnegative(),
+    page: z.number().int().positive(),
+    pageSize: z.number().int().positive(),
+  });
+}
+export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
+
+export type Category = z.infer<typeof category>;
+export type SubCategory = z.infer<typeof subCategory>;
+export type GroupIntroduction = z.infer<typeof groupIntroduction>;
+export type Banner = z.infer<typeof banner>;
+export type Treatment = z.infer<typeof treatment>;
+export type SpecialtyTreatments = z.infer<typeof specialtyTreatments>;
+export type ExpertSummary = z.infer<typeof expertSummary>;
+export type Expert = z.infer<typeof expert>;
+export type ExpertGroup = z.infer<typeof expertGroup>;
+export type ContentSummary = z.infer<typeof contentSummary>;
+export type ContentDetail = z.infer<typeof contentDetail>;
+export type NewsMedia = z.infer<typeof newsMedia>;
+export type Hospital = z.infer<typeof hospital>;
+export type InternationalHospital = z.infer<typeof internationalHospital>;
+export type Award = z.infer<typeof award>;
+export type Promotion = z.infer<typeof promotion>;
+export type ContactUs = z.infer<typeof contactUs>;

@@ -1,0 +1,136 @@
+/**
+ * What each page reads (SITE.md point 6), as plain functions of the content API and the URL.
+ * The route table wraps them as React Router loaders; pages read the result with usePageData.
+ */
+import { CATEGORY, RESEARCH_SUBCATEGORY_IDS } from './constants.js';
+import { ContentError, type ContentApi } from './content-api.js';
+import { PAGE_MAX } from './constants.js';
+import { MAX_ID, parsePlainInt } from './plain-int.js';
+
+/** A page URL whose parameters name nothing that exists: the page answers 404. */
+export class PageNotFound extends ContentError {
+  constructor(message: string) {
+    super(404, 'not_found', message);
+  }
+}
+
+/** Read a required id from the query, or answer 404. */
+function requiredId(url: URL): number {
+  const id = parsePlainInt(url.searchParams.get('id'), 1, MAX_ID);
+  if (id === undefined) throw new PageNotFound('id must be a positive integer');
+  return id;
+}
+
+/** The `page` query parameter (1 when absent), or 404 when it is not a page number. */
+function pageNumber(url: URL): number {
+  const raw = url.searchParams.get('page');
+  if (raw === null) return 1;
+  const page = parsePlainInt(raw, 1, PAGE_MAX);
+  if (page === undefined) throw new PageNotFound('page must be a page number');
+  return page;
+}
+
+/** An optional id that must be one of `allowed`; `fallback` when absent. */
+function oneOf(url: URL, key: string, allowed: readonly number[], fallback: number): number {
+  const raw = url.searchParams.get(key);
+  if (raw === null || raw === '') return fallback;
+  const n = parsePlainInt(raw, 1, MAX_ID);
+  if (n === undefined || !allowed.includes(n)) throw new PageNotFound(`${key} is not a known category`);
+  return n;
+}
+
+export const NEWS_PAGE_CATEGORIES = [CATEGORY.groupNews, CATEGORY.hospitalNews, CATEGORY.mediaReports] as const;
+
+type Loader = (api: ContentApi, url: URL, signal: AbortSignal) => Promise<unknown>;
+
+function research(api: ContentApi, url: URL, signal: AbortSignal, categoryId: number) {
+  return api.get('research', { query: { categoryId, page: pageNumber(url) }, signal });
+}
+
+async function researchWithChildren(
+  api: ContentApi,
+  url: URL,
+  signal: AbortSignal,
+  parent: 17 | 18,
+) {
+  const sub = oneOf(url, 'sub', RESEARCH_SUBCATEGORY_IDS[parent], parent);
+  const [children, list] = await Promise.all([
+    api.get(parent === 17 ? 'educationSubcategories' : 'researchSubcategories', { signal }),
+    research(api, url, signal, sub),
+  ]);
+  return { children, list, sub };
+}
+
+export const PAGE_LOADERS = {
+  /** Header and footer data, read once per visit, all at once. */
+  layout: async (api, _url, signal) => {
+    const settled = await Promise.allSettled([
+      api.get('groupIntroduction', { signal }),
+      api.get('patientServiceCategories', { signal }),
+      api.get('specialtyTreatment', { signal }),
+      api.get('researchCategories', { signal }),
+      api.get('newsCategories', { signal }),
+      api.get('contactUs', { signal }),
+    ]);
+    const value = <T,>(r: PromiseSettledResult<T>): T | null => (r.status === 'fulfilled' ? r.value : null);
+    const [intro, patientCategories, treatments, researchCategories, newsCategories, contact] = settled;
+    return {
+      intro: value(intro!),
+      patientCategories: value(patientCategories!) ?? [],
+      treatments: value(treatments!)?.data ?? [],
+      researchCategories: value(researchCategories!) ?? [],
+      newsCategories: value(newsCategories!) ?? [],
+      contact: value(contact!),
+    };
+  },
+  home: async (api, _url, signal) => {
+    const [banners, treatments, expertGroup, newsMedia, hospitals, international] = await Promise.all([
+      api.get('banner', { signal }),
+      api.get('specialtyTreatment', { signal }),
+      api.get('expertGroup', { signal }),
+      api.get('newsMedia', { signal }),
+      api.get('domesticHospitals', { signal }),
+      api.get('internationalHospitals', { signal }),
+    ]);
+    return { banners, treatments: treatments.data, expertGroup, newsMedia, hospitals, international };
+  },
+  culture: (api, _url, signal) => api.get('groupIntroduction', { signal }),
+  history: (api, _url, signal) => api.get('groupIntroduction', { signal }),
+  awards: (api, _url, signal) => api.get('awardHonors', { signal }),
+  promotions: (api, _url, signal) => api.get('promotions', { signal }),
+  treatments: async (api, url, signal) => {
+    const { data } = await api.get('specialtyTreatment', { signal });
+    const wanted = url.searchParams.get('title');
+    const selected = wanted ? data.find((t) => t.title === wanted) : data[0];
+    if (!selected) throw new PageNotFound('no such treatment');
+    return { treatments: data, selected };
+  },
+  knowledge: (api, url, signal) => api.get('knowledgeArticles', { query: { page: pageNumber(url) }, signal }),
+  contentDetail: (api, url, signal) => api.get('newsDetail', { id: requiredId(url), signal }),
+  equipment: (api, url, signal) =>
+    api.get('news', { query: { categoryId: CATEGORY.equipment, page: pageNumber(url) }, signal }),
+  international: (api, _url, signal) => api.get('internationalHospitals', { signal }),
+  experts: (api, url, signal) => api.get('experts', { query: { page: pageNumber(url) }, signal }),
+  expertDetail: (api, url, signal) => api.get('expert', { id: requiredId(url), signal }),
+  researchInnovation: (api, url, signal) => research(api, url, signal, CATEGORY.researchInnovation),
+  academicExchange: (api, url, signal) => research(api, url, signal, CATEGORY.academicExchange),
+  educationNews: (api, url, signal) => researchWithChildren(api, url, signal, 17),
+  researchNews: (api, url, signal) => researchWithChildren(api, url, signal, 18),
+  news: async (api, url, signal) => {
+    const categoryId = oneOf(url, 'id', NEWS_PAGE_CATEGORIES, CATEGORY.groupNews);
+    const list = await api.get('news', { query: { categoryId, page: pageNumber(url) }, signal });
+    return { categoryId, list };
+  },
+  domesticHospitals: async (api, url, signal) => {
+    const [hospitals, news] = await Promise.all([
+      api.get('domesticHospitals', { signal }),
+      api.get('news', { query: { categoryId: CATEGORY.hospitalNews, page: pageNumber(url) }, signal }),
+    ]);
+    return { hospitals, news };
+  },
+  reportDetail: (api, url, signal) => api.get('newsDetail', { id: requiredId(url), signal }),
+  contact: (api, _url, signal) => api.get('contactUs', { signal }),
+} satisfies Record<string, Loader>;
+
+export type PageKey = keyof typeof PAGE_LOADERS;
+export type PageData<K extends PageKey> = Awaited<ReturnType<(typeof PAGE_LOADERS)[K]>>;
