@@ -1,0 +1,44 @@
+/**
+ * Errors are values with a code and a message; this table is the one place that maps them to
+ * HTTP statuses (SITE.md point 8). JSON errors have the stable shape { error: { code, message } }.
+ */
+import type { ServerResponse } from 'node:http';
+import { ContentError, isContentError } from '../../shared/content-api.js';
+
+export const PROBLEM_STATUS = {
+  bad_request: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  unauthorized: 401,
+  upstream_invalid: 502,
+  upstream_status: 502,
+  upstream_unavailable: 503,
+  upstream_timeout: 504,
+  internal: 500,
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEM_STATUS;
+
+export function problem(code: ProblemCode, message: string): ContentError {
+  return new ContentError(PROBLEM_STATUS[code], code, message);
+}
+
+/** Any thrown value as a ContentError; unknown errors become `internal` without their details. */
+export function asProblem(error: unknown): ContentError {
+  return isContentError(error) ? error : problem('internal', 'internal error');
+}
+
+export function sendProblem(
+  res: ServerResponse,
+  error: ContentError,
+  headers: Record<string, string> = {},
+): void {
+  const body = JSON.stringify({ error: { code: error.code, message: error.message } });
+  res.writeHead(error.status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}

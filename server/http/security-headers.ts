@@ -1,0 +1,49 @@
+/**
+ * Security headers, decided once by helmet at start and then copied onto every answer, so that
+ * the API handler (ahead of Express) and Express send the same set. The CSP allows scripts from
+ * this origin and the hashes of our own inline scripts only, so a cached page stays valid.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
+
+export type HeaderSet = Readonly<Record<string, string>>;
+
+export function securityHeaders(inlineScriptHashes: readonly string[]): HeaderSet {
+  const middleware = helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'", ...inlineScriptHashes.map((h) => `'${h}'`)],
+        // React writes a few style attributes (panel heights); styles cannot run code.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'connect-src': ["'self'"],
+        'font-src': ["'self'"],
+        'object-src': ["'none'"],
+        'base-uri': ["'self'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'none'"],
+        // Behind TLS the proxy in front upgrades; on plain loopback this would break the site.
+        'upgrade-insecure-requests': null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  middleware({} as IncomingMessage, res as unknown as ServerResponse, () => {});
+  return Object.freeze(headers);
+}
+
+export function applyHeaders(res: ServerResponse, headers: HeaderSet): void {
+  for (const name in headers) res.setHeader(name, headers[name]!);
+}

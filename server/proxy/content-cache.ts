@@ -1,0 +1,184 @@
+/**
+ * The proxy's cache of content API answers: lru-cache bounded in bytes. Its fetch() makes one
+ * upstream call for concurrent misses of a key and serves a stale entry while one background
+ * refresh runs. Around it: how long an entry is fresh (per path), how long it may be served
+ * stale while refreshing, and how long the last good answer stands in when the upstream fails.
+ * Answers are validated against the contract and sanitised before they are stored.
+ */
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
+import { API_PATHS, envelope } from '../../shared/contract/api-paths.js';
+import type { Config } from '../config.js';
+import { problem } from '../http/problem.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { upstreamError, UpstreamError } from '../upstream/upstream-client.js';
+import type { ApiRequest } from './api-request.js';
+import { sanitizeContentFields } from './sanitize-content.js';
+
+/** A stored answer: the payload for in-process readers and its bytes, ready to send. */
+export interface CachedAnswer {
+  status: 200 | 404;
+  /** The validated, sanitised payload (null for a 404). */
+  data: unknown;
+  body: Buffer;
+  gzip: Buffer | undefined;
+  br: Buffer | undefined;
+  etag: string;
+  storedAt: number;
+  /** Seconds the answer is fresh. */
+  maxAge: number;
+  /** Upstream latency of the call that produced it, in ms. */
+  upstreamMs: number;
+}
+
+/** HIT fresh; MISS fetched now; STALE served stale; REFRESH stale entry fetched again now. */
+export type CacheStatus = 'HIT' | 'MISS' | 'STALE' | 'REFRESH';
+
+export interface CacheResult {
+  answer: CachedAnswer;
+  status: CacheStatus;
+}
+
+interface FetchContext {
+  request: ApiRequest;
+}
+
+const COMPRESS_MIN_BYTES = 512;
+
+export function toAnswer(status: 200 | 404, data: unknown, body: Buffer, maxAge: number, upstreamMs: number): CachedAnswer {
+  const big = body.length >= COMPRESS_MIN_BYTES;
+  return {
+    status,
+    data,
+    body,
+    gzip: big ? gzipSync(body, { level: 6 }) : undefined,
+    br: big ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6 } }) : undefined,
+    etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
+    storedAt: Date.now(),
+    maxAge,
+    upstreamMs,
+  };
+}
+
+export class ContentCache {
+  readonly #lru: LRUCache<string, CachedAnswer, FetchContext>;
+
+  constructor(
+    private readonly upstream: UpstreamClient,
+    private readonly config: Config['cache'],
+    private readonly metrics: Metrics,
+    private readonly log: Logger,
+  ) {
+    this.#lru = new LRUCache<string, CachedAnswer, FetchContext>({
+      maxSize: config.maxBytes,
+      sizeCalculation: (a, key) =>
+        // The parsed payload is held too; count it as about twice its JSON.
+        key.length + a.body.length * 3 + (a.gzip?.length ?? 0) + (a.br?.length ?? 0) + 256,
+      allowStale: true,
+      noDeleteOnStaleGet: true,
+      allowStaleOnFetchRejection: true,
+      noDeleteOnFetchRejection: true,
+      fetchMethod: (_key, _stale, { signal, options, context }) => this.#load(context.request, signal, options),
+    });
+    metrics.cacheStats.entries = () => this.#lru.size;
+    metrics.cacheStats.bytes = () => this.#lru.calculatedSize;
+  }
+
+  #maxAgeOf(request: ApiRequest): number {
+    const override = this.config.maxAgeOverrideMs;
+    return override !== undefined ? override / 1000 : API_PATHS[request.name].maxAge;
+  }
+
+  /**
+   * The answer for a request: fresh from the cache, fetched now, or the last good one when the
+   * upstream fails within the stale-if-error window. Throws a ContentError when there is none.
+   */
+  async get(request: ApiRequest): Promise<CacheResult> {
+    const path = API_PATHS[request.name].template;
+    const { staleWhileRevalidateS, staleIfErrorS } = this.config;
+    let entry = this.#lru.peek(request.key, { allowStale: true });
+    const ageS = entry ? (Date.now() - entry.storedAt) / 1000 : 0;
+    if (entry && ageS >= entry.maxAge + Math.max(staleWhileRevalidateS, staleIfErrorS)) {
+      // Too old to stand in for anything: forget it and fetch afresh.
+      this.#lru.delete(request.key);
+      entry = undefined;
+    }
+    const withinSwr = entry !== undefined && ageS < entry.maxAge + staleWhileRevalidateS;
+
+    const status: LRUCache.Status<string, CachedAnswer, FetchContext> = {};
+    const answer = await this.#lru.fetch(request.key, {
+      context: { request },
+      // Within stale-while-revalidate: answer at once, refresh in the background.
+      // Beyond it: wait for the upstream, and fall back to the stale entry only if it fails.
+      allowStale: withinSwr,
+      status,
+    });
+    if (!answer) throw problem('internal', 'cache returned nothing');
+
+    const result: CacheStatus =
+      status.returnedStale ? 'STALE'
+      : status.fetch === 'hit' ? 'HIT'
+      : status.fetch === 'refresh' || status.fetch === 'stale' ? 'REFRESH'
+      : 'MISS';
+    this.metrics.cacheEvents.inc({ path, result: result.toLowerCase() });
+    return { answer, status: result };
+  }
+
+  /** Payload of a request, for server rendering: no HTTP round trip to ourselves. */
+  async getData(request: ApiRequest): Promise<unknown> {
+    const { answer } = await this.get(request);
+    if (answer.status === 404) throw problem('not_found', `${request.key} does not exist`);
+    return answer.data;
+  }
+
+  /** True when anything is cached: used by readiness. */
+  get warm(): boolean {
+    return this.#lru.size > 0;
+  }
+
+  clear(): void {
+    this.#lru.clear();
+  }
+
+  async #load(request: ApiRequest, signal: AbortSignal, options: LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchContext>): Promise<CachedAnswer> {
+    const path = API_PATHS[request.name].template;
+    const started = performance.now();
+    try {
+      const res = await this.upstream.get(request.key, signal);
+      const upstreamMs = performance.now() - started;
+      this.metrics.upstreamDuration.observe({ path }, upstreamMs / 1000);
+      const answer = this.#toAnswer(request, res.status, res.body, upstreamMs);
+      options.ttl = answer.maxAge * 1000;
+      return answer;
+    } catch (error) {
+      const failure = error instanceof UpstreamError ? error : upstreamError('invalid', String(error));
+      this.metrics.upstreamErrors.inc({ path, kind: failure.kind });
+      this.log.warn({ key: request.key, kind: failure.kind, err: failure.message }, 'upstream call failed');
+      throw failure;
+    }
+  }
+
+  #toAnswer(request: ApiRequest, status: number, raw: Buffer, upstreamMs: number): CachedAnswer {
+    if (status === 404) {
+      const body = Buffer.from(JSON.stringify({ error: { code: 'not_found', message: `${request.key} does not exist` } }));
+      return toAnswer(404, null, body, this.config.notFoundTtlS, upstreamMs);
+    }
+    if (status !== 200) throw upstreamError('status', `the content API answered ${status}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw upstreamError('invalid', 'the content API answered with malformed JSON');
+    }
+    const parsed = envelope(API_PATHS[request.name].data).safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw upstreamError('invalid', `the content API's answer does not fit the contract at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    const data = sanitizeContentFields(parsed.data.data);
+    return toAnswer(200, data, Buffer.from(JSON.stringify({ data })), this.#maxAgeOf(request), upstreamMs);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The one way to the content API: a keep-alive undici pool with a connect timeout, a whole
+ * answer budget (AbortSignal.timeout: undici's own timers tick at about one second) and a cap
+ * on the body's size. Failures come back as ContentError values with a `kind` for metrics.
+ */
+import { Pool, errors as undiciErrors } from 'undici';
+import { ContentError } from '../../shared/content-api.js';
+import { problem } from '../http/problem.js';
+
+export type UpstreamFailure = 'unreachable' | 'timeout' | 'status' | 'too_large' | 'invalid';
+
+export class UpstreamError extends ContentError {
+  constructor(
+    readonly kind: UpstreamFailure,
+    base: ContentError,
+  ) {
+    super(base.status, base.code, base.message);
+  }
+}
+
+export interface UpstreamAnswer {
+  status: number;
+  body: Buffer;
+}
+
+export interface UpstreamOptions {
+  url: string;
+  connectTimeoutMs: number;
+  timeoutMs: number;
+  maxBytes: number;
+  connections: number;
+}
+
+export class UpstreamClient {
+  readonly #pool: Pool;
+  readonly #basePath: string;
+
+  constructor(readonly options: UpstreamOptions) {
+    const url = new URL(options.url);
+    this.#basePath = url.pathname.replace(/\/+$/, '');
+    this.#pool = new Pool(url.origin, {
+      connections: options.connections,
+      connectTimeout: options.connectTimeoutMs,
+      keepAliveTimeout: 30_000,
+      // The abort signal below is the real budget; these only stop a silent socket.
+      headersTimeout: options.timeoutMs + 1_000,
+      bodyTimeout: options.timeoutMs + 1_000,
+    });
+  }
+
+  /** GET a path (with its query) and read at most maxBytes of the answer. */
+  async get(pathAndQuery: string, signal?: AbortSignal): Promise<UpstreamAnswer> {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const res = await this.#pool.request({
+        path: this.#basePath + pathAndQuery,
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        signal: combined,
+      });
+      const declared = Number(res.headers['content-length']);
+      if (declared > this.options.maxBytes) {
+        res.body.destroy();
+        throw upstreamError('too_large', `upstream answer of ${declared} bytes is over the limit`);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += chunk.length;
+        if (size > this.options.maxBytes) {
+          res.body.destroy();
+          throw upstreamError('too_large', `upstream answer is over ${this.options.maxBytes} bytes`);
+        }
+        chunks.push(chunk);
+      }
+      return { status: res.statusCode, body: Buffer.concat(chunks, size) };
+    } catch (error) {
+      if (error instanceof UpstreamError) throw error;
+      if (timeout.aborted) throw upstreamError('timeout', `no answer within ${this.options.timeoutMs} ms`);
+      throw classify(error);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+}
+
+export function upstreamError(kind: UpstreamFailure, message: string): UpstreamError {
+  const code = {
+    unreachable: 'upstream_unavailable',
+    timeout: 'upstream_timeout',
+    status: 'upstream_status',
+    too_large: 'upstream_invalid',
+    invalid: 'upstream_invalid',
+  } as const;
+  return new UpstreamError(kind, problem(code[kind], message));
+}
+
+function classify(error: unknown): UpstreamError {
+  if (
+    error instanceof undiciErrors.ConnectTimeoutError ||
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError
+  ) {
+    return upstreamError('timeout', 'the content API did not answer in time');
+  }
+  const code = (error as { code?: string } | null)?.code ?? '';
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') {
+    return upstreamError('invalid', 'the content API closed the connection mid-answer');
+  }
+  return upstreamError('unreachable', `the content API cannot be reached (${code || 'network error'})`);
+}
