@@ -1,0 +1,36 @@
+/** On every client-side navigation: the page's title (SITE.md point 3) and a smooth scroll to the top. */
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useLocation, useMatches } from 'react-router';
+import type { RouteHandle } from '../../shared/routes.js';
+import { scrollToTop } from '../scroll.js';
+
+export function pageTitle(matches: ReturnType<typeof useMatches>): string | undefined {
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const handle = matches[i]!.handle as RouteHandle | undefined;
+    if (handle?.title) return handle.title;
+  }
+  return undefined;
+}
+
+export function NavigationEffects() {
+  const matches = useMatches();
+  const location = useLocation();
+  const title = pageTitle(matches);
+  const first = useRef(true);
+
+  // A layout effect, so that an error state's own title (set in a plain effect) wins.
+  useLayoutEffect(() => {
+    if (title) document.title = title;
+  }, [title, location.key]);
+
+  useEffect(() => {
+    // The first render is the server's page at its own scroll position.
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    scrollToTop();
+  }, [location.pathname, location.search]);
+
+  return null;
+}

@@ -1,0 +1,34 @@
+/**
+ * Hydrates the server's page. The matched lazy page modules are loaded first (the server
+ * already preloaded them), so React hydrates the same tree the server drew, with the server's
+ * loader data: no second fetch, no fallback, no second copy of the page.
+ */
+import './styles/scaling.css';
+import { StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter, matchRoutes, type HydrationState } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { createRoutes, ROUTER_DATA_ID } from '../shared/routes.js';
+import { browserContentApi } from './browser-content-api.js';
+
+async function hydrate(): Promise<void> {
+  const routes = createRoutes(browserContentApi);
+  const lazyMatches = matchRoutes(routes, window.location)?.filter((m) => m.route.lazy) ?? [];
+  await Promise.all(
+    lazyMatches.map(async (m) => {
+      const lazy = m.route.lazy as () => Promise<object>;
+      Object.assign(m.route, { ...(await lazy()), lazy: undefined });
+    }),
+  );
+  const dataElement = document.getElementById(ROUTER_DATA_ID);
+  const hydrationData = JSON.parse(dataElement?.textContent ?? '{}') as HydrationState;
+  const router = createBrowserRouter(routes, { hydrationData });
+  hydrateRoot(
+    document.getElementById('root')!,
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>,
+  );
+}
+
+void hydrate();

@@ -1,0 +1,85 @@
+/**
+ * The app's server side: runs the route loaders through React Router's static handler and
+ * renders the matched page as a React stream. The server shell (server/render) owns HTTP.
+ */
+import { StrictMode } from 'react';
+import { renderToPipeableStream, type PipeableStream } from 'react-dom/server';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouterProvider,
+} from 'react-router';
+import type { ContentApi } from '../shared/content-api.js';
+import { serializeForScript } from '../shared/escape-json.js';
+import { createRoutes, ROUTER_DATA_ID, type RouteHandle } from '../shared/routes.js';
+
+export { SCALE_SCRIPT } from './scale-script.js';
+
+export interface RenderedPage {
+  status: number;
+  /** The matched route's path (a bounded label for logs and metrics). */
+  route: string;
+  /** The deepest matched route's handle (title, description, page module). */
+  handle: RouteHandle;
+  /** Source paths of the lazy page modules matched, for modulepreload and CSS links. */
+  modules: string[];
+  /** Starts React's stream; the callbacks say when the shell can be piped or failed. */
+  stream(callbacks: {
+    onShellReady(): void;
+    onShellError(error: unknown): void;
+    onError(error: unknown): void;
+  }): PipeableStream;
+}
+
+export interface AppRenderer {
+  render(request: Request): Promise<RenderedPage | Response>;
+}
+
+export function createAppRenderer(api: ContentApi): AppRenderer {
+  const handler = createStaticHandler(createRoutes(api));
+
+  return {
+    async render(request) {
+      const context = await handler.query(request);
+      if (context instanceof Response) return context;
+      const router = createStaticRouter(handler.dataRoutes, context);
+      const handles = context.matches.map((m) => m.route.handle as RouteHandle | undefined);
+      const handle = deepestHandle(handles);
+      const hydration = {
+        loaderData: context.loaderData,
+        actionData: context.actionData,
+        errors: context.errors,
+      };
+      return {
+        status: context.statusCode,
+        route: context.matches.at(-1)?.route.path ?? '/',
+        handle,
+        modules: handles.flatMap((h) => (h?.module ? [h.module] : [])),
+        stream: (callbacks) =>
+          renderToPipeableStream(
+            <>
+              <div id="root">
+                <StrictMode>
+                  <StaticRouterProvider router={router} context={context} hydrate={false} />
+                </StrictMode>
+              </div>
+              <script
+                type="application/json"
+                id={ROUTER_DATA_ID}
+                dangerouslySetInnerHTML={{ __html: serializeForScript(hydration) }}
+              />
+            </>,
+            callbacks,
+          ),
+      };
+    },
+  };
+}
+
+function deepestHandle(handles: (RouteHandle | undefined)[]): RouteHandle {
+  for (let i = handles.length - 1; i >= 0; i--) {
+    const h = handles[i];
+    if (h?.title) return h;
+  }
+  return { title: '', description: '' };
+}

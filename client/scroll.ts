@@ -1,0 +1,21 @@
+/**
+ * Which element scrolls. In zoom mode the window does; in transform mode the body is scaled
+ * and clipped (SPEC.md point 9), so the app's root element scrolls inside it.
+ */
+export function scrollContainer(): HTMLElement | Window {
+  if (document.documentElement.dataset.scale === 'transform') {
+    const root = document.getElementById('root');
+    if (root) return root;
+  }
+  return window;
+}
+
+export function scrollOffset(): number {
+  const target = scrollContainer();
+  return target instanceof Window ? target.scrollY : target.scrollTop;
+}
+
+export function scrollToTop(): void {
+  const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  scrollContainer().scrollTo({ top: 0, behavior: reduce ? 'auto' : 'smooth' });
+}

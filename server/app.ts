@@ -1,0 +1,115 @@
+/**
+ * The Express app: health, metrics, static files and pages. The proxy API is answered ahead
+ * of it (server/service.ts).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+import compression from 'compression';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { ViteDevServer } from 'vite';
+import { asProblem, problem, sendProblem } from './http/problem.js';
+import { applyHeaders, type HeaderSet } from './http/security-headers.js';
+import type { Logger } from './observability/logger.js';
+import type { Metrics } from './observability/metrics.js';
+import { observe } from './observability/request-observer.js';
+
+export interface AppDeps {
+  headers: HeaderSet;
+  metrics: Metrics;
+  log: Logger;
+  metricsToken: string | undefined;
+  /** Ready to serve: the content API answers, or the cache holds something. */
+  isReady: () => Promise<boolean>;
+  /** dist/client in production; absent in development, where Vite serves the sources. */
+  clientDir?: string;
+  vite?: ViteDevServer;
+  pages: (req: Request, res: Response) => Promise<void>;
+  extraRoutes?: (app: express.Express) => void;
+}
+
+const YEAR_S = 365 * 24 * 3600;
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.replace(/^Bearer /, '') ?? '');
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((_req, res, next) => {
+    applyHeaders(res, deps.headers);
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    observe(res, { route: 'health' });
+    res.set('cache-control', 'no-store').json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    observe(res, { route: 'health' });
+    const ready = await deps.isReady();
+    res.status(ready ? 200 : 503).set('cache-control', 'no-store').json({ status: ready ? 'ready' : 'not ready' });
+  });
+  app.get('/metrics', async (req, res) => {
+    observe(res, { route: 'metrics' });
+    if (deps.metricsToken && !tokenMatches(req.get('authorization'), deps.metricsToken)) {
+      sendProblem(res, problem('unauthorized', 'a bearer token is required'), { 'www-authenticate': 'Bearer' });
+      return;
+    }
+    res.set('content-type', deps.metrics.registry.contentType).set('cache-control', 'no-store');
+    res.send(await deps.metrics.registry.metrics());
+  });
+
+  // Streamed HTML is flushed as React writes it (React calls res.flush()).
+  app.use(compression({ threshold: 1024 }));
+
+  if (deps.vite) {
+    app.use(deps.vite.middlewares);
+  } else if (deps.clientDir) {
+    const clientDir = deps.clientDir;
+    app.use('/assets', (_req, res, next) => {
+      observe(res, { route: 'static' });
+      next();
+    }, express.static(join(clientDir, 'assets'), {
+      // Fingerprinted file names: they never change.
+      immutable: true,
+      maxAge: YEAR_S * 1000,
+      index: false,
+      fallthrough: false,
+    }));
+    app.use('/media', (_req, res, next) => {
+      observe(res, { route: 'static' });
+      next();
+    }, express.static(join(clientDir, 'media'), { maxAge: 24 * 3600 * 1000, index: false, fallthrough: false }));
+  }
+  app.get('/favicon.ico', (_req, res) => {
+    observe(res, { route: 'static' });
+    res.redirect(301, '/media/brand/logo.svg');
+  });
+  deps.extraRoutes?.(app);
+
+  app.get('/{*path}', (req, res) => deps.pages(req, res));
+  app.all('/{*path}', (req, res) => {
+    observe(res, { route: 'other' });
+    sendProblem(res, problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
+  });
+
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const p = asProblem(error);
+    const status = (error as { status?: number }).status;
+    if (status === 404) {
+      sendProblem(res, problem('not_found', 'no such file'));
+      return;
+    }
+    deps.log.error({ err: error, url: req.originalUrl }, 'request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendProblem(res, p);
+  });
+  return app;
+}

@@ -1,0 +1,151 @@
+/**
+ * The service, assembled: the content API (external, or embedded on loopback), the upstream
+ * pool, the cache, the proxy API ahead of Express, and the pages. Used by server/index.ts and
+ * by the tests, which start it on a free port.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ViteDevServer } from 'vite';
+import type { AppRenderer } from '../client/entry-server.js';
+import { SCALE_SCRIPT } from '../client/scale-script.js';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
+import { securityHeaders } from './http/security-headers.js';
+import { createLogger, type Logger } from './observability/logger.js';
+import { createMetrics, type Metrics } from './observability/metrics.js';
+import { createRequestObserver } from './observability/request-observer.js';
+import { createApiHandler } from './proxy/api-handler.js';
+import { apiRequestFor } from './proxy/api-request.js';
+import { ContentCache } from './proxy/content-cache.js';
+import { buildOpenApi } from './proxy/openapi.js';
+import { devClientAssets, readClientAssets } from './render/client-assets.js';
+import { createPageHandler } from './render/page-handler.js';
+import { serverContentApi } from './render/server-content-api.js';
+import { UpstreamClient } from './upstream/upstream-client.js';
+
+export interface ServiceOptions {
+  /** dist/client of the production build (its manifest names the page chunks). */
+  clientDir?: string;
+  /** Development: Vite serves the client and loads the app's render module. */
+  vite?: ViteDevServer;
+  logger?: Logger;
+}
+
+export interface Service {
+  server: Server;
+  cache: ContentCache;
+  metrics: Metrics;
+  log: Logger;
+  upstreamUrl: string;
+  /** Start listening; resolves with the base URL. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stop accepting, let in-flight requests finish, then release the upstream. */
+  close(): Promise<void>;
+}
+
+type EntryServer = typeof import('../client/entry-server.js');
+
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const log = options.logger ?? createLogger(config.logLevel);
+  let embedded: EmbeddedApi | undefined;
+  let upstreamUrl = config.upstreamUrl;
+  if (!upstreamUrl) {
+    embedded = await startEmbeddedApi();
+    upstreamUrl = embedded.url;
+    log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
+  }
+  const upstream = new UpstreamClient({ url: upstreamUrl, ...config.upstream });
+  const metrics = createMetrics();
+  const cache = new ContentCache(upstream, config.cache, metrics, log);
+  const scaleScriptHash = `sha256-${createHash('sha256').update(SCALE_SCRIPT).digest('base64')}`;
+  const headers = securityHeaders([scaleScriptHash]);
+  const api = serverContentApi(cache);
+
+  const vite = options.vite;
+  let production: AppRenderer | undefined;
+  const renderer = async (): Promise<AppRenderer> => {
+    if (vite) {
+      // Reloaded per request in development so that edits show at once.
+      const entry = (await vite.ssrLoadModule('/client/entry-server.tsx')) as EntryServer;
+      return entry.createAppRenderer(api);
+    }
+    production ??= (await import('../client/entry-server.js')).createAppRenderer(api);
+    return production;
+  };
+
+  const port = () => (server.address() as AddressInfo | null)?.port ?? config.port;
+  const app = createApp({
+    headers,
+    metrics,
+    log,
+    metricsToken: config.metricsToken,
+    clientDir: options.clientDir,
+    vite,
+    isReady: async () => {
+      if (cache.warm) return true;
+      try {
+        await cache.get(apiRequestFor('contactUs'));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    pages: createPageHandler({
+      renderer,
+      assets: vite || !options.clientDir ? devClientAssets : readClientAssets(options.clientDir),
+      scaleScript: SCALE_SCRIPT,
+      get publicOrigin() {
+        return config.publicOrigin ?? `http://localhost:${port()}`;
+      },
+      log,
+    }),
+  });
+  const handleApi = createApiHandler({
+    cache,
+    config: config.cache,
+    headers,
+    openApi: Buffer.from(JSON.stringify(buildOpenApi())),
+    log,
+  });
+  const observeRequest = createRequestObserver(log, metrics);
+
+  const server = createServer((req, res) => {
+    observeRequest(req, res);
+    const url = req.url ?? '/';
+    if (url.startsWith('/api/') || url === '/api') {
+      void handleApi(req, res);
+      return;
+    }
+    app(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  return {
+    server,
+    cache,
+    metrics,
+    log,
+    upstreamUrl,
+    async listen(listenPort = config.port, host = config.host) {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(listenPort, host, resolve);
+      });
+      const address = server.address() as AddressInfo;
+      const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
+      return `http://${shownHost}:${address.port}`;
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await upstream.close();
+      await embedded?.close();
+      await vite?.close();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// react-router's package exports point at its development build; the browser gets the
+// production build (no dev-only warnings, smaller).
+const routerBuild = (file: string) =>
+  fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
+
+// Two builds: the browser bundle (dist/client, with a manifest the server reads to preload
+// each page's chunks) and the server (dist/server: the shell plus the app's render module).
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: [react()],
+  publicDir: 'client/public',
+  resolve: isSsrBuild
+    ? {}
+    : {
+        alias: [
+          { find: /^react-router\/dom$/, replacement: routerBuild('dom-export.mjs') },
+          { find: /^react-router$/, replacement: routerBuild('index.mjs') },
+        ],
+      },
+  build: isSsrBuild
+    ? {
+        outDir: 'dist/server',
+        copyPublicDir: false,
+        emptyOutDir: true,
+        target: 'node20',
+        rollupOptions: { input: { index: 'server/index.ts' } },
+      }
+    : {
+        outDir: 'dist/client',
+        manifest: true,
+        emptyOutDir: true,
+        target: 'es2022',
+        rollupOptions: { input: 'client/entry-client.tsx' },
+      },
+}));
