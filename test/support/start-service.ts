@@ -1,0 +1,29 @@
+/** Starts the real service on a free loopback port, with its logs collected for assertions. */
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { loadConfig } from '../../server/config.js';
+import { createService, type Service } from '../../server/service.js';
+
+export interface RunningService {
+  service: Service;
+  url: string;
+  logs: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+export async function startService(
+  env: Record<string, string> = {},
+  options: { clientDir?: string } = {},
+): Promise<RunningService> {
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const config = loadConfig({ LOG_LEVEL: 'info', ...env });
+  const service = await createService(config, { logger: pino({ level: 'info' }, sink), ...options });
+  const url = await service.listen(0, '127.0.0.1');
+  return { service, url, logs, close: () => service.close() };
+}

@@ -1,0 +1,120 @@
+/**
+ * A content API on loopback that misbehaves on command: it answers like the embedded API in
+ * `ok` mode, and in the other modes fails the ways a real upstream does. It counts calls.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { payloadFor } from '../../server/embedded-api/embedded-api.js';
+import { demoContent } from '../../server/embedded-api/demo-content/index.js';
+import { parseApiRequest } from '../../server/proxy/api-request.js';
+
+export type UpstreamMode =
+  | 'ok'
+  | 'status-500'
+  | 'malformed-json'
+  | 'wrong-shape'
+  | 'oversize'
+  | 'redirect'
+  | 'hang-headers'
+  | 'trickle-body'
+  | 'close-mid-body';
+
+export interface TestUpstream {
+  url: string;
+  mode: UpstreamMode;
+  /** Added before every answer, in ms. */
+  delayMs: number;
+  /** Calls received, by path and query. */
+  calls: Map<string, number>;
+  callsTo(key: string): number;
+  totalCalls(): number;
+  /** Stop listening and drop every connection (the upstream is down). */
+  stop(): Promise<void>;
+  /** Listen again on the same port. */
+  restart(): Promise<void>;
+}
+
+export async function startTestUpstream(): Promise<TestUpstream> {
+  const sockets = new Set<Socket>();
+  const state: TestUpstream = {
+    url: '',
+    mode: 'ok',
+    delayMs: 0,
+    calls: new Map(),
+    callsTo: (key) => state.calls.get(key) ?? 0,
+    totalCalls: () => [...state.calls.values()].reduce((a, b) => a + b, 0),
+    stop,
+    restart,
+  };
+
+  function answer(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/';
+    state.calls.set(url, (state.calls.get(url) ?? 0) + 1);
+    const respond = () => {
+      switch (state.mode) {
+        case 'status-500':
+          res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"boom"}');
+          return;
+        case 'malformed-json':
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"data": [1, 2,');
+          return;
+        case 'wrong-shape':
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"unexpected":true}}');
+          return;
+        case 'oversize': {
+          const big = JSON.stringify({ data: 'x'.repeat(3 * 1024 * 1024) });
+          res.writeHead(200, { 'content-type': 'application/json' }).end(big);
+          return;
+        }
+        case 'redirect':
+          res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end();
+          return;
+        case 'hang-headers':
+          return; // never answers
+        case 'trickle-body': {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const timer = setInterval(() => res.write(' '), 200);
+          res.once('close', () => clearInterval(timer));
+          return;
+        }
+        case 'close-mid-body':
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
+          res.write('{"data":{"name":');
+          setTimeout(() => res.socket?.destroy(), 10);
+          return;
+        case 'ok': {
+          const request = parseApiRequest(url);
+          const payload = 'key' in request ? payloadFor(demoContent, request) : undefined;
+          const [status, body] =
+            payload === undefined ? [404, '{"error":{"code":"not_found","message":"none"}}'] : [200, JSON.stringify({ data: payload })];
+          res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+          return;
+        }
+      }
+    };
+    if (state.delayMs > 0) setTimeout(respond, state.delayMs);
+    else respond();
+  }
+
+  let server: Server = createServer(answer);
+  let port = 0;
+  async function listen(): Promise<void> {
+    server = createServer(answer);
+    server.on('connection', (s) => {
+      sockets.add(s);
+      s.once('close', () => sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    state.url = `http://127.0.0.1:${port}`;
+  }
+  async function stop(): Promise<void> {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  async function restart(): Promise<void> {
+    await listen();
+  }
+  await listen();
+  return state;
+}
