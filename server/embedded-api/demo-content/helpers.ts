@@ -1,0 +1,82 @@
+/** Small builders that keep the demo data files readable. */
+import type { ContentDetail } from '../../../shared/contract/entities.js';
+
+/** The cover illustrations under /media/covers (800x500). */
+export type CoverName =
+  | 'ceremony'
+  | 'child-check'
+  | 'community-screening'
+  | 'corridor'
+  | 'data'
+  | 'eye-chart'
+  | 'eye-exam'
+  | 'glasses'
+  | 'global'
+  | 'lab'
+  | 'laser-suite'
+  | 'lecture-hall'
+  | 'media'
+  | 'meeting'
+  | 'microscope'
+  | 'oct-scan'
+  | 'reading'
+  | 'retina'
+  | 'surgery'
+  | 'training';
+
+export const cover = (name: CoverName): string => `/media/covers/${name}.svg`;
+
+/**
+ * Turns a list of blocks into simple HTML:
+ * '## 标题' → <h3>, '* 甲|乙|丙' → <ul> with one <li> per item, '!img:/media/x.svg|说明' → <img>,
+ * anything else → <p>.
+ */
+export function html(blocks: readonly string[]): string {
+  return blocks
+    .map((b) => {
+      if (b.startsWith('## ')) return `<h3>${b.slice(3)}</h3>`;
+      if (b.startsWith('* ')) {
+        const items = b.slice(2).split('|');
+        return `<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>`;
+      }
+      if (b.startsWith('!img:')) {
+        const [src, alt] = b.slice(5).split('|');
+        return `<p><img src="${src}" alt="${alt ?? ''}" width="800" height="500"></p>`;
+      }
+      return `<p>${b}</p>`;
+    })
+    .join('');
+}
+
+/** A content item written compactly: `cover` is a cover name, `body` the blocks for html(). */
+export interface Draft {
+  id: number;
+  title: string;
+  summary: string;
+  cover: CoverName;
+  date: string;
+  body: readonly string[];
+  source?: string;
+  author?: string;
+  views: number;
+}
+
+/** Builds the content items of one category, with default source and author. */
+export function items(
+  categoryId: number,
+  defaults: { source: string; author: string },
+  drafts: readonly Draft[],
+): ContentDetail[] {
+  return drafts.map((d) => ({
+    id: d.id,
+    categoryId,
+    title: d.title,
+    summary: d.summary,
+    cover: cover(d.cover),
+    date: d.date,
+    content: html(d.body),
+    source: d.source ?? defaults.source,
+    author: d.author ?? defaults.author,
+    views: d.views,
+  }));
+}
