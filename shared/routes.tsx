@@ -32,8 +32,13 @@ function toRouteError(error: unknown): never {
 }
 
 function loaderFor(api: ContentApi, key: PageKey) {
-  return ({ request }: LoaderFunctionArgs) =>
-    PAGE_LOADERS[key](api, new URL(request.url), request.signal).catch(toRouteError);
+  return async ({ request }: LoaderFunctionArgs) => {
+    try {
+      return await PAGE_LOADERS[key](api, new URL(request.url), request.signal);
+    } catch (error) {
+      return toRouteError(error);
+    }
+  };
 }
 
 function pageRoute(api: ContentApi, route: PageRoute): RouteObject {
@@ -71,6 +76,8 @@ export function createRoutes(api: ContentApi): RouteObject[] {
           id: 'not-found',
           path: '*',
           handle: notFound,
+          // Never drawn: the loader always throws, so the error boundary renders instead.
+          Component: () => null,
           loader: () => {
             throw data({ code: 'not_found', message: 'no such page' }, { status: 404 });
           },

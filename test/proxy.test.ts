@@ -191,9 +191,9 @@ describe('proxy against a misbehaving upstream', () => {
   });
 
   it('serves a stale entry at once and refreshes it once in the background', async () => {
-    const s = await start({ CACHE_MAX_AGE_MS: '50', CACHE_STALE_WHILE_REVALIDATE_S: '60' });
+    const s = await start({ CACHE_MAX_AGE_MS: '300', CACHE_STALE_WHILE_REVALIDATE_S: '60' });
     await request(s.url).get('/api/banner').expect(200);
-    await sleep(80);
+    await sleep(350);
     upstream.delayMs = 150;
     const stale = await Promise.all(Array.from({ length: 5 }, () => request(s.url).get('/api/banner')));
     for (const r of stale) expect(r.headers['x-cache']).toBe('STALE');

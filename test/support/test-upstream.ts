@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { payloadFor } from '../../server/embedded-api/embedded-api.js';
 import { demoContent } from '../../server/embedded-api/demo-content/index.js';
 import { parseApiRequest } from '../../server/proxy/api-request.js';
+import type { DemoContent } from '../../server/embedded-api/demo-content-type.js';
 
 export type UpstreamMode =
   | 'ok'
@@ -34,7 +35,7 @@ export interface TestUpstream {
   restart(): Promise<void>;
 }
 
-export async function startTestUpstream(): Promise<TestUpstream> {
+export async function startTestUpstream(content: DemoContent = demoContent): Promise<TestUpstream> {
   const sockets = new Set<Socket>();
   const state: TestUpstream = {
     url: '',
@@ -84,7 +85,7 @@ export async function startTestUpstream(): Promise<TestUpstream> {
           return;
         case 'ok': {
           const request = parseApiRequest(url);
-          const payload = 'key' in request ? payloadFor(demoContent, request) : undefined;
+          const payload = 'key' in request ? payloadFor(content, request) : undefined;
           const [status, body] =
             payload === undefined ? [404, '{"error":{"code":"not_found","message":"none"}}'] : [200, JSON.stringify({ data: payload })];
           res.writeHead(status, { 'content-type': 'application/json' }).end(body);
