@@ -18,6 +18,11 @@ export function NavigationEffects() {
   const title = pageTitle(matches);
   const first = useRef(true);
 
+  // Marks the document once React has hydrated it (tests and monitoring wait for this).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+
   // A layout effect, so that an error state's own title (set in a plain effect) wins.
   useLayoutEffect(() => {
     if (title) document.title = title;

@@ -1,0 +1,180 @@
+/** Browser behaviour in real Chromium against the real service. */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoContent } from '../server/embedded-api/demo-content/index.js';
+import { PAGE_ROUTES } from '../shared/page-routes.js';
+import { gotoHydrated, launchChromium, openPage } from './support/browser.js';
+import { startService, type RunningService } from './support/start-service.js';
+
+const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+function urlFor(path: string): string {
+  const news = demoContent.contentItems.find((i) => i.categoryId === 19)!;
+  const article = demoContent.contentItems.find((i) => i.categoryId === 6)!;
+  if (path === '/hzhf/kpzsDetail') return `${path}?id=${article.id}`;
+  if (path === '/gnyy/detail') return `${path}?id=${news.id}`;
+  if (path === '/zjxz/detail') return `${path}?id=${demoContent.experts[0]!.id}`;
+  return path;
+}
+
+describe('in Chromium', () => {
+  let svc: RunningService;
+  let browser: Browser;
+  beforeAll(async () => {
+    svc = await startService({}, { clientDir: 'dist/client' });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.close();
+  });
+
+  it('every route hydrates with no console error, warning or second copy of the page', async () => {
+    const { page, problems } = await openPage(browser);
+    for (const route of PAGE_ROUTES) {
+      await gotoHydrated(page, svc.url + urlFor(route.path));
+      expect(await page.title(), route.path).toBe(route.title);
+      expect(await page.locator('header.site-header').count(), route.path).toBe(1);
+      expect(await page.locator('main').count(), route.path).toBe(1);
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('an unknown route hydrates its 404 state with no console error', async () => {
+    const { page, problems } = await openPage(browser);
+    const res = await page.goto(`${svc.url}/no/such/page`);
+    expect(res?.status()).toBe(404);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    expect(await page.title()).toBe('页面未找到');
+    // Chromium reports the document's own 404 status on the console; nothing else may appear.
+    expect(problems.filter((p) => !/status of 404/.test(p))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('hovering an item opens its panel after about 100 ms; leaving closes it', async () => {
+    const { page, problems } = await openPage(browser);
+    await gotoHydrated(page, `${svc.url}/lxwm/index`);
+    const item = page.locator('a.nav-link', { hasText: '集团简介' });
+    const panelId = await item.getAttribute('aria-controls');
+    const panel = page.locator(`#${panelId}`);
+    expect(await panel.getAttribute('data-open')).toBe('false');
+    await item.hover();
+    expect(await panel.getAttribute('data-open')).toBe('false');
+    await page.waitForTimeout(200);
+    expect(await panel.getAttribute('data-open')).toBe('true');
+    expect(await item.getAttribute('aria-expanded')).toBe('true');
+    expect(await panel.evaluate((el) => el.getBoundingClientRect().height)).toBeCloseTo(350, 0);
+    await page.mouse.move(5, 900);
+    await expect.poll(() => panel.getAttribute('data-open')).toBe('false');
+
+    const services = page.locator('a.nav-link', { hasText: '患者服务' });
+    await services.hover();
+    const servicesPanel = page.locator(`#${await services.getAttribute('aria-controls')}`);
+    await expect.poll(() => servicesPanel.getAttribute('data-open')).toBe('true');
+    expect(await servicesPanel.evaluate((el) => el.getBoundingClientRect().height)).toBeCloseTo(300, 0);
+    expect(await servicesPanel.locator('a').count()).toBeGreaterThanOrEqual(8 + 3);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('keyboard: focus opens a panel, Escape closes it', async () => {
+    const { page } = await openPage(browser);
+    await gotoHydrated(page, `${svc.url}/lxwm/index`);
+    const item = page.locator('a.nav-link', { hasText: '新闻媒体' });
+    const panel = page.locator(`#${await item.getAttribute('aria-controls')}`);
+    await item.focus();
+    await expect.poll(() => panel.getAttribute('data-open')).toBe('true');
+    expect(await item.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel.getAttribute('data-open')).toBe('false');
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('新闻媒体');
+    await page.context().close();
+  });
+
+  it('the home header turns solid after scrolling past 10 px, and back', async () => {
+    const { page } = await openPage(browser);
+    await gotoHydrated(page, `${svc.url}/`);
+    const header = page.locator('header.site-header');
+    expect(await header.getAttribute('data-solid')).toBe('false');
+    await page.waitForTimeout(400); // the listener is attached 300 ms after load
+    await page.evaluate(() => window.scrollTo(0, 200));
+    await expect.poll(() => header.getAttribute('data-solid')).toBe('true');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(() => header.getAttribute('data-solid')).toBe('false');
+    await page.context().close();
+  });
+
+  it('the title is right after client-side navigation', async () => {
+    const { page, problems } = await openPage(browser);
+    await gotoHydrated(page, `${svc.url}/`);
+    await page.locator('a.nav-link', { hasText: '专家团队' }).click();
+    await expect.poll(() => page.title()).toBe('专家团队');
+    expect(new URL(page.url()).pathname).toBe('/zjxz/index');
+    await page.locator('a.nav-link', { hasText: '联系我们' }).click();
+    await expect.poll(() => page.title()).toBe('联系我们');
+    await page.goBack();
+    await expect.poll(() => page.title()).toBe('专家团队');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('scales the body to viewport / 1920, 1 at 1920 and at 400 px, and on resize', async () => {
+    const { page } = await openPage(browser, { width: 1280, height: 800 });
+    await gotoHydrated(page, `${svc.url}/lxwm/index`);
+    const zoom = () => page.evaluate(() => Number(getComputedStyle(document.body).zoom));
+    expect(await zoom()).toBeCloseTo(1280 / 1920, 3);
+    await page.setViewportSize({ width: 1920, height: 900 });
+    await expect.poll(zoom).toBeCloseTo(1, 3);
+    await page.setViewportSize({ width: 400, height: 800 });
+    await expect.poll(zoom).toBeCloseTo(1, 3);
+    await page.setViewportSize({ width: 960, height: 800 });
+    await expect.poll(zoom).toBeCloseTo(0.5, 3);
+    await page.context().close();
+  });
+
+  it('a Firefox user agent gets a transform, not zoom', async () => {
+    const { page } = await openPage(browser, { width: 1280, height: 800, userAgent: FIREFOX_UA });
+    await gotoHydrated(page, `${svc.url}/lxwm/index`);
+    const style = await page.evaluate(() => {
+      const s = getComputedStyle(document.body);
+      return { zoom: s.zoom, transform: s.transform };
+    });
+    expect(style.zoom).toBe('1');
+    const [a, b, c, d] = /^matrix\(([^)]+)\)$/.exec(style.transform)![1]!.split(',').map(Number);
+    expect(a).toBeCloseTo(1280 / 1920, 4);
+    expect(d).toBeCloseTo(1280 / 1920, 4);
+    expect([b, c]).toEqual([0, 0]);
+    await page.context().close();
+  });
+
+  it('no page scrolls sideways at 390 px', async () => {
+    const { page } = await openPage(browser, { width: 390, height: 844 });
+    for (const route of PAGE_ROUTES) {
+      await gotoHydrated(page, svc.url + urlFor(route.path));
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, route.path).toBeLessThanOrEqual(0);
+    }
+    await page.context().close();
+  });
+
+  it('at 390 px the header collapses behind a menu button', async () => {
+    const { page } = await openPage(browser, { width: 390, height: 844 });
+    await gotoHydrated(page, `${svc.url}/lxwm/index`);
+    const toggle = page.locator('button.menu-toggle');
+    expect(await toggle.isVisible()).toBe(true);
+    expect(await page.locator('#site-nav a.nav-link').first().isVisible()).toBe(false);
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await page.locator('#site-nav a.nav-link').first().isVisible()).toBe(true);
+    await page.context().close();
+  });
+
+  it('without JavaScript every page shows its content and every header link', async () => {
+    const { page } = await openPage(browser, { javaScriptEnabled: false });
+    await page.goto(`${svc.url}/zjxz/index`);
+    expect(await page.locator('a.nav-link').count()).toBe(9);
+    expect(await page.locator('main').innerText()).toContain(demoContent.experts[0]!.name);
+    await page.context().close();
+  });
+});
