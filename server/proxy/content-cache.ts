@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { API_PATHS, envelope } from '../../shared/contract/api-paths.js';
+import { isContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
 import type { Logger } from '../observability/logger.js';
@@ -116,7 +117,8 @@ export class ContentCache {
       allowStale: withinSwr,
       status,
     });
-    if (!answer) throw problem('internal', 'cache returned nothing');
+    // With allowStaleOnFetchRejection, a failed fetch with nothing stale resolves to undefined.
+    if (!answer) throw isContentError(status.fetchError) ? status.fetchError : problem('internal', 'cache returned nothing');
 
     const result: CacheStatus =
       status.returnedStale ? 'STALE'
