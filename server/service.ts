@@ -22,6 +22,7 @@ import { ContentCache } from './proxy/content-cache.js';
 import { buildOpenApi } from './proxy/openapi.js';
 import { devClientAssets, readClientAssets } from './render/client-assets.js';
 import { createPageHandler } from './render/page-handler.js';
+import { seoRoutes } from './render/seo-routes.js';
 import { serverContentApi } from './render/server-content-api.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 
@@ -76,6 +77,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   };
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.port;
+  const publicOrigin = () => config.publicOrigin ?? `http://localhost:${port()}`;
   const app = createApp({
     headers,
     metrics,
@@ -83,6 +85,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     metricsToken: config.metricsToken,
     clientDir: options.clientDir,
     vite,
+    extraRoutes: seoRoutes(api, publicOrigin, log),
     isReady: async () => {
       if (cache.warm) return true;
       try {
@@ -96,9 +99,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       renderer,
       assets: vite || !options.clientDir ? devClientAssets : readClientAssets(options.clientDir),
       scaleScript: SCALE_SCRIPT,
-      get publicOrigin() {
-        return config.publicOrigin ?? `http://localhost:${port()}`;
-      },
+      publicOrigin,
       log,
     }),
   });

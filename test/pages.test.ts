@@ -119,6 +119,23 @@ describe('pages', () => {
     expect(res.text.match(/<script(?![^>]*(type="module" src=|type="application\/json"))[^>]*>/g)).toEqual(['<script>']);
   });
 
+  it('serves robots.txt and a sitemap of the routes and every detail page', async () => {
+    const robots = await request(svc.url).get('/robots.txt').expect(200);
+    expect(robots.text).toMatch(/Sitemap: http:\/\/localhost:\d+\/sitemap.xml/);
+    const sitemap = await request(svc.url).get('/sitemap.xml').expect(200);
+    expect(sitemap.headers['content-type']).toMatch(/xml/);
+    const locs = [...sitemap.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    expect(locs.length).toBe(17 + demoContent.contentItems.length + demoContent.experts.length);
+    expect(locs.some((l) => l.endsWith('/lxwm/index'))).toBe(true);
+    expect(locs.some((l) => l.endsWith(`/gnyy/detail?id=${newsItem.id}`))).toBe(true);
+    expect(locs.some((l) => l.endsWith(`/zjxz/detail?id=${expert.id}`))).toBe(true);
+  });
+
+  it('a path that looks like another host stays on this origin', async () => {
+    const res = await request(svc.url).get('//evil.example/lxwm/index').expect(404);
+    expect(res.text).not.toContain('evil.example"');
+  });
+
   it('the Host header has no effect on canonical links', async () => {
     const res = await request(svc.url).get('/lxwm/index').set('host', 'evil.example').set('x-forwarded-host', 'evil.example').expect(200);
     expect(res.text).not.toContain('evil.example');

@@ -19,7 +19,7 @@ export interface PageHandlerDeps {
   renderer: () => Promise<AppRenderer>;
   assets: ClientAssets;
   scaleScript: string;
-  publicOrigin: string;
+  publicOrigin: () => string;
   log: Logger;
 }
 
@@ -31,7 +31,9 @@ export function createPageHandler(deps: PageHandlerDeps) {
   return async function handlePage(req: ExpressRequest, res: ExpressResponse): Promise<void> {
     const controller = new AbortController();
     res.once('close', () => controller.abort());
-    const url = new URL(req.originalUrl, deps.publicOrigin);
+    const origin = deps.publicOrigin();
+    // Concatenated, not resolved: a URL such as //other.host/ must stay a path on this origin.
+    const url = new URL(origin + req.originalUrl);
     const fail = (error: unknown, what: string) => {
       deps.log.error({ err: error, url: req.originalUrl }, what);
       if (res.headersSent) {
@@ -60,7 +62,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const head = documentHead({
       title,
       description: page.handle.description || title,
-      canonical: canonicalUrl(deps.publicOrigin, url),
+      canonical: canonicalUrl(origin, url),
       scaleMode: scaleModeFor(req.get('user-agent')),
       scaleScript: deps.scaleScript,
       assets: deps.assets.forModules(page.modules),
