@@ -11,7 +11,7 @@ import { asProblem, problem, sendProblem } from './http/problem.js';
 import { applyHeaders, type HeaderSet } from './http/security-headers.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
-import { observe } from './observability/request-observer.js';
+import { observe, requestIdOf } from './observability/request-observer.js';
 
 export interface AppDeps {
   headers: HeaderSet;
@@ -41,6 +41,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('etag', false);
   app.use((_req, res, next) => {
     applyHeaders(res, deps.headers);
+    res.setHeader('x-request-id', requestIdOf(res));
     next();
   });
 

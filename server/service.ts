@@ -141,7 +141,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
     async close() {
       await new Promise<void>((resolve) => {
         if (!server.listening) return resolve();
-        server.close(() => resolve());
+        // Keep-alive connections whose last request finishes after this point are closed as
+        // they fall idle; close() alone waits for clients to hang up.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       await upstream.close();

@@ -2,14 +2,17 @@
  * One log line and the request metrics for every request, whichever layer answers it (the
  * API handler ahead of Express, or Express). Handlers note what they know about a request
  * (route, cache status, upstream time) with `observe(res, ...)`.
+ *
+ * Written directly on pino rather than with pino-http: pino-http builds a child logger for
+ * every request, which costs more than answering a cached hit (docs/decisions/007).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
 export interface RequestFacts {
+  reqId?: string;
   /** A bounded label: an API path template, a page route, or a class such as `static`. */
   route?: string;
   cache?: string;
@@ -21,50 +24,44 @@ type Observed = ServerResponse & { [FACTS]?: RequestFacts };
 
 export function observe(res: ServerResponse, facts: RequestFacts): void {
   const o = res as Observed;
-  o[FACTS] = { ...o[FACTS], ...facts };
+  o[FACTS] = o[FACTS] ? { ...o[FACTS], ...facts } : facts;
 }
 
-function factsOf(res: ServerResponse): RequestFacts {
-  return (res as Observed)[FACTS] ?? {};
+/** The request's id (from X-Request-Id when given, else a new one); every answer echoes it. */
+export function requestIdOf(res: ServerResponse): string {
+  return (res as Observed)[FACTS]?.reqId ?? '';
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const QUIET = new Set(['/healthz', '/readyz']);
 
-export function createRequestObserver(logger: Logger, metrics: Metrics) {
-  const httpLogger = pinoHttp({
-    logger,
-    quietReqLogger: true,
-    genReqId: (req, res) => {
-      const incoming = req.headers['x-request-id'];
-      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      res.setHeader('x-request-id', id);
-      return id;
-    },
-    autoLogging: { ignore: (req) => QUIET.has(req.url ?? '') },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    customSuccessMessage: () => 'request',
-    customErrorMessage: () => 'request failed',
-    customSuccessObject: (_req, res, value) => ({ ...value, ...factsOf(res) }),
-    customErrorObject: (_req, res, _err, value) => ({ ...value, ...factsOf(res) }),
-    serializers: {
-      req: (req: { method: string; url: string; headers: Record<string, string> }) => ({
-        method: req.method,
-        url: req.url.slice(0, 512),
-        ua: req.headers['user-agent']?.slice(0, 256),
-      }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-  });
+function requestId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
 
+export function createRequestObserver(log: Logger, metrics: Metrics) {
   return function observeRequest(req: IncomingMessage, res: ServerResponse): void {
-    httpLogger(req, res);
     const started = performance.now();
+    observe(res, { reqId: requestId(req) });
     res.once('close', () => {
-      const route = factsOf(res).route ?? 'other';
-      const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-      metrics.requests.inc({ route, method: req.method ?? 'OTHER', status });
-      metrics.requestDuration.observe({ route }, (performance.now() - started) / 1000);
+      const facts = (res as Observed)[FACTS]!;
+      const route = facts.route ?? 'other';
+      const finished = res.writableFinished;
+      const ms = performance.now() - started;
+      metrics.requests.inc({ route, method: req.method ?? 'OTHER', status: finished ? String(res.statusCode) : 'aborted' });
+      metrics.requestDuration.observe({ route }, ms / 1000);
+      if (QUIET.has(req.url ?? '')) return;
+      const level = !finished || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+      log[level](
+        {
+          req: { method: req.method, url: req.url?.slice(0, 512), ua: req.headers['user-agent']?.slice(0, 256) },
+          res: { status: finished ? res.statusCode : 'aborted' },
+          responseTime: Math.round(ms * 10) / 10,
+          ...facts,
+        },
+        finished ? 'request' : 'request aborted',
+      );
     });
   };
 }

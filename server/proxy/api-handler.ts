@@ -3,14 +3,16 @@
  * of Express, so that a cached hit costs little more than writing its bytes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import type { Config } from '../config.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
 import { applyHeaders, type HeaderSet } from '../http/security-headers.js';
-import { observe } from '../observability/request-observer.js';
+import { observe, requestIdOf } from '../observability/request-observer.js';
 import type { Logger } from '../observability/logger.js';
-import { parseApiRequest } from './api-request.js';
+import { parseApiRequest, type ApiRequest } from './api-request.js';
+import type { ContentError } from '../../shared/content-api.js';
 import type { CachedAnswer, CacheStatus, ContentCache } from './content-cache.js';
 
 type Encoding = 'br' | 'gzip' | 'identity';
@@ -51,40 +53,62 @@ export function createApiHandler({ cache, config, headers, openApi, log }: ApiHa
     return `public, max-age=${maxAge}, stale-while-revalidate=${config.staleWhileRevalidateS}, stale-if-error=${config.staleIfErrorS}`;
   }
 
+  // Headers go out in one writeHead with a flat list: no per-header bookkeeping on the hot path.
+  const securityPairs = Object.entries(headers).flat();
+
   function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, status: CacheStatus): void {
     const timing = status === 'MISS' || status === 'REFRESH'
       ? `cache;desc=${status}, upstream;dur=${answer.upstreamMs.toFixed(1)}`
       : `cache;desc=${status}`;
-    res.setHeader('cache-control', cacheControl(answer));
-    res.setHeader('etag', answer.etag);
-    res.setHeader('age', String(Math.max(0, Math.floor((Date.now() - answer.storedAt) / 1000))));
-    res.setHeader('x-cache', status);
-    res.setHeader('server-timing', timing);
-    res.setHeader('vary', 'Accept-Encoding');
+    const out = [
+      ...securityPairs,
+      'x-request-id', requestIdOf(res),
+      'cache-control', cacheControl(answer),
+      'etag', answer.etag,
+      'age', String(Math.max(0, Math.floor((Date.now() - answer.storedAt) / 1000))),
+      'x-cache', status,
+      'server-timing', timing,
+      'vary', 'Accept-Encoding',
+    ];
     if (etagMatches(req.headers['if-none-match'], answer.etag)) {
-      res.statusCode = 304;
-      res.end();
+      res.writeHead(304, out).end();
       return;
     }
     const encoding = preferredEncoding(req.headers['accept-encoding']);
     const body = (encoding === 'br' && answer.br) || (encoding === 'gzip' && answer.gzip) || answer.body;
-    if (body !== answer.body) res.setHeader('content-encoding', encoding);
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.setHeader('content-length', body.length);
-    res.statusCode = answer.status;
-    res.end(req.method === 'HEAD' ? undefined : body);
+    if (body !== answer.body) out.push('content-encoding', encoding);
+    out.push('content-type', 'application/json; charset=utf-8', 'content-length', String(body.length));
+    res.writeHead(answer.status, out).end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  // Each distinct URL is checked once; the answer (a request or a problem) is reused.
+  const parsed = new LRUCache<string, ApiRequest | ContentError>({ max: 10_000 });
+  function parse(url: string): ApiRequest | ContentError {
+    let request = parsed.get(url);
+    if (!request) {
+      request = parseApiRequest(url);
+      parsed.set(url, request);
+    }
+    return request;
+  }
+
+  function fail(res: ServerResponse, error: ContentError, extra?: Record<string, string>): void {
+    applyHeaders(res, headers);
+    res.setHeader('x-request-id', requestIdOf(res));
+    sendProblem(res, error, extra);
   }
 
   return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    applyHeaders(res, headers);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       observe(res, { route: 'api' });
-      sendProblem(res, problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
+      fail(res, problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
       return;
     }
     const url = req.url ?? '/';
     if (url === '/api/openapi.json') {
       observe(res, { route: '/api/openapi.json' });
+      applyHeaders(res, headers);
+      res.setHeader('x-request-id', requestIdOf(res));
       res.writeHead(200, {
         'content-type': 'application/json; charset=utf-8',
         'content-length': openApi.length,
@@ -93,10 +117,10 @@ export function createApiHandler({ cache, config, headers, openApi, log }: ApiHa
       res.end(req.method === 'HEAD' ? undefined : openApi);
       return;
     }
-    const request = parseApiRequest(url);
+    const request = parse(url);
     if (!('key' in request)) {
       observe(res, { route: 'api' });
-      sendProblem(res, request);
+      fail(res, request);
       return;
     }
     const route = API_PATHS[request.name].template;
@@ -108,7 +132,7 @@ export function createApiHandler({ cache, config, headers, openApi, log }: ApiHa
       const p = asProblem(error);
       if (p.code === 'internal') log.error({ err: error, key: request.key }, 'proxy failed');
       observe(res, { route, cache: 'ERROR' });
-      sendProblem(res, p);
+      fail(res, p);
     }
   };
 }
