@@ -210,6 +210,7 @@ describe('footer', () => {
     const d = (await render('/lxwm/index', null));
     expect(d.byClass('site-footer')[0]!.text).toContain('© 2004-2024 版权所有');
     expect(d.byClass('nav-link')).toHaveLength(9);
+    expect(d.byClass('site-logo')[0]!.text).toBe('返回首页');
   });
 });
 

@@ -1,0 +1,103 @@
+/**
+ * The home banner carousel. The server draws the first slide; autoplay starts in the browser
+ * only when the visitor has not asked for reduced motion, and pauses on hover or focus.
+ */
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import type { Banner } from '../../shared/contract/entities.js';
+
+const AUTOPLAY_MS = 6000;
+
+export function BannerCarousel({ banners }: { banners: Banner[] }) {
+  const [index, setIndex] = useState(0);
+  const [paused, setPaused] = useState(false);
+  const [autoplay, setAutoplay] = useState(false);
+  const count = banners.length;
+
+  useEffect(() => {
+    const query = window.matchMedia('(prefers-reduced-motion: reduce)');
+    const update = () => setAutoplay(!query.matches);
+    update();
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+
+  useEffect(() => {
+    if (!autoplay || paused || count < 2) return;
+    const timer = window.setInterval(() => setIndex((i) => (i + 1) % count), AUTOPLAY_MS);
+    return () => window.clearInterval(timer);
+  }, [autoplay, paused, count]);
+
+  if (count === 0) return null;
+  const go = (i: number) => setIndex((i + count) % count);
+
+  return (
+    <section
+      className="carousel"
+      aria-roledescription="轮播"
+      aria-label="首页横幅"
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setPaused(false);
+      }}
+    >
+      <div className="carousel-track">
+        {banners.map((b, i) => {
+          const current = i === index;
+          return (
+            <div
+              key={b.id}
+              className="slide"
+              data-current={String(current)}
+              role="group"
+              aria-roledescription="幻灯片"
+              aria-label={`第 ${i + 1} 张，共 ${count} 张`}
+              aria-hidden={current ? undefined : true}
+              inert={!current}
+            >
+              <img
+                className="slide-image"
+                src={b.image}
+                alt={b.title}
+                width={1920}
+                height={640}
+                loading={i === 0 ? 'eager' : 'lazy'}
+                fetchPriority={i === 0 ? 'high' : undefined}
+                decoding={i === 0 ? 'sync' : 'async'}
+              />
+              <div className="slide-caption">
+                <div className="container">
+                  <p className="slide-title">{b.title}</p>
+                  <p className="slide-subtitle">{b.subtitle}</p>
+                  <Link to={b.link} className="btn btn-primary">
+                    了解更多<span className="sr-only">：{b.title}</span>
+                  </Link>
+                </div>
+              </div>
+            </div>
+          );
+        })}
+      </div>
+      {count > 1 ? (
+        <div className="carousel-controls">
+          <button type="button" className="carousel-arrow prev" aria-label="上一张" onClick={() => go(index - 1)} />
+          <div className="carousel-dots">
+            {banners.map((b, i) => (
+              <button
+                key={b.id}
+                type="button"
+                className="carousel-dot"
+                aria-label={`第 ${i + 1} 张：${b.title}`}
+                aria-current={i === index ? 'true' : undefined}
+                onClick={() => go(i)}
+              />
+            ))}
+          </div>
+          <button type="button" className="carousel-arrow next" aria-label="下一张" onClick={() => go(index + 1)} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

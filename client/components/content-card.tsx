@@ -1,0 +1,64 @@
+/** Cards and lists of content items (articles, research, news): one id space, one detail link. */
+import { Link } from 'react-router';
+import type { ContentSummary, Page } from '../../shared/contract/entities.js';
+import { contentHref } from '../../shared/links.js';
+import { Pagination } from './pagination.js';
+
+export function ContentCard({ item }: { item: ContentSummary }) {
+  return (
+    <article className="card content-card">
+      <img className="card-media media" src={item.cover} alt="" width={800} height={500} loading="lazy" decoding="async" />
+      <div className="card-body">
+        <time className="card-date" dateTime={item.date}>
+          {item.date}
+        </time>
+        <h3 className="card-title">
+          <Link to={contentHref(item)} className="stretched-link">
+            {item.title}
+          </Link>
+        </h3>
+        <p className="card-text">{item.summary}</p>
+      </div>
+    </article>
+  );
+}
+
+/** A compact row: date block, title and summary (news columns, hospital news). */
+export function ContentRow({ item }: { item: ContentSummary }) {
+  const [year, month, day] = item.date.split('-');
+  return (
+    <li className="content-row">
+      <time className="row-date" dateTime={item.date}>
+        <span className="row-day">{day}</span>
+        <span className="row-ym">
+          {year}-{month}
+        </span>
+      </time>
+      <div className="row-body">
+        <Link to={contentHref(item)} className="row-title stretched-link">
+          {item.title}
+        </Link>
+        <p className="row-text">{item.summary}</p>
+      </div>
+    </li>
+  );
+}
+
+export function EmptyState({ children = '暂无内容，敬请期待。' }: { children?: React.ReactNode }) {
+  return <p className="empty-state">{children}</p>;
+}
+
+/** A paged list of content cards with its page links. */
+export function ContentGrid({ list }: { list: Page<ContentSummary> }) {
+  if (list.items.length === 0) return <EmptyState />;
+  return (
+    <>
+      <div className="card-grid grid3">
+        {list.items.map((item) => (
+          <ContentCard key={item.id} item={item} />
+        ))}
+      </div>
+      <Pagination total={list.total} page={list.page} pageSize={list.pageSize} />
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+/** An expert's card: portrait, name, title, specialty and hospital, linking to the profile. */
+import { Link } from 'react-router';
+import type { ExpertSummary } from '../../shared/contract/entities.js';
+import { expertHref } from '../../shared/links.js';
+
+export function ExpertCard({ expert }: { expert: ExpertSummary }) {
+  return (
+    <article className="card expert-card">
+      <img className="expert-avatar media" src={expert.avatar} alt={expert.name} width={300} height={360} loading="lazy" decoding="async" />
+      <div className="expert-body">
+        <h3 className="expert-name">
+          <Link to={expertHref(expert.id)} className="stretched-link">
+            {expert.name}
+          </Link>
+          <span className="expert-title">{expert.title}</span>
+        </h3>
+        <p className="expert-hospital">{expert.hospital}</p>
+        <p className="expert-specialty">
+          <span className="label">擅长</span>
+          {expert.specialty}
+        </p>
+      </div>
+    </article>
+  );
+}

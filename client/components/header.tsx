@@ -1,0 +1,220 @@
+/**
+ * The fixed site header (SPEC.md point 2, SITE.md point 4): logo, nine items, hover panels,
+ * transparent over the home banner until the page scrolls, and a menu button on phones.
+ */
+import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
+import { Link, useLocation, useRouteLoaderData } from 'react-router';
+import {
+  CATEGORY,
+  HEADER_HOVER_DELAY_MS,
+  PANEL_HEIGHT_DEFAULT_PX,
+  PANEL_HEIGHT_PATIENT_SERVICES_PX,
+  SCROLL_LISTENER_DELAY_MS,
+  SOLID_HEADER_SCROLL_THRESHOLD_PX,
+  UNSCALED_MAX_WIDTH_PX,
+} from '../../shared/constants.js';
+import type { ContentDetail } from '../../shared/contract/entities.js';
+import { categoryHref } from '../../shared/links.js';
+import { useLayoutData } from '../page-data-hooks.js';
+import { scrollContainer, scrollOffset } from '../scroll.js';
+import { PanelContent, type PanelKey } from './header-panels.js';
+import { orEmpty, sectionOf } from './site-sections.js';
+
+interface NavItem {
+  label: string;
+  href: string;
+  /** Path prefix of the section, to mark the current item. */
+  section: string;
+  panel?: PanelKey;
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { label: '首页', href: '/', section: '/' },
+  { label: '集团简介', href: '/jtjj/qywh', section: '/jtjj/', panel: 'intro' },
+  { label: '患者服务', href: categoryHref(CATEGORY.featuredTreatments, '特色治疗'), section: '/hzhf/', panel: 'services' },
+  { label: '国内医院', href: '/gnyy/index', section: '/gnyy/' },
+  { label: '国际医院', href: '/gjws/index', section: '/gjws/', panel: 'international' },
+  { label: '专家团队', href: '/zjxz/index', section: '/zjxz/' },
+  { label: '学术研究', href: categoryHref(CATEGORY.researchInnovation, '科研创新'), section: '/xsyj/', panel: 'research' },
+  { label: '新闻媒体', href: categoryHref(CATEGORY.groupNews, '集团新闻'), section: '/news/', panel: 'news' },
+  { label: '联系我们', href: '/lxwm/index', section: '/lxwm/' },
+];
+
+/** The item of the current section; a content item's page belongs to its category's section. */
+function currentSection(pathname: string, detail: ContentDetail | undefined): string | undefined {
+  if (detail) {
+    const section = sectionOf(detail.categoryId)?.to;
+    return NAV_ITEMS.find((item) => item.href === section)?.section;
+  }
+  if (pathname === '/') return '/';
+  return NAV_ITEMS.find((item) => item.section !== '/' && pathname.startsWith(item.section))?.section;
+}
+
+/** Hover panels belong to the desktop layout only. */
+function isPhone(): boolean {
+  return window.matchMedia(`(max-width: ${UNSCALED_MAX_WIDTH_PX}px)`).matches;
+}
+
+export function Header() {
+  const layout = orEmpty(useLayoutData());
+  const location = useLocation();
+  // The home page may be transparent over its banner; not when it failed and shows an error.
+  const homeData = useRouteLoaderData('home');
+  const overBanner = location.pathname === '/' && homeData != null;
+  const contentDetail = useRouteLoaderData('contentDetail') as ContentDetail | undefined;
+  const reportDetail = useRouteLoaderData('reportDetail') as ContentDetail | undefined;
+  const current = currentSection(location.pathname, contentDetail ?? reportDetail);
+
+  const [active, setActive] = useState(-1);
+  const [scrolled, setScrolled] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const hoverTimer = useRef<number | undefined>(undefined);
+  const refocusing = useRef(false);
+  const links = useRef<(HTMLAnchorElement | null)[]>([]);
+
+  const clearHover = useCallback(() => {
+    if (hoverTimer.current !== undefined) {
+      window.clearTimeout(hoverTimer.current);
+      hoverTimer.current = undefined;
+    }
+  }, []);
+
+  // Navigation closes the panel and the phone menu.
+  useEffect(() => {
+    clearHover();
+    setActive(-1);
+    setMenuOpen(false);
+  }, [location.key, clearHover]);
+
+  useEffect(() => clearHover, [clearHover]);
+
+  // Home only: solid once scrolled past the threshold; the listener starts after a delay.
+  useEffect(() => {
+    if (!overBanner) return;
+    const target = scrollContainer();
+    const update = () => setScrolled(scrollOffset() > SOLID_HEADER_SCROLL_THRESHOLD_PX);
+    let attached = false;
+    const timer = window.setTimeout(() => {
+      attached = true;
+      target.addEventListener('scroll', update, { passive: true });
+      update();
+    }, SCROLL_LISTENER_DELAY_MS);
+    return () => {
+      window.clearTimeout(timer);
+      if (attached) target.removeEventListener('scroll', update);
+    };
+  }, [overBanner]);
+
+  const activePanel = NAV_ITEMS[active]?.panel;
+  const solid = !overBanner || scrolled || activePanel !== undefined || menuOpen;
+
+  const onEnter = (index: number) => {
+    if (isPhone()) return;
+    clearHover();
+    hoverTimer.current = window.setTimeout(() => {
+      hoverTimer.current = undefined;
+      setActive(index);
+    }, HEADER_HOVER_DELAY_MS);
+  };
+
+  const onLeave = () => {
+    clearHover();
+    setActive(-1);
+  };
+
+  const onFocus = (index: number) => {
+    if (refocusing.current || isPhone()) return;
+    clearHover();
+    setActive(index);
+  };
+
+  const onBlur = (index: number, event: FocusEvent<HTMLLIElement>) => {
+    if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+    setActive((current) => (current === index ? -1 : current));
+  };
+
+  const onKeyDown = (index: number, event: KeyboardEvent<HTMLLIElement>) => {
+    if (event.key !== 'Escape' || active !== index) return;
+    event.preventDefault();
+    clearHover();
+    setActive(-1);
+    refocusing.current = true;
+    links.current[index]?.focus();
+    refocusing.current = false;
+  };
+
+  const name = layout.intro?.name ?? layout.contact?.groupName;
+
+  return (
+    <header className="site-header" data-solid={String(solid)} data-menu={menuOpen ? 'open' : 'closed'}>
+      <div className="header-bar">
+        <Link to="/" className="site-logo">
+          {layout.intro?.logo ? (
+            <img className="logo-mark" src={layout.intro.logo} alt="" width={48} height={48} />
+          ) : null}
+          {/* Without content there is no name to show: the link still says where it goes. */}
+          <span className="logo-name">{name ?? '返回首页'}</span>
+        </Link>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="site-nav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span className="menu-icon" aria-hidden="true" />
+          菜单
+        </button>
+        <nav aria-label="主导航" id="site-nav" className="site-nav">
+          <ul className="nav-list">
+            {NAV_ITEMS.map((item, index) => {
+              const open = item.panel !== undefined && active === index;
+              const panelId = item.panel ? `panel-${item.panel}` : undefined;
+              return (
+                <li
+                  key={item.label}
+                  className="nav-item"
+                  data-active={active === index ? 'true' : undefined}
+                  onMouseEnter={() => onEnter(index)}
+                  onMouseLeave={onLeave}
+                  onFocus={() => onFocus(index)}
+                  onBlur={(e) => onBlur(index, e)}
+                  onKeyDown={(e) => onKeyDown(index, e)}
+                >
+                  <Link
+                    to={item.href}
+                    className="nav-link"
+                    ref={(el) => {
+                      links.current[index] = el;
+                    }}
+                    aria-current={item.section === current ? 'true' : undefined}
+                    aria-expanded={item.panel ? open : undefined}
+                    aria-controls={panelId}
+                  >
+                    {item.label}
+                  </Link>
+                  {item.panel ? (
+                    <div
+                      id={panelId}
+                      className="header-panel"
+                      data-open={String(open)}
+                      hidden={!open}
+                      style={{
+                        height:
+                          item.panel === 'services' ? PANEL_HEIGHT_PATIENT_SERVICES_PX : PANEL_HEIGHT_DEFAULT_PX,
+                      }}
+                    >
+                      <div className={`panel-inner panel-${item.panel}-inner`}>
+                        <PanelContent panel={item.panel} layout={layout} />
+                      </div>
+                    </div>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+      </div>
+    </header>
+  );
+}

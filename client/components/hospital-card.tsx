@@ -1,0 +1,35 @@
+/** A hospital's card: picture, name, city, address, phone and departments. */
+import type { Hospital } from '../../shared/contract/entities.js';
+
+export function HospitalCard({ hospital, headingLevel = 3 }: { hospital: Hospital; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <article className="card hospital-card">
+      <img className="card-media media" src={hospital.image} alt={hospital.name} width={800} height={500} loading="lazy" decoding="async" />
+      <div className="card-body">
+        <p className="hospital-city">
+          {hospital.city} · 创立于 {hospital.founded} 年
+        </p>
+        <Heading className="card-title">{hospital.name}</Heading>
+        <p className="card-text">{hospital.summary}</p>
+        <dl className="facts">
+          <div>
+            <dt>地址</dt>
+            <dd>{hospital.address}</dd>
+          </div>
+          <div>
+            <dt>电话</dt>
+            <dd>{hospital.phone}</dd>
+          </div>
+        </dl>
+        {hospital.departments.length > 0 ? (
+          <ul className="chips" aria-label="主要科室">
+            {hospital.departments.map((d) => (
+              <li key={d}>{d}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,14 @@
+/** A section's heading block: a small English eyebrow, the h2 and an optional lead. */
+export function SectionHead({ eyebrow, title, lead, id }: { eyebrow?: string; title: string; lead?: string; id?: string }) {
+  return (
+    <div className="section-head">
+      {eyebrow ? (
+        <p className="eyebrow" lang="en">
+          {eyebrow}
+        </p>
+      ) : null}
+      <h2 id={id}>{title}</h2>
+      {lead ? <p className="section-lead">{lead}</p> : null}
+    </div>
+  );
+}

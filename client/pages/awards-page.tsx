@@ -1,0 +1,49 @@
+/** 荣誉奖项: the group's awards, newest first. */
+import { useLocation } from 'react-router';
+import { EmptyState } from '../components/content-card.js';
+import { PageBanner } from '../components/page-banner.js';
+import { SectionTabs } from '../components/section-tabs.js';
+import { aboutTabs } from '../components/site-sections.js';
+import { usePageData } from '../page-data-hooks.js';
+import '../styles/about.css';
+
+export default function AwardsPage() {
+  const awards = usePageData<'awards'>();
+  const { pathname } = useLocation();
+  const sorted = [...awards].sort((a, b) => b.year - a.year);
+  return (
+    <>
+      <PageBanner title="荣誉奖项" lead="专业与服务获得行业和社会的广泛认可" trail={[{ label: '集团简介', to: '/jtjj/qywh' }]} />
+      <SectionTabs tabs={aboutTabs(pathname)} label="集团简介栏目" />
+      <section className="page-body soft" aria-labelledby="awards-title">
+        <div className="container">
+          <div className="list-head">
+            <h2 className="list-title" id="awards-title">
+              荣誉与奖项
+            </h2>
+            <p className="list-count">共 {awards.length} 项</p>
+          </div>
+          {sorted.length === 0 ? (
+            <EmptyState />
+          ) : (
+            <ul className="award-grid grid4">
+              {sorted.map((a) => (
+                <li key={a.id} className="card award-card">
+                  <img className="media" src={a.image} alt={a.title} width={AWARD_W} height={AWARD_H} loading="lazy" decoding="async" />
+                  <div className="award-body">
+                    <p className="award-year">{a.year} 年</p>
+                    <h3>{a.title}</h3>
+                    <p className="award-issuer">颁发单位：{a.issuer}</p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+    </>
+  );
+}
+
+const AWARD_W = 400;
+const AWARD_H = 400;

@@ -1,0 +1,72 @@
+/** 联系我们: the group's contact details and every branch's address and phone. */
+import { PageBanner } from '../components/page-banner.js';
+import { usePageData } from '../page-data-hooks.js';
+import '../styles/hospitals.css';
+
+const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
+
+export default function ContactPage() {
+  const contact = usePageData<'contact'>();
+  return (
+    <>
+      <PageBanner title="联系我们" lead="如需咨询、预约或合作，欢迎与我们联系" />
+      <div className="page-body soft">
+        <div className="container">
+          <section className="card contact-main" aria-labelledby="contact-title">
+            <div className="contact-intro">
+              <p className="eyebrow" lang="en">
+                Contact
+              </p>
+              <h2 id="contact-title">{contact.groupName}</h2>
+              <p className="contact-phone-label">全国咨询热线</p>
+              <a className="contact-phone" href={telHref(contact.phone)}>
+                {contact.phone}
+              </a>
+            </div>
+            <dl className="contact-facts">
+              <div>
+                <dt>集团地址</dt>
+                <dd>{contact.address}</dd>
+              </div>
+              <div>
+                <dt>邮政编码</dt>
+                <dd>{contact.postcode}</dd>
+              </div>
+              <div>
+                <dt>电子邮箱</dt>
+                <dd>
+                  <a href={`mailto:${contact.email}`}>{contact.email}</a>
+                </dd>
+              </div>
+              <div>
+                <dt>服务时间</dt>
+                <dd>{contact.hours}</dd>
+              </div>
+            </dl>
+          </section>
+          {contact.branches.length > 0 ? (
+            <section className="branches" aria-labelledby="branches-title">
+              <div className="list-head">
+                <h2 className="list-title" id="branches-title">
+                  各院区联系方式
+                </h2>
+                <p className="list-count">共 {contact.branches.length} 家</p>
+              </div>
+              <ul className="branch-grid grid4">
+                {contact.branches.map((b) => (
+                  <li key={b.name} className="card branch-card">
+                    <h3>{b.name}</h3>
+                    <p className="branch-address">{b.address}</p>
+                    <a className="branch-phone" href={telHref(b.phone)}>
+                      {b.phone}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </div>
+      </div>
+    </>
+  );
+}

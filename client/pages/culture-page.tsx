@@ -1,0 +1,62 @@
+/** 企业文化: the group's introduction, figures and culture (mission, vision, values...). */
+import { useLocation } from 'react-router';
+import { PageBanner } from '../components/page-banner.js';
+import { RichText } from '../components/rich-text.js';
+import { SectionTabs } from '../components/section-tabs.js';
+import { aboutTabs } from '../components/site-sections.js';
+import { usePageData } from '../page-data-hooks.js';
+import '../styles/about.css';
+
+export default function CulturePage() {
+  const intro = usePageData<'culture'>();
+  const { pathname } = useLocation();
+  return (
+    <>
+      <PageBanner title="企业文化" lead={intro.slogan} trail={[{ label: '集团简介', to: '/jtjj/qywh' }]} />
+      <SectionTabs tabs={aboutTabs(pathname)} label="集团简介栏目" />
+      <section className="page-body" aria-labelledby="about-intro">
+        <div className="container about-intro">
+          <div className="about-text">
+            <p className="eyebrow" lang="en">
+              About Us
+            </p>
+            <h2 id="about-intro">{intro.name}</h2>
+            <RichText html={intro.content} />
+          </div>
+          <img className="about-image media" src={intro.image} alt={intro.name} width={800} height={500} decoding="async" />
+        </div>
+        {intro.stats.length > 0 ? (
+          <div className="container about-stats">
+            <ul className="stats-list">
+              {intro.stats.map((s) => (
+                <li key={s.label}>
+                  <strong>{s.value}</strong>
+                  <span>{s.label}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </section>
+      <section className="page-body soft" aria-labelledby="culture-values">
+        <div className="container">
+          <div className="section-head">
+            <p className="eyebrow" lang="en">
+              Our Culture
+            </p>
+            <h2 id="culture-values">文化理念</h2>
+          </div>
+          <ul className="culture-grid grid4">
+            {intro.culture.map((c) => (
+              <li key={c.title} className="card culture-card">
+                <img src={c.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
+                <h3>{c.title}</h3>
+                <p>{c.text}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+/** 专家详情: an expert's profile, education, achievements, clinic schedule and biography. */
+import { Link } from 'react-router';
+import { PageBanner } from '../components/page-banner.js';
+import { RichText } from '../components/rich-text.js';
+import { usePageData } from '../page-data-hooks.js';
+import '../styles/experts.css';
+
+export default function ExpertDetailPage() {
+  const expert = usePageData<'expertDetail'>();
+  return (
+    <>
+      <PageBanner title="专家详情" titleAs="p" trail={[{ label: '专家团队', to: '/zjxz/index' }]} current={expert.name} />
+      <div className="page-body soft">
+        <div className="container expert-profile">
+          <section className="card profile-card" aria-labelledby="expert-name">
+            <img className="profile-avatar media" src={expert.avatar} alt={expert.name} width={300} height={360} decoding="async" />
+            <div className="profile-body">
+              <h1 id="expert-name">
+                {expert.name}
+                <span className="expert-title">{expert.title}</span>
+              </h1>
+              <p className="expert-hospital">{expert.hospital}</p>
+              <dl className="facts">
+                <div>
+                  <dt>擅长</dt>
+                  <dd>{expert.specialty}</dd>
+                </div>
+                <div>
+                  <dt>教育背景</dt>
+                  <dd>{expert.education}</dd>
+                </div>
+              </dl>
+              <Link to="/lxwm/index" className="btn btn-primary">
+                预约咨询
+              </Link>
+            </div>
+          </section>
+          <div className="profile-columns">
+            <section className="card profile-section" aria-labelledby="expert-bio">
+              <h2 id="expert-bio">个人简介</h2>
+              <RichText html={expert.content} />
+            </section>
+            <div className="profile-side">
+              {expert.schedule.length > 0 ? (
+                <section className="card profile-section" aria-labelledby="expert-schedule">
+                  <h2 id="expert-schedule">出诊时间</h2>
+                  <ul className="schedule-list">
+                    {expert.schedule.map((s) => (
+                      <li key={s}>{s}</li>
+                    ))}
+                  </ul>
+                </section>
+              ) : null}
+              {expert.achievements.length > 0 ? (
+                <section className="card profile-section" aria-labelledby="expert-achievements">
+                  <h2 id="expert-achievements">学术成就</h2>
+                  <ul className="check-list">
+                    {expert.achievements.map((a) => (
+                      <li key={a}>{a}</li>
+                    ))}
+                  </ul>
+                </section>
+              ) : null}
+            </div>
+          </div>
+        </div>
+      </div>
+    </>
+  );
+}

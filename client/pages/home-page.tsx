@@ -1,0 +1,183 @@
+/** 首页 (SITE.md point 9): banner, featured treatments, experts, hospitals, news by category. */
+import { Link } from 'react-router';
+import { CATEGORY } from '../../shared/constants.js';
+import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
+import { categoryHref, contentHref, treatmentHref } from '../../shared/links.js';
+import { BannerCarousel } from '../components/carousel.js';
+import { ContentRow } from '../components/content-card.js';
+import { ExpertCard } from '../components/expert-card.js';
+import { SectionHead } from '../components/section-head.js';
+import { orEmpty } from '../components/site-sections.js';
+import { useLayoutData, usePageData } from '../page-data-hooks.js';
+import '../styles/home.css';
+
+function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
+  return (
+    <article className="intl-feature">
+      <img className="media" src={hospital.image} alt={hospital.name} width={800} height={500} loading="lazy" decoding="async" />
+      <div className="intl-body">
+        <p className="eyebrow-pill">
+          国际医院 · {hospital.country} {hospital.city}
+        </p>
+        <h3>{hospital.name}</h3>
+        <p className="intl-summary">{hospital.summary}</p>
+        {hospital.highlights.length > 0 ? (
+          <ul className="check-list">
+            {hospital.highlights.slice(0, 4).map((h) => (
+              <li key={h}>{h}</li>
+            ))}
+          </ul>
+        ) : null}
+        <Link to="/gjws/index" className="btn btn-primary">
+          了解{hospital.name}
+        </Link>
+      </div>
+    </article>
+  );
+}
+
+function NewsColumn({ id, name, items }: { id: number; name: string; items: ContentSummary[] }) {
+  const [first, ...rest] = items;
+  return (
+    <section className="news-column" aria-labelledby={`news-col-${id}`}>
+      <div className="news-column-head">
+        <h3 id={`news-col-${id}`}>{name}</h3>
+        <Link to={categoryHref(id, name)} className="more-link">
+          更多{name}
+        </Link>
+      </div>
+      {first ? (
+        <article className="news-lead">
+          <img className="media" src={first.cover} alt="" width={800} height={500} loading="lazy" decoding="async" />
+          <time dateTime={first.date}>{first.date}</time>
+          <h4>
+            <Link to={contentHref(first)} className="stretched-link">
+              {first.title}
+            </Link>
+          </h4>
+        </article>
+      ) : (
+        <p className="empty-state">暂无{name}。</p>
+      )}
+      {rest.length > 0 ? (
+        <ul className="content-rows">
+          {rest.slice(0, 3).map((item) => (
+            <ContentRow key={item.id} item={item} />
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+export default function HomePage() {
+  const { banners, treatments, expertGroup, newsMedia, hospitals, international } = usePageData<'home'>();
+  const { intro } = orEmpty(useLayoutData());
+
+  return (
+    <div className="home">
+      <h1 className="sr-only">{intro?.name ?? '首页'}</h1>
+      <BannerCarousel banners={banners} />
+
+      {intro && intro.stats.length > 0 ? (
+        <section className="home-stats" aria-label="集团概况">
+          <ul className="container stats-list">
+            {intro.stats.map((s) => (
+              <li key={s.label}>
+                <strong>{s.value}</strong>
+                <span>{s.label}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section className="home-section" aria-labelledby="home-treatments">
+        <div className="container">
+          <SectionHead
+            id="home-treatments"
+            eyebrow="Featured Treatments"
+            title="特色治疗"
+            lead="覆盖屈光、白内障、青光眼、眼底病等专科方向，为不同年龄段患者提供个性化诊疗方案。"
+          />
+          <ul className="treatment-grid grid4">
+            {treatments.map((t) => (
+              <li key={t.id} className="treatment-tile">
+                <img src={t.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
+                <h3>
+                  <Link to={treatmentHref(t.title)} className="stretched-link">
+                    {t.title}
+                  </Link>
+                </h3>
+                <p>{t.summary}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="home-section soft" aria-labelledby="home-experts">
+        <div className="container">
+          <SectionHead id="home-experts" eyebrow="Our Experts" title={expertGroup.title} lead={expertGroup.summary} />
+          <div className="expert-grid grid4">
+            {expertGroup.experts.slice(0, 4).map((e) => (
+              <ExpertCard key={e.id} expert={e} />
+            ))}
+          </div>
+          <div className="section-more">
+            <Link to="/zjxz/index" className="btn btn-ghost">
+              查看全部专家
+            </Link>
+          </div>
+        </div>
+      </section>
+
+      <section className="home-section" aria-labelledby="home-hospitals">
+        <div className="container">
+          <SectionHead
+            id="home-hospitals"
+            eyebrow="Hospital Network"
+            title="国内医院与国际医院"
+            lead="立足国内、连接海外，多家院区统一诊疗标准与质量管理。"
+          />
+          <ul className="hospital-tiles grid3">
+            {hospitals.map((h) => (
+              <li key={h.id} className="hospital-tile">
+                <img src={h.image} alt="" width={800} height={500} loading="lazy" decoding="async" />
+                <div>
+                  <h3>{h.name}</h3>
+                  <p>{h.address}</p>
+                  <p className="tile-phone">电话：{h.phone}</p>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <div className="section-more">
+            <Link to="/gnyy/index" className="btn btn-ghost">
+              查看国内医院
+            </Link>
+          </div>
+          {international.map((h) => (
+            <InternationalFeature key={h.id} hospital={h} />
+          ))}
+        </div>
+      </section>
+
+      <section className="home-section soft" aria-labelledby="home-news">
+        <div className="container">
+          <SectionHead id="home-news" eyebrow="News & Media" title="新闻媒体" lead="集团动态、各院新闻与媒体报道。" />
+          <div className="news-columns grid3">
+            {newsMedia.categories.map((c) => (
+              <NewsColumn key={c.id} id={c.id} name={c.name} items={c.items} />
+            ))}
+          </div>
+          <div className="section-more">
+            <Link to={categoryHref(CATEGORY.groupNews, '集团新闻')} className="btn btn-ghost">
+              进入新闻中心
+            </Link>
+          </div>
+        </div>
+      </section>
+    </div>
+  );
+}

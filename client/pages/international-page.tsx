@@ -1,0 +1,83 @@
+/** 国际医院: the group's hospital(s) abroad (Sydney), with highlights, departments and text. */
+import { Link } from 'react-router';
+import { EmptyState } from '../components/content-card.js';
+import { PageBanner } from '../components/page-banner.js';
+import { RichText } from '../components/rich-text.js';
+import { usePageData } from '../page-data-hooks.js';
+import '../styles/hospitals.css';
+
+export default function InternationalPage() {
+  const hospitals = usePageData<'international'>();
+  const first = hospitals[0];
+  return (
+    <>
+      <PageBanner title="国际医院" lead={first ? `${first.name} · ${first.country} ${first.city}` : undefined} />
+      <div className="page-body soft">
+        <div className="container">
+          {hospitals.length === 0 ? <EmptyState /> : null}
+          {hospitals.map((h) => (
+            <article key={h.id} className="intl-hospital" aria-labelledby={`intl-${h.id}`}>
+              <div className="card intl-hero">
+                <img className="media" src={h.image} alt={h.name} width={800} height={500} decoding="async" />
+                <div className="intl-hero-body">
+                  <p className="eyebrow-pill">
+                    {h.country} · {h.city}
+                  </p>
+                  <h2 id={`intl-${h.id}`}>{h.name}</h2>
+                  <p className="intl-lead">{h.summary}</p>
+                  <dl className="facts">
+                    <div>
+                      <dt>创立</dt>
+                      <dd>{h.founded} 年</dd>
+                    </div>
+                    <div>
+                      <dt>地址</dt>
+                      <dd>{h.address}</dd>
+                    </div>
+                    <div>
+                      <dt>电话</dt>
+                      <dd>{h.phone}</dd>
+                    </div>
+                  </dl>
+                </div>
+              </div>
+              {h.highlights.length > 0 ? (
+                <section className="intl-highlights" aria-labelledby={`intl-hl-${h.id}`}>
+                  <h3 id={`intl-hl-${h.id}`}>医院特色</h3>
+                  <ul>
+                    {h.highlights.map((text, i) => (
+                      <li key={text} className="card">
+                        <span className="hl-index" aria-hidden="true">
+                          {String(i + 1).padStart(2, '0')}
+                        </span>
+                        {text}
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              ) : null}
+              <div className="intl-content">
+                <section className="card intl-text" aria-labelledby={`intl-about-${h.id}`}>
+                  <h3 id={`intl-about-${h.id}`}>医院介绍</h3>
+                  <RichText html={h.content} />
+                </section>
+                <aside className="card intl-aside" aria-labelledby={`intl-dept-${h.id}`}>
+                  <h3 id={`intl-dept-${h.id}`}>诊疗科室</h3>
+                  <ul className="chips">
+                    {h.departments.map((d) => (
+                      <li key={d}>{d}</li>
+                    ))}
+                  </ul>
+                  <p className="intl-aside-text">跨境就医咨询、预约与病历转诊，请联系集团客服中心。</p>
+                  <Link to="/lxwm/index" className="btn btn-primary">
+                    联系我们
+                  </Link>
+                </aside>
+              </div>
+            </article>
+          ))}
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+/** 企业宣传片: the group's films, shown as cards (poster, duration, date); no video is published yet. */
+import { useLocation } from 'react-router';
+import { EmptyState } from '../components/content-card.js';
+import { PageBanner } from '../components/page-banner.js';
+import { SectionTabs } from '../components/section-tabs.js';
+import { aboutTabs } from '../components/site-sections.js';
+import { usePageData } from '../page-data-hooks.js';
+import '../styles/about.css';
+
+export default function PromotionsPage() {
+  const promotions = usePageData<'promotions'>();
+  const { pathname } = useLocation();
+  return (
+    <>
+      <PageBanner title="企业宣传片" lead="用影像记录每一次重见光明" trail={[{ label: '集团简介', to: '/jtjj/qywh' }]} />
+      <SectionTabs tabs={aboutTabs(pathname)} label="集团简介栏目" />
+      <section className="page-body soft" aria-labelledby="promo-title">
+        <div className="container">
+          <div className="list-head">
+            <h2 className="list-title" id="promo-title">
+              品牌影像
+            </h2>
+            <p className="list-count">共 {promotions.length} 部</p>
+          </div>
+          {promotions.length === 0 ? (
+            <EmptyState />
+          ) : (
+            <ul className="promo-grid grid3">
+              {promotions.map((p) => (
+                <li key={p.id} className="card promo-card">
+                  <div className="promo-poster">
+                    <img className="media" src={p.poster} alt={`${p.title}海报`} width={POSTER_W} height={POSTER_H} loading="lazy" decoding="async" />
+                    <span className="promo-duration">
+                      <span className="sr-only">时长 </span>
+                      {p.duration}
+                    </span>
+                  </div>
+                  <div className="card-body">
+                    <time className="card-date" dateTime={p.date}>
+                      {p.date}
+                    </time>
+                    <h3 className="card-title">{p.title}</h3>
+                    <p className="card-text">{p.summary}</p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+    </>
+  );
+}
+
+const POSTER_W = 1280;
+const POSTER_H = 720;
