@@ -1,9 +1,9 @@
-/** A section's heading block: a small English eyebrow, the h2 and an optional lead. */
+/** A section's heading block: a small eyebrow line, the h2 and an optional lead. */
 export function SectionHead({ eyebrow, title, lead, id }: { eyebrow?: string; title: string; lead?: string; id?: string }) {
   return (
     <div className="section-head">
       {eyebrow ? (
-        <p className="eyebrow" lang="en">
+        <p className="eyebrow">
           {eyebrow}
         </p>
       ) : null}

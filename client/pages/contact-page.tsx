@@ -14,9 +14,7 @@ export default function ContactPage() {
         <div className="container">
           <section className="card contact-main" aria-labelledby="contact-title">
             <div className="contact-intro">
-              <p className="eyebrow" lang="en">
-                Contact
-              </p>
+              <p className="eyebrow">联系方式</p>
               <h2 id="contact-title">{contact.groupName}</h2>
               <p className="contact-phone-label">全国咨询热线</p>
               <a className="contact-phone" href={telHref(contact.phone)}>

@@ -17,9 +17,7 @@ export default function CulturePage() {
       <section className="page-body" aria-labelledby="about-intro">
         <div className="container about-intro">
           <div className="about-text">
-            <p className="eyebrow" lang="en">
-              About Us
-            </p>
+            <p className="eyebrow">关于我们</p>
             <h2 id="about-intro">{intro.name}</h2>
             <RichText html={intro.content} />
           </div>
@@ -41,9 +39,7 @@ export default function CulturePage() {
       <section className="page-body soft" aria-labelledby="culture-values">
         <div className="container">
           <div className="section-head">
-            <p className="eyebrow" lang="en">
-              Our Culture
-            </p>
+            <p className="eyebrow">企业文化</p>
             <h2 id="culture-values">文化理念</h2>
           </div>
           <ul className="culture-grid grid4">

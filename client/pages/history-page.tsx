@@ -17,9 +17,7 @@ export default function HistoryPage() {
       <section className="page-body soft" aria-labelledby="history-title">
         <div className="container">
           <div className="section-head">
-            <p className="eyebrow" lang="en">
-              Milestones
-            </p>
+            <p className="eyebrow">发展足迹</p>
             <h2 id="history-title">{intro.name}的成长足迹</h2>
           </div>
           <ol className="timeline">

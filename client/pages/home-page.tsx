@@ -96,7 +96,7 @@ export default function HomePage() {
         <div className="container">
           <SectionHead
             id="home-treatments"
-            eyebrow="Featured Treatments"
+            eyebrow="特色专科"
             title="特色治疗"
             lead="覆盖屈光、白内障、青光眼、眼底病等专科方向，为不同年龄段患者提供个性化诊疗方案。"
           />
@@ -118,7 +118,7 @@ export default function HomePage() {
 
       <section className="home-section soft" aria-labelledby="home-experts">
         <div className="container">
-          <SectionHead id="home-experts" eyebrow="Our Experts" title={expertGroup.title} lead={expertGroup.summary} />
+          <SectionHead id="home-experts" eyebrow="名医荟萃" title={expertGroup.title} lead={expertGroup.summary} />
           <div className="expert-grid grid4">
             {expertGroup.experts.slice(0, 4).map((e) => (
               <ExpertCard key={e.id} expert={e} />
@@ -136,7 +136,7 @@ export default function HomePage() {
         <div className="container">
           <SectionHead
             id="home-hospitals"
-            eyebrow="Hospital Network"
+            eyebrow="医院网络"
             title="国内医院与国际医院"
             lead="立足国内、连接海外，多家院区统一诊疗标准与质量管理。"
           />
@@ -165,7 +165,7 @@ export default function HomePage() {
 
       <section className="home-section soft" aria-labelledby="home-news">
         <div className="container">
-          <SectionHead id="home-news" eyebrow="News & Media" title="新闻媒体" lead="集团动态、各院新闻与媒体报道。" />
+          <SectionHead id="home-news" eyebrow="新闻动态" title="新闻媒体" lead="集团动态、各院新闻与媒体报道。" />
           <div className="news-columns grid3">
             {newsMedia.categories.map((c) => (
               <NewsColumn key={c.id} id={c.id} name={c.name} items={c.items} />
