@@ -18,6 +18,9 @@ const schema = z.object({
   UPSTREAM_TIMEOUT_MS: int(10, 120_000).default(3_000),
   UPSTREAM_MAX_BYTES: int(1_024, 64 * 1024 * 1024).default(1024 * 1024),
   UPSTREAM_CONNECTIONS: int(1, 1_024).default(32),
+  /** Consecutive upstream failures that open the circuit breaker. */
+  UPSTREAM_BREAKER_THRESHOLD: int(1, 1_000).default(5),
+  UPSTREAM_BREAKER_COOLDOWN_MS: int(100, 600_000).default(5_000),
   CACHE_MAX_BYTES: int(1024 * 1024, 4 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
   /** Overrides every path's freshness (milliseconds); unset, each path has its own. */
   CACHE_MAX_AGE_MS: int(1, 86_400_000).optional(),
@@ -37,7 +40,14 @@ export interface Config {
   host: string;
   upstreamUrl: string | undefined;
   publicOrigin: string | undefined;
-  upstream: { connectTimeoutMs: number; timeoutMs: number; maxBytes: number; connections: number };
+  upstream: {
+    connectTimeoutMs: number;
+    timeoutMs: number;
+    maxBytes: number;
+    connections: number;
+    breakerThreshold: number;
+    breakerCooldownMs: number;
+  };
   cache: {
     maxBytes: number;
     maxAgeOverrideMs: number | undefined;
@@ -75,6 +85,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
       maxBytes: e.UPSTREAM_MAX_BYTES,
       connections: e.UPSTREAM_CONNECTIONS,
+      breakerThreshold: e.UPSTREAM_BREAKER_THRESHOLD,
+      breakerCooldownMs: e.UPSTREAM_BREAKER_COOLDOWN_MS,
     },
     cache: {
       maxBytes: e.CACHE_MAX_BYTES,

@@ -57,8 +57,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
     upstreamUrl = embedded.url;
     log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   }
-  const upstream = new UpstreamClient({ url: upstreamUrl, ...config.upstream });
   const metrics = createMetrics();
+  const upstream = new UpstreamClient({
+    url: upstreamUrl,
+    ...config.upstream,
+    onCircuitChange: (state) => {
+      metrics.circuitOpen.set(state === 'closed' ? 0 : 1);
+      log[state === 'open' ? 'warn' : 'info']({ state }, `circuit breaker ${state}`);
+    },
+  });
   const cache = new ContentCache(upstream, config.cache, metrics, log);
   const scaleScriptHash = `sha256-${createHash('sha256').update(SCALE_SCRIPT).digest('base64')}`;
   const headers = securityHeaders([scaleScriptHash]);

@@ -180,7 +180,7 @@ describe('proxy against a misbehaving upstream', () => {
   afterAll(() => upstream.stop());
 
   const start = (env: Record<string, string> = {}) =>
-    startService({ UPSTREAM_URL: upstream.url, UPSTREAM_TIMEOUT_MS: '300', ...env }).then((s) => (svc = s));
+    startService({ UPSTREAM_URL: upstream.url, UPSTREAM_TIMEOUT_MS: '1500', ...env }).then((s) => (svc = s));
 
   it('50 concurrent misses for one key make one upstream call', async () => {
     const s = await start();
@@ -224,7 +224,7 @@ describe('proxy against a misbehaving upstream', () => {
   });
 
   it('an upstream slower than the timeout gives 504, or the stale answer', async () => {
-    const s = await start({ CACHE_MAX_AGE_MS: '50', CACHE_STALE_WHILE_REVALIDATE_S: '0' });
+    const s = await start({ CACHE_MAX_AGE_MS: '50', CACHE_STALE_WHILE_REVALIDATE_S: '0', UPSTREAM_TIMEOUT_MS: '300' });
     await request(s.url).get('/api/promotions').expect(200);
     upstream.mode = 'hang-headers';
     const cold = await request(s.url).get('/api/award-honors').expect(504);

@@ -44,6 +44,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       labelNames: ['path', 'kind'] as const,
       registers,
     }),
+    circuitOpen: new Gauge({
+      name: 'upstream_circuit_open',
+      help: 'Whether the circuit breaker keeps calls away from the content API: 1 open or probing, 0 closed.',
+      registers,
+    }),
     cacheEntries: new Gauge({
       name: 'proxy_cache_entries',
       help: 'Entries in the proxy cache.',

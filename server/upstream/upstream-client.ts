@@ -6,8 +6,9 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import { ContentError } from '../../shared/content-api.js';
 import { problem } from '../http/problem.js';
+import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 
-export type UpstreamFailure = 'unreachable' | 'timeout' | 'status' | 'too_large' | 'invalid';
+export type UpstreamFailure = 'unreachable' | 'timeout' | 'status' | 'too_large' | 'invalid' | 'circuit_open';
 
 export class UpstreamError extends ContentError {
   constructor(
@@ -29,15 +30,20 @@ export interface UpstreamOptions {
   timeoutMs: number;
   maxBytes: number;
   connections: number;
+  breakerThreshold: number;
+  breakerCooldownMs: number;
+  onCircuitChange?: (state: CircuitState) => void;
 }
 
 export class UpstreamClient {
   readonly #pool: Pool;
   readonly #basePath: string;
+  readonly #breaker: CircuitBreaker;
 
   constructor(readonly options: UpstreamOptions) {
     const url = new URL(options.url);
     this.#basePath = url.pathname.replace(/\/+$/, '');
+    this.#breaker = new CircuitBreaker(options.breakerThreshold, options.breakerCooldownMs, options.onCircuitChange);
     this.#pool = new Pool(url.origin, {
       connections: options.connections,
       connectTimeout: options.connectTimeoutMs,
@@ -48,8 +54,28 @@ export class UpstreamClient {
     });
   }
 
-  /** GET a path (with its query) and read at most maxBytes of the answer. */
+  get circuit(): CircuitState {
+    return this.#breaker.state;
+  }
+
+  /** GET a path (with its query) through the circuit breaker. */
   async get(pathAndQuery: string, signal?: AbortSignal): Promise<UpstreamAnswer> {
+    if (!this.#breaker.allow()) throw upstreamError('circuit_open', 'the content API is failing; calls are paused for a cool-down');
+    try {
+      const answer = await this.#request(pathAndQuery, signal);
+      if (answer.status >= 500) this.#breaker.failure();
+      else this.#breaker.success();
+      return answer;
+    } catch (error) {
+      const kind = (error as UpstreamError).kind;
+      if (kind === 'unreachable' || kind === 'timeout') this.#breaker.failure();
+      else this.#breaker.success();
+      throw error;
+    }
+  }
+
+  /** One GET, reading at most maxBytes of the answer. */
+  async #request(pathAndQuery: string, signal?: AbortSignal): Promise<UpstreamAnswer> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
@@ -94,6 +120,7 @@ export function upstreamError(kind: UpstreamFailure, message: string): UpstreamE
     status: 'upstream_status',
     too_large: 'upstream_invalid',
     invalid: 'upstream_invalid',
+    circuit_open: 'upstream_unavailable',
   } as const;
   return new UpstreamError(kind, problem(code[kind], message));
 }

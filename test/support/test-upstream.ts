@@ -29,6 +29,8 @@ export interface TestUpstream {
   calls: Map<string, number>;
   callsTo(key: string): number;
   totalCalls(): number;
+  /** Connections the service holds open now. */
+  openSockets(): number;
   /** Stop listening and drop every connection (the upstream is down). */
   stop(): Promise<void>;
   /** Listen again on the same port. */
@@ -44,6 +46,7 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
     calls: new Map(),
     callsTo: (key) => state.calls.get(key) ?? 0,
     totalCalls: () => [...state.calls.values()].reduce((a, b) => a + b, 0),
+    openSockets: () => sockets.size,
     stop,
     restart,
   };
@@ -103,6 +106,8 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
     server = createServer(answer);
     server.on('connection', (s) => {
       sockets.add(s);
+      // 'end': the service hung up its side (a hanging handler keeps ours half-open).
+      s.once('end', () => sockets.delete(s));
       s.once('close', () => sockets.delete(s));
     });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
