@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 // react-router's package exports point at its development build; the browser gets the
 // production build (no dev-only warnings, smaller).
@@ -10,7 +11,14 @@ const routerBuild = (file: string) =>
 // Two builds: the browser bundle (dist/client, with a manifest the server reads to preload
 // each page's chunks) and the server (dist/server: the shell plus the app's render module).
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Build-time brotli and gzip copies of the browser's files, served as they are (no
+    // compression work per request).
+    ...(isSsrBuild
+      ? []
+      : [compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/, threshold: 1024 })]),
+  ],
   publicDir: 'client/public',
   resolve: isSsrBuild
     ? {}

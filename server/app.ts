@@ -6,6 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import type { ViteDevServer } from 'vite';
 import { asProblem, problem, sendProblem } from './http/problem.js';
 import { applyHeaders, type HeaderSet } from './http/security-headers.js';
@@ -71,20 +72,20 @@ export function createApp(deps: AppDeps): express.Express {
     app.use(deps.vite.middlewares);
   } else if (deps.clientDir) {
     const clientDir = deps.clientDir;
-    app.use('/assets', (_req, res, next) => {
+    const precompressed = (dir: string, maxAgeMs: number, immutable: boolean) =>
+      expressStaticGzip(join(clientDir, dir), {
+        enableBrotli: true,
+        orderPreference: ['br', 'gzip'],
+        index: false,
+        serveStatic: { maxAge: maxAgeMs, immutable, index: false, fallthrough: false },
+      });
+    const staticRoute = (_req: Request, res: Response, next: NextFunction) => {
       observe(res, { route: 'static' });
       next();
-    }, express.static(join(clientDir, 'assets'), {
-      // Fingerprinted file names: they never change.
-      immutable: true,
-      maxAge: YEAR_S * 1000,
-      index: false,
-      fallthrough: false,
-    }));
-    app.use('/media', (_req, res, next) => {
-      observe(res, { route: 'static' });
-      next();
-    }, express.static(join(clientDir, 'media'), { maxAge: 24 * 3600 * 1000, index: false, fallthrough: false }));
+    };
+    // Fingerprinted file names: they never change.
+    app.use('/assets', staticRoute, precompressed('assets', YEAR_S * 1000, true));
+    app.use('/media', staticRoute, precompressed('media', 24 * 3600 * 1000, false));
   }
   app.get('/favicon.ico', (_req, res) => {
     observe(res, { route: 'static' });

@@ -27,6 +27,8 @@ const schema = z.object({
   CACHE_STALE_WHILE_REVALIDATE_S: int(0, 86_400).default(60),
   CACHE_STALE_IF_ERROR_S: int(0, 7 * 86_400).default(86_400),
   CACHE_NOT_FOUND_TTL_S: int(1, 3_600).default(10),
+  /** Bound of the rendered-page cache; 0 switches it off (every page is rendered afresh). */
+  PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** When set, /metrics answers only requests bearing `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
@@ -55,6 +57,7 @@ export interface Config {
     staleIfErrorS: number;
     notFoundTtlS: number;
   };
+  pageCacheMaxBytes: number;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   metricsToken: string | undefined;
   shutdownTimeoutMs: number;
@@ -95,6 +98,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       staleIfErrorS: e.CACHE_STALE_IF_ERROR_S,
       notFoundTtlS: e.CACHE_NOT_FOUND_TTL_S,
     },
+    pageCacheMaxBytes: e.PAGE_CACHE_MAX_BYTES,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

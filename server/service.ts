@@ -21,6 +21,7 @@ import { apiRequestFor } from './proxy/api-request.js';
 import { ContentCache } from './proxy/content-cache.js';
 import { buildOpenApi } from './proxy/openapi.js';
 import { devClientAssets, readClientAssets } from './render/client-assets.js';
+import { PageCache } from './render/page-cache.js';
 import { createPageHandler } from './render/page-handler.js';
 import { seoRoutes } from './render/seo-routes.js';
 import { serverContentApi } from './render/server-content-api.js';
@@ -70,6 +71,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const scaleScriptHash = `sha256-${createHash('sha256').update(SCALE_SCRIPT).digest('base64')}`;
   const headers = securityHeaders([scaleScriptHash]);
   const api = serverContentApi(cache);
+  const pageCache = config.pageCacheMaxBytes > 0 ? new PageCache(config.pageCacheMaxBytes, headers) : undefined;
 
   const vite = options.vite;
   let production: AppRenderer | undefined;
@@ -107,6 +109,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       assets: vite || !options.clientDir ? devClientAssets : readClientAssets(options.clientDir),
       scaleScript: SCALE_SCRIPT,
       publicOrigin,
+      pageCache,
       log,
     }),
   });
@@ -126,6 +129,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       void handleApi(req, res);
       return;
     }
+    if (pageCache?.serve(req, res)) return;
     app(req, res);
   });
   server.keepAliveTimeout = 65_000;

@@ -43,6 +43,8 @@ function requestId(req: IncomingMessage): string {
 export function createRequestObserver(log: Logger, metrics: Metrics) {
   return function observeRequest(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
+    // Read now: routers and static handlers rewrite req.url on the way.
+    const url = req.url ?? '';
     observe(res, { reqId: requestId(req) });
     res.once('close', () => {
       const facts = (res as Observed)[FACTS]!;
@@ -51,11 +53,11 @@ export function createRequestObserver(log: Logger, metrics: Metrics) {
       const ms = performance.now() - started;
       metrics.requests.inc({ route, method: req.method ?? 'OTHER', status: finished ? String(res.statusCode) : 'aborted' });
       metrics.requestDuration.observe({ route }, ms / 1000);
-      if (QUIET.has(req.url ?? '')) return;
+      if (QUIET.has(url)) return;
       const level = !finished || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
       log[level](
         {
-          req: { method: req.method, url: req.url?.slice(0, 512), ua: req.headers['user-agent']?.slice(0, 256) },
+          req: { method: req.method, url: url.slice(0, 512), ua: req.headers['user-agent']?.slice(0, 256) },
           res: { status: finished ? res.statusCode : 'aborted' },
           responseTime: Math.round(ms * 10) / 10,
           ...facts,

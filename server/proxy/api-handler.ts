@@ -4,39 +4,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import Negotiator from 'negotiator';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import type { Config } from '../config.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
+import { etagMatches, pickEncoding } from '../http/representation.js';
 import { applyHeaders, type HeaderSet } from '../http/security-headers.js';
 import { observe, requestIdOf } from '../observability/request-observer.js';
 import type { Logger } from '../observability/logger.js';
 import { parseApiRequest, type ApiRequest } from './api-request.js';
 import type { ContentError } from '../../shared/content-api.js';
 import type { CachedAnswer, CacheStatus, ContentCache } from './content-cache.js';
-
-type Encoding = 'br' | 'gzip' | 'identity';
-const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity'];
-const encodingMemo = new Map<string, Encoding>();
-
-/** The client's preferred encoding; the few distinct Accept-Encoding values are memoised. */
-export function preferredEncoding(acceptEncoding: string | undefined): Encoding {
-  const header = acceptEncoding ?? '';
-  let found = encodingMemo.get(header);
-  if (!found) {
-    found = (new Negotiator({ headers: { 'accept-encoding': header } }).encoding(ENCODINGS) as Encoding) ?? 'identity';
-    if (encodingMemo.size < 100) encodingMemo.set(header, found);
-  }
-  return found;
-}
-
-/** Weak comparison (RFC 9110 section 13.1.2): If-None-Match matches on the opaque tag alone. */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const opaque = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
-}
 
 export interface ApiHandlerDeps {
   cache: ContentCache;
@@ -74,9 +51,8 @@ export function createApiHandler({ cache, config, headers, openApi, log }: ApiHa
       res.writeHead(304, out).end();
       return;
     }
-    const encoding = preferredEncoding(req.headers['accept-encoding']);
-    const body = (encoding === 'br' && answer.br) || (encoding === 'gzip' && answer.gzip) || answer.body;
-    if (body !== answer.body) out.push('content-encoding', encoding);
+    const { body, encoding } = pickEncoding(answer, req.headers['accept-encoding']);
+    if (encoding) out.push('content-encoding', encoding);
     out.push('content-type', 'application/json; charset=utf-8', 'content-length', String(body.length));
     res.writeHead(answer.status, out).end(req.method === 'HEAD' ? undefined : body);
   }

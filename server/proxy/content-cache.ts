@@ -5,13 +5,12 @@
  * stale while refreshing, and how long the last good answer stands in when the upstream fails.
  * Answers are validated against the contract and sanitised before they are stored.
  */
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { API_PATHS, envelope } from '../../shared/contract/api-paths.js';
 import { isContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
+import { encodeAll, type Encoded } from '../http/representation.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -20,13 +19,10 @@ import type { ApiRequest } from './api-request.js';
 import { sanitizeContentFields } from './sanitize-content.js';
 
 /** A stored answer: the payload for in-process readers and its bytes, ready to send. */
-export interface CachedAnswer {
+export interface CachedAnswer extends Encoded {
   status: 200 | 404;
   /** The validated, sanitised payload (null for a 404). */
   data: unknown;
-  body: Buffer;
-  gzip: Buffer | undefined;
-  br: Buffer | undefined;
   etag: string;
   storedAt: number;
   /** Seconds the answer is fresh. */
@@ -47,21 +43,8 @@ interface FetchContext {
   request: ApiRequest;
 }
 
-const COMPRESS_MIN_BYTES = 512;
-
 export function toAnswer(status: 200 | 404, data: unknown, body: Buffer, maxAge: number, upstreamMs: number): CachedAnswer {
-  const big = body.length >= COMPRESS_MIN_BYTES;
-  return {
-    status,
-    data,
-    body,
-    gzip: big ? gzipSync(body, { level: 6 }) : undefined,
-    br: big ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6 } }) : undefined,
-    etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
-    storedAt: Date.now(),
-    maxAge,
-    upstreamMs,
-  };
+  return { status, data, ...encodeAll(body), storedAt: Date.now(), maxAge, upstreamMs };
 }
 
 export class ContentCache {
@@ -127,13 +110,6 @@ export class ContentCache {
       : 'MISS';
     this.metrics.cacheEvents.inc({ path, result: result.toLowerCase() });
     return { answer, status: result };
-  }
-
-  /** Payload of a request, for server rendering: no HTTP round trip to ourselves. */
-  async getData(request: ApiRequest): Promise<unknown> {
-    const { answer } = await this.get(request);
-    if (answer.status === 404) throw problem('not_found', `${request.key} does not exist`);
-    return answer.data;
   }
 
   /** True when anything is cached: used by readiness. */

@@ -1,15 +1,19 @@
 /**
  * Pages: runs the app's loaders, then writes the head (title, styles, preloads) and pipes
  * React's stream into the response. The status is known before the first byte: 200, 404 for
- * an unknown route or id, 503 when the page's data cannot be had.
+ * an unknown route or id, 503 when the page's data cannot be had. A page whose data was all
+ * fresh is also kept in the page cache, which answers the next visitors ahead of Express.
  */
+import { Writable } from 'node:stream';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
-import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../../shared/page-routes.js';
 import type { AppRenderer } from '../../client/entry-server.js';
+import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../../shared/page-routes.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
-import type { ClientAssets } from './client-assets.js';
+import type { ClientAssets, PageAssets } from './client-assets.js';
 import { canonicalUrl, documentHead } from './document-head.js';
+import { pageCacheKey, type PageCache } from './page-cache.js';
+import { trackReads } from './render-tracking.js';
 import { scaleModeFor } from './scale-mode.js';
 
 /** A render that has not produced its shell by then is abandoned. */
@@ -20,12 +24,23 @@ export interface PageHandlerDeps {
   assets: ClientAssets;
   scaleScript: string;
   publicOrigin: () => string;
+  /** Absent when the page cache is switched off. */
+  pageCache: PageCache | undefined;
   log: Logger;
 }
 
 const FALLBACK_HTML =
   '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
   `<title>${UNAVAILABLE_TITLE}</title></head><body><main><h1>内容暂时无法加载</h1><p>服务暂时不可用，请稍后再试。</p><p><a href="/">返回首页</a></p></main></body></html>`;
+
+/** Preload hints for the page's styles and chunks, for proxies and browsers that act on them early. */
+function linkHeader(assets: PageAssets): string {
+  return [
+    ...assets.styles.map((href) => `<${href}>; rel=preload; as=style`),
+    `<${assets.entry}>; rel=modulepreload`,
+    ...assets.preloads.map((href) => `<${href}>; rel=modulepreload`),
+  ].join(', ');
+}
 
 export function createPageHandler(deps: PageHandlerDeps) {
   return async function handlePage(req: ExpressRequest, res: ExpressResponse): Promise<void> {
@@ -34,6 +49,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const origin = deps.publicOrigin();
     // Concatenated, not resolved: a URL such as //other.host/ must stay a path on this origin.
     const url = new URL(origin + req.originalUrl);
+    const scaleMode = scaleModeFor(req.get('user-agent'));
     const fail = (error: unknown, what: string) => {
       deps.log.error({ err: error, url: req.originalUrl }, what);
       if (res.headersSent) {
@@ -43,10 +59,11 @@ export function createPageHandler(deps: PageHandlerDeps) {
       res.status(500).set('cache-control', 'no-store').type('html').send(FALLBACK_HTML);
     };
 
+    const started = performance.now();
+    const tracked = trackReads(async () => (await deps.renderer()).render(new Request(url, { signal: controller.signal })));
     let page;
     try {
-      const renderer = await deps.renderer();
-      page = await renderer.render(new Request(url, { signal: controller.signal }));
+      page = await tracked.result;
     } catch (error) {
       if (!controller.signal.aborted) fail(error, 'page loaders failed');
       return;
@@ -55,31 +72,59 @@ export function createPageHandler(deps: PageHandlerDeps) {
       res.redirect(page.status, page.headers.get('location') ?? '/');
       return;
     }
+    const dataMs = performance.now() - started;
 
-    const { status } = page;
-    observe(res, { route: status === 404 ? 'page:not-found' : `page:${page.route}` });
-    const title = status === 404 ? NOT_FOUND_TITLE : status >= 500 ? UNAVAILABLE_TITLE : page.handle.title;
+    const status = page.status === 200 ? 200 : page.status === 404 ? 404 : 503;
+    const route = status === 404 ? 'page:not-found' : `page:${page.route}`;
+    observe(res, { route, cache: 'MISS' });
+    const title = status === 404 ? NOT_FOUND_TITLE : status === 503 ? UNAVAILABLE_TITLE : page.handle.title;
+    const assets = deps.assets.forModules(page.modules);
     const head = documentHead({
       title,
       description: page.handle.description || title,
       canonical: canonicalUrl(origin, url),
-      scaleMode: scaleModeFor(req.get('user-agent')),
+      scaleMode,
       scaleScript: deps.scaleScript,
-      assets: deps.assets.forModules(page.modules),
+      assets,
       indexable: status === 200,
     });
+    const pageHeaders = {
+      'content-type': 'text/html; charset=utf-8',
+      // Revalidated on every visit (ETag, 304): a page changes when its content does.
+      'cache-control': status === 200 ? 'no-cache' : 'no-store',
+      vary: 'Accept-Encoding, User-Agent',
+      link: linkHeader(assets),
+    };
+    const cacheable = status === 200 && deps.pageCache !== undefined && !tracked.reads.stale;
+    const chunks: Buffer[] = [];
+
+    // Forwards React's output to the response (compressed as it goes: React calls flush()),
+    // keeping a copy when the page may be cached.
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        if (cacheable) chunks.push(chunk);
+        // Backpressure is not followed: the whole page is already rendered into memory.
+        res.write(chunk);
+        done();
+      },
+      final(done) {
+        res.end();
+        done();
+        if (cacheable && !controller.signal.aborted) {
+          const html = Buffer.concat([Buffer.from(head), ...chunks]);
+          deps.pageCache!.store(pageCacheKey(req.originalUrl, scaleMode), html, route, pageHeaders, tracked.reads.freshUntil);
+        }
+      },
+    });
+    (sink as Writable & { flush(): void }).flush = () => (res as ExpressResponse & { flush?: () => void }).flush?.();
 
     let timer: NodeJS.Timeout | undefined;
     const stream = page.stream({
       onShellReady() {
-        res.status(status === 200 ? 200 : status === 404 ? 404 : 503);
-        res.set({
-          'content-type': 'text/html; charset=utf-8',
-          'cache-control': status === 200 ? 'no-cache' : 'no-store',
-          vary: 'Accept-Encoding, User-Agent',
-        });
+        res.status(status);
+        res.set({ ...pageHeaders, 'server-timing': `data;dur=${dataMs.toFixed(1)}, cache;desc=MISS`, 'x-cache': 'MISS' });
         res.write(head);
-        stream.pipe(res);
+        stream.pipe(sink);
       },
       onShellError(error) {
         clearTimeout(timer);

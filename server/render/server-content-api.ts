@@ -1,11 +1,18 @@
 /** The ContentApi on the server: reads the proxy's cache in-process, no HTTP round trip. */
 import type { ContentApi } from '../../shared/content-api.js';
+import { problem } from '../http/problem.js';
 import { apiRequestFor } from '../proxy/api-request.js';
 import type { ContentCache } from '../proxy/content-cache.js';
+import { noteRead } from './render-tracking.js';
 
 export function serverContentApi(cache: ContentCache): ContentApi {
   return {
-    get: (name, request = {}) =>
-      cache.getData(apiRequestFor(name, request.id, request.query as Record<string, string | number>)) as never,
+    async get(name, request = {}) {
+      const apiRequest = apiRequestFor(name, request.id, request.query as Record<string, string | number>);
+      const result = await cache.get(apiRequest);
+      noteRead(result);
+      if (result.answer.status === 404) throw problem('not_found', `${apiRequest.key} does not exist`);
+      return result.answer.data as never;
+    },
   };
 }

@@ -1,0 +1,77 @@
+/**
+ * Rendered pages, cached per URL and scaling mode, precompressed, and answered ahead of Express.
+ * A page is stored only when every answer it read was fresh, and only until the first of them
+ * stops being fresh (render-tracking.ts), so it is never older than its data may be.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import { encodeAll, etagMatches, pickEncoding, type Encoded } from '../http/representation.js';
+import type { HeaderSet } from '../http/security-headers.js';
+import { observe, requestIdOf } from '../observability/request-observer.js';
+import { scaleModeFor, type ScaleMode } from './scale-mode.js';
+
+interface CachedPage extends Encoded {
+  etag: string;
+  /** The metrics label of the page's route. */
+  route: string;
+  /** Headers of the page itself (content type, cache policy, Link), as flat pairs. */
+  headers: string[];
+  storedAt: number;
+}
+
+/** Pages shorter-lived than this are not worth storing. */
+const MIN_TTL_MS = 250;
+
+export function pageCacheKey(url: string, mode: ScaleMode): string {
+  return `${mode} ${url}`;
+}
+
+export class PageCache {
+  readonly #lru: LRUCache<string, CachedPage>;
+  readonly #securityPairs: string[];
+
+  constructor(maxBytes: number, security: HeaderSet) {
+    this.#lru = new LRUCache<string, CachedPage>({
+      maxSize: maxBytes,
+      sizeCalculation: (p, key) => key.length + p.body.length + (p.gzip?.length ?? 0) + (p.br?.length ?? 0) + 512,
+    });
+    this.#securityPairs = Object.entries(security).flat();
+  }
+
+  store(key: string, html: Buffer, route: string, headers: Record<string, string>, freshUntil: number): void {
+    const ttl = freshUntil - Date.now();
+    if (ttl < MIN_TTL_MS) return;
+    const page: CachedPage = { ...encodeAll(html), route, headers: Object.entries(headers).flat(), storedAt: Date.now() };
+    this.#lru.set(key, page, { ttl });
+  }
+
+  /** Answers a GET or HEAD from the cache; false when the page is not there. */
+  serve(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const page = this.#lru.get(pageCacheKey(req.url ?? '/', scaleModeFor(req.headers['user-agent'])));
+    if (!page) return false;
+    observe(res, { route: page.route, cache: 'HIT' });
+    const out = [
+      ...this.#securityPairs,
+      ...page.headers,
+      'x-request-id', requestIdOf(res),
+      'etag', page.etag,
+      'age', String(Math.floor((Date.now() - page.storedAt) / 1000)),
+      'x-cache', 'HIT',
+      'server-timing', 'cache;desc=HIT',
+    ];
+    if (etagMatches(req.headers['if-none-match'], page.etag)) {
+      res.writeHead(304, out).end();
+      return true;
+    }
+    const { body, encoding } = pickEncoding(page, req.headers['accept-encoding']);
+    if (encoding) out.push('content-encoding', encoding);
+    out.push('content-length', String(body.length));
+    res.writeHead(200, out).end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+
+  get size(): number {
+    return this.#lru.size;
+  }
+}

@@ -1,0 +1,95 @@
+/** The rendered-page cache: hits ahead of Express, revalidation, and coherence with the data cache. */
+import request from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from './support/start-service.js';
+import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+describe('page cache', () => {
+  let upstream: TestUpstream;
+  let svc: RunningService | undefined;
+  beforeAll(async () => {
+    upstream = await startTestUpstream();
+  });
+  afterEach(async () => {
+    await svc?.close();
+    svc = undefined;
+    upstream.mode = 'ok';
+    upstream.calls.clear();
+  });
+  afterAll(() => upstream.stop());
+
+  const start = (env: Record<string, string> = {}) =>
+    startService({ UPSTREAM_URL: upstream.url, ...env }, { clientDir: 'dist/client' }).then((s) => (svc = s));
+
+  it('serves a rendered page again from the cache, with the same bytes and headers', async () => {
+    const s = await start();
+    const first = await request(s.url).get('/zjxz/index').expect(200);
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect(first.headers['server-timing']).toMatch(/data;dur=[\d.]+/);
+    const second = await request(s.url).get('/zjxz/index').expect(200);
+    expect(second.headers['x-cache']).toBe('HIT');
+    expect(second.text).toBe(first.text);
+    for (const h of ['content-type', 'cache-control', 'content-security-policy', 'link', 'vary']) {
+      expect(second.headers[h], h).toBe(first.headers[h]);
+    }
+    expect(second.headers.link).toMatch(/rel=modulepreload/);
+    const log = s.logs.filter((l) => (l.req as { url?: string } | undefined)?.url === '/zjxz/index');
+    expect(log.map((l) => l.cache)).toEqual(['MISS', 'HIT']);
+  });
+
+  it('answers If-None-Match with 304 and compresses for clients that accept it', async () => {
+    const s = await start();
+    await request(s.url).get('/lxwm/index').expect(200);
+    const hit = await request(s.url).get('/lxwm/index').set('accept-encoding', 'br').expect(200);
+    expect(hit.headers['content-encoding']).toBe('br');
+    const etag = hit.headers.etag!;
+    expect(etag).toMatch(/^W\//);
+    await request(s.url).get('/lxwm/index').set('if-none-match', etag).expect(304);
+  });
+
+  it('keeps one entry per scaling mode', async () => {
+    const s = await start();
+    await request(s.url).get('/lxwm/index').expect(200);
+    const firefox = await request(s.url).get('/lxwm/index').set('user-agent', FIREFOX_UA).expect(200);
+    expect(firefox.headers['x-cache']).toBe('MISS');
+    expect(firefox.text).toContain('data-scale="transform"');
+    const again = await request(s.url).get('/lxwm/index').set('user-agent', FIREFOX_UA).expect(200);
+    expect(again.headers['x-cache']).toBe('HIT');
+    expect(again.text).toContain('data-scale="transform"');
+  });
+
+  it('a page is never older than its data may be: it expires with the first answer it read', async () => {
+    const s = await start({ CACHE_MAX_AGE_MS: '400' });
+    await request(s.url).get('/lxwm/index').expect(200);
+    expect((await request(s.url).get('/lxwm/index')).headers['x-cache']).toBe('HIT');
+    await sleep(450);
+    expect((await request(s.url).get('/lxwm/index')).headers['x-cache']).toBe('MISS');
+  });
+
+  it('a page rendered from stale data is not cached', async () => {
+    const s = await start({ CACHE_MAX_AGE_MS: '300', CACHE_STALE_WHILE_REVALIDATE_S: '60' });
+    await request(s.url).get('/jtjj/ryjx').expect(200);
+    await sleep(350);
+    upstream.mode = 'status-500';
+    const stale = await request(s.url).get('/jtjj/ryjx').expect(200);
+    expect(stale.headers['x-cache']).toBe('MISS');
+    const again = await request(s.url).get('/jtjj/ryjx').expect(200);
+    expect(again.headers['x-cache']).toBe('MISS');
+  });
+
+  it('error pages are not cached', async () => {
+    const s = await start();
+    await request(s.url).get('/zjxz/detail?id=999999').expect(404);
+    const again = await request(s.url).get('/zjxz/detail?id=999999').expect(404);
+    expect(again.headers['x-cache']).toBe('MISS');
+  });
+
+  it('can be switched off', async () => {
+    const s = await start({ PAGE_CACHE_MAX_BYTES: '0' });
+    await request(s.url).get('/lxwm/index').expect(200);
+    expect((await request(s.url).get('/lxwm/index')).headers['x-cache']).toBe('MISS');
+  });
+});
