@@ -69,11 +69,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   });
   const cache = new ContentCache(upstream, config.cache, metrics, log);
   const scaleScriptHash = `sha256-${createHash('sha256').update(SCALE_SCRIPT).digest('base64')}`;
-  const headers = securityHeaders([scaleScriptHash]);
-  const api = serverContentApi(cache);
-  const pageCache = config.pageCacheMaxBytes > 0 ? new PageCache(config.pageCacheMaxBytes, headers) : undefined;
-
   const vite = options.vite;
+  // Development injects Vite's client and React's refresh preamble as inline scripts.
+  const headers = securityHeaders([scaleScriptHash], { csp: !vite });
+  const api = serverContentApi(cache);
+  // No page cache in development: an edit must show on the next request.
+  const pageCache = config.pageCacheMaxBytes > 0 && !vite ? new PageCache(config.pageCacheMaxBytes, headers) : undefined;
+
   let production: AppRenderer | undefined;
   const renderer = async (): Promise<AppRenderer> => {
     if (vite) {
@@ -110,6 +112,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       scaleScript: SCALE_SCRIPT,
       publicOrigin,
       pageCache,
+      transformHead: vite ? (url, head) => vite.transformIndexHtml(url, head) : undefined,
       log,
     }),
   });

@@ -8,9 +8,9 @@ import helmet from 'helmet';
 
 export type HeaderSet = Readonly<Record<string, string>>;
 
-export function securityHeaders(inlineScriptHashes: readonly string[]): HeaderSet {
+export function securityHeaders(inlineScriptHashes: readonly string[], options = { csp: true }): HeaderSet {
   const middleware = helmet({
-    contentSecurityPolicy: {
+    contentSecurityPolicy: options.csp && {
       useDefaults: true,
       directives: {
         'default-src': ["'self'"],

@@ -26,6 +26,8 @@ export interface PageHandlerDeps {
   publicOrigin: () => string;
   /** Absent when the page cache is switched off. */
   pageCache: PageCache | undefined;
+  /** Development: Vite adds its client and React's refresh preamble to the head. */
+  transformHead?: (url: string, head: string) => Promise<string>;
   log: Logger;
 }
 
@@ -79,7 +81,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     observe(res, { route, cache: 'MISS' });
     const title = status === 404 ? NOT_FOUND_TITLE : status === 503 ? UNAVAILABLE_TITLE : page.handle.title;
     const assets = deps.assets.forModules(page.modules);
-    const head = documentHead({
+    let head = documentHead({
       title,
       description: page.handle.description || title,
       canonical: canonicalUrl(origin, url),
@@ -88,6 +90,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       assets,
       indexable: status === 200,
     });
+    if (deps.transformHead) head = await deps.transformHead(req.originalUrl, head);
     const pageHeaders = {
       'content-type': 'text/html; charset=utf-8',
       // Revalidated on every visit (ETag, 304): a page changes when its content does.
