@@ -4,18 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { PAGE_ROUTES } from '../shared/page-routes.js';
 import { gotoHydrated, launchChromium, openPage } from './support/browser.js';
+import { sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 
 const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-
-function urlFor(path: string): string {
-  const news = demoContent.contentItems.find((i) => i.categoryId === 19)!;
-  const article = demoContent.contentItems.find((i) => i.categoryId === 6)!;
-  if (path === '/hzhf/kpzsDetail') return `${path}?id=${article.id}`;
-  if (path === '/gnyy/detail') return `${path}?id=${news.id}`;
-  if (path === '/zjxz/detail') return `${path}?id=${demoContent.experts[0]!.id}`;
-  return path;
-}
 
 describe('in Chromium', () => {
   let svc: RunningService;
@@ -32,7 +24,7 @@ describe('in Chromium', () => {
   it('every route hydrates with no console error, warning or second copy of the page', async () => {
     const { page, problems } = await openPage(browser);
     for (const route of PAGE_ROUTES) {
-      await gotoHydrated(page, svc.url + urlFor(route.path));
+      await gotoHydrated(page, svc.url + sampleUrl(route.path));
       expect(await page.title(), route.path).toBe(route.title);
       expect(await page.locator('header.site-header').count(), route.path).toBe(1);
       expect(await page.locator('main').count(), route.path).toBe(1);
@@ -151,7 +143,7 @@ describe('in Chromium', () => {
   it('no page scrolls sideways at 390 px', async () => {
     const { page } = await openPage(browser, { width: 390, height: 844 });
     for (const route of PAGE_ROUTES) {
-      await gotoHydrated(page, svc.url + urlFor(route.path));
+      await gotoHydrated(page, svc.url + sampleUrl(route.path));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, route.path).toBeLessThanOrEqual(0);
     }

@@ -4,19 +4,12 @@
  */
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { PAGE_ROUTES } from '../shared/page-routes.js';
+import { sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function urlFor(path: string): string {
-  if (path === '/hzhf/kpzsDetail') return `${path}?id=${demoContent.contentItems.find((i) => i.categoryId === 6)!.id}`;
-  if (path === '/gnyy/detail') return `${path}?id=${demoContent.contentItems.find((i) => i.categoryId === 19)!.id}`;
-  if (path === '/zjxz/detail') return `${path}?id=${demoContent.experts[0]!.id}`;
-  return path;
-}
 
 async function metric(url: string, pattern: RegExp): Promise<number> {
   const text = (await request(url).get('/metrics')).text;
@@ -43,13 +36,13 @@ describe('faults', () => {
 
   it('upstream dies after the cache is warm: every page and path is still served, with no visible error', async () => {
     const s = await start({ CACHE_MAX_AGE_MS: '100', CACHE_STALE_WHILE_REVALIDATE_S: '0', CACHE_STALE_IF_ERROR_S: '600' });
-    for (const route of PAGE_ROUTES) await request(s.url).get(urlFor(route.path)).expect(200);
+    for (const route of PAGE_ROUTES) await request(s.url).get(sampleUrl(route.path)).expect(200);
     await request(s.url).get('/api/banner').expect(200);
     await upstream.stop();
     try {
       await sleep(150);
       for (const route of PAGE_ROUTES) {
-        const res = await request(s.url).get(urlFor(route.path));
+        const res = await request(s.url).get(sampleUrl(route.path));
         expect(res.status, route.path).toBe(200);
         expect(res.text, route.path).not.toContain('内容暂时无法加载');
       }

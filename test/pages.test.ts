@@ -4,23 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import type { DemoContent } from '../server/embedded-api/demo-content-type.js';
 import { PAGE_ROUTES } from '../shared/page-routes.js';
+import { sample, sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
 const CLIENT_DIR = 'dist/client';
 const HEADER_LABELS = ['首页', '集团简介', '患者服务', '国内医院', '国际医院', '专家团队', '学术研究', '新闻媒体', '联系我们'];
 
-const newsItem = demoContent.contentItems.find((i) => i.categoryId === 19)!;
-const article = demoContent.contentItems.find((i) => i.categoryId === 6)!;
-const expert = demoContent.experts[0]!;
-
-/** A URL for each route that names real content. */
-function urlFor(path: string): string {
-  if (path === '/hzhf/kpzsDetail') return `${path}?id=${article.id}`;
-  if (path === '/gnyy/detail') return `${path}?id=${newsItem.id}`;
-  if (path === '/zjxz/detail') return `${path}?id=${expert.id}`;
-  return path;
-}
+const { news: newsItem, expert } = sample;
 
 function titleOf(html: string): string | undefined {
   return /<title>([^<]*)<\/title>/.exec(html)?.[1];
@@ -38,7 +29,7 @@ describe('pages', () => {
   afterAll(() => svc.close());
 
   it.each(PAGE_ROUTES.map((r) => [r.path, r.title] as const))('%s answers 200 titled %s with the nine header items', async (path, title) => {
-    const res = await request(svc.url).get(urlFor(path)).expect(200);
+    const res = await request(svc.url).get(sampleUrl(path)).expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(titleOf(res.text)).toBe(title);
     expect(res.text).toMatch(/^<!doctype html><html lang="zh-CN" data-scale="zoom">/);
