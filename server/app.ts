@@ -30,8 +30,11 @@ export interface AppDeps {
 
 const YEAR_S = 365 * 24 * 3600;
 
+/** `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110 section 11.1). */
 function tokenMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header?.replace(/^Bearer /, '') ?? '');
+  const match = /^Bearer +(\S+)$/i.exec(header ?? '');
+  if (!match) return false;
+  const given = Buffer.from(match[1]!);
   const wanted = Buffer.from(token);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
@@ -99,11 +102,20 @@ export function createApp(deps: AppDeps): express.Express {
     sendProblem(res, problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
   });
 
+  // Whatever no route took (`OPTIONS *`, for one).
+  app.use((req, res) => {
+    observe(res, { route: 'other' });
+    sendProblem(res, problem('not_found', 'nothing here'));
+  });
+
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const p = asProblem(error);
+    // Express and the static handlers mark what was wrong with the request: a missing file
+    // (404) or a path that cannot be decoded (400).
     const status = (error as { status?: number }).status;
-    if (status === 404) {
-      sendProblem(res, problem('not_found', 'no such file'));
+    if (status === 404 || status === 400) {
+      observe(res, { route: 'other' });
+      sendProblem(res, status === 404 ? problem('not_found', 'no such file') : problem('bad_request', 'the URL cannot be decoded'));
       return;
     }
     deps.log.error({ err: error, url: req.originalUrl }, 'request failed');

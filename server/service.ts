@@ -12,6 +12,7 @@ import { SCALE_SCRIPT } from '../client/scale-script.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
+import { problem, sendProblem } from './http/problem.js';
 import { securityHeaders } from './http/security-headers.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
@@ -48,6 +49,21 @@ export interface Service {
 }
 
 type EntryServer = typeof import('../client/entry-server.js');
+
+/**
+ * The request target as a path. An absolute-form target (RFC 9112 section 3.2.2) is served by
+ * its path; its host is ignored, like the Host header. Undefined for anything else (`*`).
+ */
+function originForm(target: string): string | undefined {
+  if (target.startsWith('/')) return target;
+  if (!/^https?:\/\//i.test(target)) return undefined;
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = options.logger ?? createLogger(config.logLevel);
@@ -127,7 +143,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   const server = createServer((req, res) => {
     observeRequest(req, res);
-    const url = req.url ?? '/';
+    const url = originForm(req.url ?? '/');
+    if (url === undefined) {
+      sendProblem(res, problem('bad_request', 'the request target must be a path'));
+      return;
+    }
+    req.url = url;
     if (url.startsWith('/api/') || url === '/api') {
       void handleApi(req, res);
       return;

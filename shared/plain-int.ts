@@ -2,7 +2,7 @@
  * Ids and page numbers are positive integers written plainly: no sign, no leading zeros, no
  * decimals, no exponent. One value has one spelling, so equal requests share one cache entry.
  */
-export const PLAIN_INT = /^[1-9][0-9]{0,8}$/;
+export const PLAIN_INT = /^[1-9][0-9]{0,9}$/;
 
 /** The number, or undefined when `raw` is not a plain integer within [min, max]. */
 export function parsePlainInt(raw: string | null | undefined, min: number, max: number): number | undefined {
