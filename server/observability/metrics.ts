@@ -67,3 +67,18 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     }),
   };
 }
+
+/**
+ * A metric's child for a set of label values, looked up once per set: hashing labels on every
+ * request costs more than the count itself. Label sets here are bounded (routes, paths,
+ * methods, statuses, results).
+ */
+export function childrenOf<C>(metric: { labels(...values: string[]): C }): (...values: string[]) => C {
+  const children = new Map<string, C>();
+  return (...values) => {
+    const key = values.join('\u0000');
+    let child = children.get(key);
+    if (!child) children.set(key, (child = metric.labels(...values)));
+    return child;
+  };
+}

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from './logger.js';
-import type { Metrics } from './metrics.js';
+import { childrenOf, type Metrics } from './metrics.js';
 
 export interface RequestFacts {
   reqId?: string;
@@ -41,6 +41,9 @@ function requestId(req: IncomingMessage): string {
 }
 
 export function createRequestObserver(log: Logger, metrics: Metrics) {
+  const requests = childrenOf(metrics.requests);
+  const durations = childrenOf(metrics.requestDuration);
+
   return function observeRequest(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
     // Read now: routers and static handlers rewrite req.url on the way.
@@ -51,8 +54,8 @@ export function createRequestObserver(log: Logger, metrics: Metrics) {
       const route = facts.route ?? 'other';
       const finished = res.writableFinished;
       const ms = performance.now() - started;
-      metrics.requests.inc({ route, method: req.method ?? 'OTHER', status: finished ? String(res.statusCode) : 'aborted' });
-      metrics.requestDuration.observe({ route }, ms / 1000);
+      requests(route, req.method ?? 'OTHER', finished ? String(res.statusCode) : 'aborted').inc();
+      durations(route).observe(ms / 1000);
       if (QUIET.has(url)) return;
       const level = !finished || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
       log[level](

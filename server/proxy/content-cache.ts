@@ -12,7 +12,7 @@ import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
 import { encodeAll, type Encoded } from '../http/representation.js';
 import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
+import { childrenOf, type Metrics } from '../observability/metrics.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { upstreamError, UpstreamError } from '../upstream/upstream-client.js';
 import type { ApiRequest } from './api-request.js';
@@ -49,6 +49,7 @@ export function toAnswer(status: 200 | 404, data: unknown, body: Buffer, maxAge:
 
 export class ContentCache {
   readonly #lru: LRUCache<string, CachedAnswer, FetchContext>;
+  readonly #events: (path: string, result: string) => { inc(): void };
 
   constructor(
     private readonly upstream: UpstreamClient,
@@ -67,6 +68,7 @@ export class ContentCache {
       noDeleteOnFetchRejection: true,
       fetchMethod: (_key, _stale, { signal, options, context }) => this.#load(context.request, signal, options),
     });
+    this.#events = childrenOf(metrics.cacheEvents);
     metrics.cacheStats.entries = () => this.#lru.size;
     metrics.cacheStats.bytes = () => this.#lru.calculatedSize;
   }
@@ -108,7 +110,7 @@ export class ContentCache {
       : status.fetch === 'hit' ? 'HIT'
       : status.fetch === 'refresh' || status.fetch === 'stale' ? 'REFRESH'
       : 'MISS';
-    this.metrics.cacheEvents.inc({ path, result: result.toLowerCase() });
+    this.#events(path, result.toLowerCase()).inc();
     return { answer, status: result };
   }
 
