@@ -1,7 +1,7 @@
 /** The proxy API against the embedded content API and a test upstream that misbehaves. */
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS, apiError, envelope, type ApiName } from '../shared/contract/api-paths.js';
+import { API_PATHS, apiError, type ApiName } from '../shared/contract/api-paths.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
@@ -28,7 +28,7 @@ describe('proxy on the embedded content API', () => {
     const first = await request(svc.url).get(path).expect(200);
     expect(first.headers['content-type']).toMatch(/^application\/json/);
     expect(first.headers['x-cache']).toBe('MISS');
-    const parsed = envelope(API_PATHS[name].data).safeParse(first.body);
+    const parsed = API_PATHS[name].answer.safeParse(first.body);
     expect(parsed.success, JSON.stringify(parsed.error?.issues[0])).toBe(true);
     const second = await request(svc.url).get(path).expect(200);
     expect(second.headers['x-cache']).toBe('HIT');

@@ -26,30 +26,39 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
 }
 
-/** Bytes stored once in every encoding worth sending. */
-export interface Encoded {
-  body: Buffer;
-  gzip: Buffer | undefined;
-  br: Buffer | undefined;
-}
-
-/** The body to send for an encoding, and the Content-Encoding to name (none for identity). */
-export function pickEncoding(stored: Encoded, accept: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
-  const wanted = preferredEncoding(accept);
-  if (wanted === 'br' && stored.br) return { body: stored.br, encoding: 'br' };
-  if (wanted === 'gzip' && stored.gzip) return { body: stored.gzip, encoding: 'gzip' };
-  return { body: stored.body };
-}
-
 const COMPRESS_MIN_BYTES = 512;
 
-/** Compress once, when a representation is stored; a weak ETag names all its encodings. */
-export function encodeAll(body: Buffer): Encoded & { etag: string } {
-  const big = body.length >= COMPRESS_MIN_BYTES;
-  return {
-    body,
-    gzip: big ? gzipSync(body, { level: 6 }) : undefined,
-    br: big ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6 } }) : undefined,
-    etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
-  };
+/**
+ * A stored body and its compressed copies. Each copy is made the first time a client asks for
+ * that encoding, then kept: the work is done once per stored body, and not at all for
+ * encodings nobody asks for.
+ */
+export class Representation {
+  /** Weak: one tag names all encodings of the body. */
+  readonly etag: string;
+  #gzip: Buffer | undefined;
+  #br: Buffer | undefined;
+
+  constructor(readonly body: Buffer) {
+    this.etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  }
+
+  /** The bytes to send for the client's Accept-Encoding, and the Content-Encoding to name. */
+  pick(acceptEncoding: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
+    const wanted = this.body.length < COMPRESS_MIN_BYTES ? 'identity' : preferredEncoding(acceptEncoding);
+    if (wanted === 'br') {
+      this.#br ??= brotliCompressSync(this.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+      return { body: this.#br, encoding: 'br' };
+    }
+    if (wanted === 'gzip') {
+      this.#gzip ??= gzipSync(this.body, { level: 6 });
+      return { body: this.#gzip, encoding: 'gzip' };
+    }
+    return { body: this.body };
+  }
+
+  /** The most it will hold: compressed copies are smaller than the body. */
+  get maxBytes(): number {
+    return this.body.length * 3;
+  }
 }

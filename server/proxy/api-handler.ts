@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import type { Config } from '../config.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
-import { etagMatches, pickEncoding } from '../http/representation.js';
+import { etagMatches } from '../http/representation.js';
 import { applyHeaders, type HeaderSet } from '../http/security-headers.js';
 import { observe, requestIdOf } from '../observability/request-observer.js';
 import type { Logger } from '../observability/logger.js';
@@ -41,17 +41,17 @@ export function createApiHandler({ cache, config, headers, openApi, log }: ApiHa
       ...securityPairs,
       'x-request-id', requestIdOf(res),
       'cache-control', cacheControl(answer),
-      'etag', answer.etag,
+      'etag', answer.json.etag,
       'age', String(Math.max(0, Math.floor((Date.now() - answer.storedAt) / 1000))),
       'x-cache', status,
       'server-timing', timing,
       'vary', 'Accept-Encoding',
     ];
-    if (etagMatches(req.headers['if-none-match'], answer.etag)) {
+    if (etagMatches(req.headers['if-none-match'], answer.json.etag)) {
       res.writeHead(304, out).end();
       return;
     }
-    const { body, encoding } = pickEncoding(answer, req.headers['accept-encoding']);
+    const { body, encoding } = answer.json.pick(req.headers['accept-encoding']);
     if (encoding) out.push('content-encoding', encoding);
     out.push('content-type', 'application/json; charset=utf-8', 'content-length', String(body.length));
     res.writeHead(answer.status, out).end(req.method === 'HEAD' ? undefined : body);

@@ -6,11 +6,11 @@
  * Answers are validated against the contract and sanitised before they are stored.
  */
 import { LRUCache } from 'lru-cache';
-import { API_PATHS, envelope } from '../../shared/contract/api-paths.js';
+import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { isContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
-import { encodeAll, type Encoded } from '../http/representation.js';
+import { Representation } from '../http/representation.js';
 import type { Logger } from '../observability/logger.js';
 import { childrenOf, type Metrics } from '../observability/metrics.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -19,11 +19,12 @@ import type { ApiRequest } from './api-request.js';
 import { sanitizeContentFields } from './sanitize-content.js';
 
 /** A stored answer: the payload for in-process readers and its bytes, ready to send. */
-export interface CachedAnswer extends Encoded {
+export interface CachedAnswer {
   status: 200 | 404;
   /** The validated, sanitised payload (null for a 404). */
   data: unknown;
-  etag: string;
+  /** Its JSON, ready to send. */
+  json: Representation;
   storedAt: number;
   /** Seconds the answer is fresh. */
   maxAge: number;
@@ -44,7 +45,7 @@ interface FetchContext {
 }
 
 export function toAnswer(status: 200 | 404, data: unknown, body: Buffer, maxAge: number, upstreamMs: number): CachedAnswer {
-  return { status, data, ...encodeAll(body), storedAt: Date.now(), maxAge, upstreamMs };
+  return { status, data, json: new Representation(body), storedAt: Date.now(), maxAge, upstreamMs };
 }
 
 export class ContentCache {
@@ -61,7 +62,7 @@ export class ContentCache {
       maxSize: config.maxBytes,
       sizeCalculation: (a, key) =>
         // The parsed payload is held too; count it as about twice its JSON.
-        key.length + a.body.length * 3 + (a.gzip?.length ?? 0) + (a.br?.length ?? 0) + 256,
+        key.length + a.json.maxBytes + a.json.body.length * 2 + 256,
       allowStale: true,
       noDeleteOnStaleGet: true,
       allowStaleOnFetchRejection: true,
@@ -153,7 +154,7 @@ export class ContentCache {
     } catch {
       throw upstreamError('invalid', 'the content API answered with malformed JSON');
     }
-    const parsed = envelope(API_PATHS[request.name].data).safeParse(json);
+    const parsed = API_PATHS[request.name].answer.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw upstreamError('invalid', `the content API's answer does not fit the contract at ${issue.path.join('.') || '(root)'}: ${issue.message}`);

@@ -1,6 +1,6 @@
 /** The OpenAPI 3.1 document of the proxy API, generated from the shared contract. */
 import { z } from 'zod';
-import { API_PATHS, apiError, envelope, type ApiName } from '../../shared/contract/api-paths.js';
+import { API_PATHS, apiError, type ApiName } from '../../shared/contract/api-paths.js';
 import { pathId } from '../../shared/contract/query-params.js';
 
 const schemaOf = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
@@ -38,7 +38,7 @@ function operation(name: ApiName) {
         200: {
           description: `OK. Fresh for ${spec.maxAge} s.`,
           headers: cacheHeaders,
-          content: { 'application/json': { schema: schemaOf(envelope(spec.data)) } },
+          content: { 'application/json': { schema: schemaOf(spec.answer) } },
         },
         304: { description: 'Not modified (If-None-Match matched the ETag).' },
         400: errorResponse('A bad id or query parameter; the message names it.'),

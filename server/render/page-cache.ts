@@ -5,13 +5,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { encodeAll, etagMatches, pickEncoding, type Encoded } from '../http/representation.js';
+import { etagMatches, Representation } from '../http/representation.js';
 import type { HeaderSet } from '../http/security-headers.js';
 import { observe, requestIdOf } from '../observability/request-observer.js';
 import { scaleModeFor, type ScaleMode } from './scale-mode.js';
 
-interface CachedPage extends Encoded {
-  etag: string;
+interface CachedPage {
+  html: Representation;
   /** The metrics label of the page's route. */
   route: string;
   /** Headers of the page itself (content type, cache policy, Link), as flat pairs. */
@@ -33,7 +33,7 @@ export class PageCache {
   constructor(maxBytes: number, security: HeaderSet) {
     this.#lru = new LRUCache<string, CachedPage>({
       maxSize: maxBytes,
-      sizeCalculation: (p, key) => key.length + p.body.length + (p.gzip?.length ?? 0) + (p.br?.length ?? 0) + 512,
+      sizeCalculation: (p, key) => key.length + p.html.maxBytes + 512,
     });
     this.#securityPairs = Object.entries(security).flat();
   }
@@ -41,7 +41,7 @@ export class PageCache {
   store(key: string, html: Buffer, route: string, headers: Record<string, string>, freshUntil: number): void {
     const ttl = freshUntil - Date.now();
     if (ttl < MIN_TTL_MS) return;
-    const page: CachedPage = { ...encodeAll(html), route, headers: Object.entries(headers).flat(), storedAt: Date.now() };
+    const page: CachedPage = { html: new Representation(html), route, headers: Object.entries(headers).flat(), storedAt: Date.now() };
     this.#lru.set(key, page, { ttl });
   }
 
@@ -55,16 +55,16 @@ export class PageCache {
       ...this.#securityPairs,
       ...page.headers,
       'x-request-id', requestIdOf(res),
-      'etag', page.etag,
+      'etag', page.html.etag,
       'age', String(Math.floor((Date.now() - page.storedAt) / 1000)),
       'x-cache', 'HIT',
       'server-timing', 'cache;desc=HIT',
     ];
-    if (etagMatches(req.headers['if-none-match'], page.etag)) {
+    if (etagMatches(req.headers['if-none-match'], page.html.etag)) {
       res.writeHead(304, out).end();
       return true;
     }
-    const { body, encoding } = pickEncoding(page, req.headers['accept-encoding']);
+    const { body, encoding } = page.html.pick(req.headers['accept-encoding']);
     if (encoding) out.push('content-encoding', encoding);
     out.push('content-length', String(body.length));
     res.writeHead(200, out).end(req.method === 'HEAD' ? undefined : body);

@@ -22,10 +22,13 @@ export interface ApiPath<Q extends z.ZodObject = z.ZodObject, D extends z.ZodTyp
   readonly data: D;
   /** Seconds an answer stays fresh. */
   readonly maxAge: number;
+  /** The whole answer: `{ data }`. */
+  readonly answer: z.ZodObject<{ data: D }>;
 }
 
-function path<Q extends z.ZodObject, D extends z.ZodType>(p: ApiPath<Q, D>): ApiPath<Q, D> {
-  return p;
+/** A path's entry, with its whole answer's schema built once (building one compiles a parser). */
+function path<Q extends z.ZodObject, D extends z.ZodType>(p: Omit<ApiPath<Q, D>, 'answer'>): ApiPath<Q, D> {
+  return { ...p, answer: envelope(p.data) };
 }
 
 const none = z.object({});
