@@ -11,7 +11,7 @@ import {
 } from 'react-router';
 import type { ContentApi } from '../shared/content-api.js';
 import { serializeForScript } from '../shared/escape-json.js';
-import { createRoutes, ROUTER_DATA_ID, type RouteHandle } from '../shared/routes.js';
+import { createRoutes, ROUTER_DATA_ID, type RenderContext, type RouteHandle } from '../shared/routes.js';
 
 export { SCALE_SCRIPT } from './scale-script.js';
 
@@ -32,15 +32,17 @@ export interface RenderedPage {
 }
 
 export interface AppRenderer {
-  render(request: Request): Promise<RenderedPage | Response>;
+  /** Runs the loaders for `request`, reading content through `contentApi`, and prepares the stream. */
+  render(request: Request, contentApi: ContentApi): Promise<RenderedPage | Response>;
 }
 
-export function createAppRenderer(api: ContentApi): AppRenderer {
-  const handler = createStaticHandler(createRoutes(api));
+export function createAppRenderer(defaultApi: ContentApi): AppRenderer {
+  const handler = createStaticHandler(createRoutes(defaultApi));
 
   return {
-    async render(request) {
-      const context = await handler.query(request);
+    async render(request, contentApi) {
+      const requestContext: RenderContext = { contentApi };
+      const context = await handler.query(request, { requestContext });
       if (context instanceof Response) return context;
       const router = createStaticRouter(handler.dataRoutes, context);
       const handles = context.matches.map((m) => m.route.handle as RouteHandle | undefined);

@@ -124,6 +124,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     pages: createPageHandler({
       renderer,
+      cache,
       assets: vite || !options.clientDir ? devClientAssets : readClientAssets(options.clientDir),
       scaleScript: SCALE_SCRIPT,
       publicOrigin,

@@ -31,10 +31,22 @@ function toRouteError(error: unknown): never {
   throw error;
 }
 
+/**
+ * What the server passes to a render as React Router's request context: the ContentApi for
+ * this request (it notes what the page read). The browser passes none and uses the routes' own.
+ */
+export interface RenderContext {
+  contentApi: ContentApi;
+}
+
+function contentApiOf(context: unknown, fallback: ContentApi): ContentApi {
+  return (context as RenderContext | undefined)?.contentApi ?? fallback;
+}
+
 function loaderFor(api: ContentApi, key: PageKey) {
-  return async ({ request }: LoaderFunctionArgs) => {
+  return async ({ request, context }: LoaderFunctionArgs) => {
     try {
-      return await PAGE_LOADERS[key](api, new URL(request.url), request.signal);
+      return await PAGE_LOADERS[key](contentApiOf(context, api), new URL(request.url), request.signal);
     } catch (error) {
       return toRouteError(error);
     }
@@ -67,7 +79,7 @@ export function createRoutes(api: ContentApi): RouteObject[] {
       path: '/',
       Component: Layout,
       ErrorBoundary: RootError,
-      loader: ({ request }) => PAGE_LOADERS.layout(api, new URL(request.url), request.signal),
+      loader: ({ request, context }) => PAGE_LOADERS.layout(contentApiOf(context, api), new URL(request.url), request.signal),
       // Header and footer content is read once per visit, not on every navigation.
       shouldRevalidate: () => false,
       children: [

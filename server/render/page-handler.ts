@@ -13,7 +13,9 @@ import { observe } from '../observability/request-observer.js';
 import type { ClientAssets, PageAssets } from './client-assets.js';
 import { canonicalUrl, documentHead } from './document-head.js';
 import { pageCacheKey, type PageCache } from './page-cache.js';
-import { trackReads } from './render-tracking.js';
+import { RenderReads } from './render-tracking.js';
+import { serverContentApi } from './server-content-api.js';
+import type { ContentCache } from '../proxy/content-cache.js';
 import { scaleModeFor } from './scale-mode.js';
 
 /** A render that has not produced its shell by then is abandoned. */
@@ -21,6 +23,7 @@ const RENDER_TIMEOUT_MS = 10_000;
 
 export interface PageHandlerDeps {
   renderer: () => Promise<AppRenderer>;
+  cache: ContentCache;
   assets: ClientAssets;
   scaleScript: string;
   publicOrigin: () => string;
@@ -62,10 +65,11 @@ export function createPageHandler(deps: PageHandlerDeps) {
     };
 
     const started = performance.now();
-    const tracked = trackReads(async () => (await deps.renderer()).render(new Request(url, { signal: controller.signal })));
+    const reads = new RenderReads();
     let page;
     try {
-      page = await tracked.result;
+      const renderer = await deps.renderer();
+      page = await renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads));
     } catch (error) {
       if (!controller.signal.aborted) fail(error, 'page loaders failed');
       return;
@@ -98,7 +102,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       vary: 'Accept-Encoding, User-Agent',
       link: linkHeader(assets),
     };
-    const cacheable = status === 200 && deps.pageCache !== undefined && !tracked.reads.stale;
+    const cacheable = status === 200 && deps.pageCache !== undefined && !reads.stale;
     const chunks: Buffer[] = [];
 
     // Forwards React's output to the response (compressed as it goes: React calls flush()),
@@ -115,7 +119,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
         done();
         if (cacheable && !controller.signal.aborted) {
           const html = Buffer.concat([Buffer.from(head), ...chunks]);
-          deps.pageCache!.store(pageCacheKey(req.originalUrl, scaleMode), html, route, pageHeaders, tracked.reads.freshUntil);
+          deps.pageCache!.store(pageCacheKey(req.originalUrl, scaleMode), html, route, pageHeaders, reads.freshUntil);
         }
       },
     });

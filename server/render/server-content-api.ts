@@ -1,16 +1,19 @@
-/** The ContentApi on the server: reads the proxy's cache in-process, no HTTP round trip. */
+/**
+ * The ContentApi on the server: reads the proxy's cache in-process, no HTTP round trip. Given a
+ * RenderReads, it notes every answer a render reads (for the page cache).
+ */
 import type { ContentApi } from '../../shared/content-api.js';
 import { problem } from '../http/problem.js';
 import { apiRequestFor } from '../proxy/api-request.js';
 import type { ContentCache } from '../proxy/content-cache.js';
-import { noteRead } from './render-tracking.js';
+import type { RenderReads } from './render-tracking.js';
 
-export function serverContentApi(cache: ContentCache): ContentApi {
+export function serverContentApi(cache: ContentCache, reads?: RenderReads): ContentApi {
   return {
     async get(name, request = {}) {
       const apiRequest = apiRequestFor(name, request.id, request.query as Record<string, string | number>);
       const result = await cache.get(apiRequest);
-      noteRead(result);
+      reads?.note(result);
       if (result.answer.status === 404) throw problem('not_found', `${apiRequest.key} does not exist`);
       return result.answer.data as never;
     },
