@@ -24,7 +24,8 @@ type Observed = ServerResponse & { [FACTS]?: RequestFacts };
 
 export function observe(res: ServerResponse, facts: RequestFacts): void {
   const o = res as Observed;
-  o[FACTS] = o[FACTS] ? { ...o[FACTS], ...facts } : facts;
+  if (o[FACTS]) Object.assign(o[FACTS], facts);
+  else o[FACTS] = { ...facts };
 }
 
 /** The request's id (from X-Request-Id when given, else a new one); every answer echoes it. */
