@@ -1,9 +1,32 @@
-// Helpers for the benchmarks: start processes on loopback, run wrk, read its figures.
-// Everything here talks to 127.0.0.1 only and stops by itself.
+// Helpers for the benchmarks: start processes on loopback, run wrk, read its figures, profile
+// the service, write RESULTS.md. Everything here talks to 127.0.0.1 only and stops by itself.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import {
+  closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync,
+} from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
+export const RESULTS = `${ROOT}bench/RESULTS.md`;
+
+/** What a desktop Chrome sends; pages are fetched with these headers. */
+export const CHROME_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+export const BROWSER_HEADERS = {
+  'User-Agent': CHROME_UA,
+  'Accept-Encoding': 'gzip, br',
+  Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+};
+
+/** The three pages measured by pages.js and render.js (the list and browser pages too). */
+export const PAGES = {
+  home: '/',
+  'news list': `/news/index?id=19&name=${encodeURIComponent('集团新闻')}`,
+  'expert detail': '/zjxz/detail?id=1',
+};
 
 export function ensureWrk() {
   if (existsSync('/usr/bin/wrk')) return;
@@ -17,38 +40,194 @@ export function ensureBuild() {
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-/** Start a node process and wait until `ready` appears on its stdout. */
-export async function startNode(args, { env = {}, ready, timeoutMs = 15_000 } = {}) {
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let isReady = false;
-  // Keep the output only until the process is ready; after that it is read and dropped.
-  const collect = (d) => {
-    if (!isReady) out += d;
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  const started = Date.now();
-  while (!out.includes(ready)) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited: ${out}`);
-    if (Date.now() - started > timeoutMs) throw new Error(`${args.join(' ')} did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
+let logFiles = 0;
+
+/** Children still running: killed if this process exits early (an error, Ctrl-C, SIGTERM). */
+const live = new Set();
+/** Temporary files of this run, deleted when it exits. */
+const temporary = new Set();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+  for (const file of temporary) rmSync(file, { force: true });
+});
+
+/** A path in the temporary directory, deleted when this process exits. */
+export function tempPath(name) {
+  const file = join(tmpdir(), `bench-${process.pid}-${name}`);
+  temporary.add(file);
+  return file;
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+
+/**
+ * Start a node process and wait until `ready` appears on its output. The output goes to a
+ * file, never to a pipe: a pipe that this process does not drain while wrk runs synchronously
+ * would block the child's synchronous logging (pino waits in atomic-sleep on a full pipe) and
+ * distort every figure. `onLine` sees every output line for the process's whole life (read
+ * from the file every 200 ms and once more after exit); the file is deleted on stop.
+ */
+export async function startNode(args, { env = {}, ready, probe, timeoutMs = 15_000, onLine, nodeArgs = [] } = {}) {
+  const file = tempPath(`${++logFiles}-${args[0].split('/').pop()}.log`);
+  const fd = openSync(file, 'w');
+  let child;
+  try {
+    child = spawn(process.execPath, [...nodeArgs, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', fd, fd],
+    });
+  } finally {
+    closeSync(fd);
   }
-  isReady = true;
-  return {
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-      }),
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  let offset = 0;
+  let partial = '';
+  const tail = () => {
+    if (!onLine) return;
+    let text;
+    try {
+      const reader = openSync(file, 'r');
+      try {
+        const size = fstatSync(reader).size;
+        if (size <= offset) return;
+        const buf = Buffer.alloc(size - offset);
+        readSync(reader, buf, 0, buf.length, offset);
+        offset = size;
+        text = buf.toString('utf8');
+      } finally {
+        closeSync(reader);
+      }
+    } catch {
+      return;
+    }
+    const lines = (partial + text).split('\n');
+    partial = lines.pop() ?? '';
+    if (partial.length > 1_000_000) partial = '';
+    for (const line of lines) onLine(line);
   };
+  const tailer = onLine ? setInterval(tail, 200) : undefined;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let stopping;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(force);
+      }
+      clearInterval(tailer);
+      tail();
+      rmSync(file, { force: true });
+    })());
+  const read = () => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const started = Date.now();
+  let out = '';
+  try {
+    while (probe ? !(await probe()) : !(out = read()).includes(ready)) {
+      if (probe) out = read();
+      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited: ${out}`);
+      if (Date.now() - started > timeoutMs) throw new Error(`${args.join(' ')} did not start: ${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, output: out, stop, logFile: file };
+}
+
+/** The JSON log lines of a pino output, parsed (other lines skipped). */
+export function logLines(output) {
+  return output.split('\n').flatMap((line) => {
+    try {
+      return [JSON.parse(line)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * Start the production service on a free loopback port (PORT=0). Resolves with its base URL,
+ * the embedded content API's URL when it started one, and stop().
+ */
+export async function startService({ env = {}, nodeArgs = [], onLine } = {}) {
+  const level = env.LOG_LEVEL ?? 'info';
+  if (!['info', 'debug', 'trace'].includes(level)) {
+    // No `listening` line at this level: a free port, and /healthz tells when it is up.
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const proc = await startNode(['dist/server/index.js'], {
+      env: { NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', ...env },
+      probe: () => rawGet(`${url}/healthz`).then((r) => r.status === 200, () => false),
+      nodeArgs,
+      onLine,
+    });
+    return { ...proc, url, upstream: env.UPSTREAM_URL, embeddedUrl: undefined };
+  }
+  const proc = await startNode(['dist/server/index.js'], {
+    env: { NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    ready: '"msg":"listening"',
+    nodeArgs,
+    onLine,
+  });
+  const lines = logLines(proc.output);
+  const listening = lines.find((l) => l.msg === 'listening');
+  const embedded = lines.find((l) => /embedded content API started/.test(l.msg ?? ''));
+  return { ...proc, url: listening.url, upstream: listening.upstream, embeddedUrl: embedded?.url };
+}
+
+/** A port free on 127.0.0.1 right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Start one of the bench's own node:http servers; it prints `ready <port>` once listening. */
+export async function startHelper(script, args = [], env = {}) {
+  const name = script.split('/').pop();
+  let ready = false;
+  // After `ready`, whatever a helper prints (a crash, above all) is shown.
+  const onLine = (line) => {
+    if (ready && line.trim() && !line.startsWith('ready ')) process.stderr.write(`[${name}] ${line}\n`);
+  };
+  const proc = await startNode([script, ...args.map(String)], { ready: 'ready', env: { NODE_ENV: 'production', ...env }, onLine });
+  ready = true;
+  const port = Number(/ready (\d+)/.exec(proc.output)?.[1]);
+  if (!port) {
+    await proc.stop();
+    throw new Error(`${script} printed no port: ${proc.output}`);
+  }
+  return { ...proc, port, url: `http://127.0.0.1:${port}` };
+}
+
+/** One GET with undici: status, headers and the raw (still compressed) body bytes. */
+export async function rawGet(url, headers = {}) {
+  const res = await request(url, { headers });
+  const body = Buffer.from(await res.body.arrayBuffer());
+  return { status: res.statusCode, headers: res.headers, body };
+}
+
+const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+/** A response as static-server.js serves it: status, headers (without hop-by-hop), body. */
+export function storedResponse({ status, headers, body }) {
+  const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_HEADERS.has(k.toLowerCase())));
+  return { status, headers: kept, body: body.toString('base64') };
 }
 
 function toMs(value, unit) {
@@ -56,24 +235,60 @@ function toMs(value, unit) {
   return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n;
 }
 
-/** Run wrk against a URL; returns requests/s, p50 and p99 latency in ms, and errors. */
-export function wrk(url, { connections = 50, seconds = 8, headers = {} } = {}) {
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
-  const out = execFileSync('wrk', [...args, url], { encoding: 'utf8' });
+/** Parse wrk's --latency output. */
+export function parseWrk(out) {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   const pct = (p) => {
-    const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s|m)`).exec(out);
+    const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s|m)\\b`).exec(out);
     return m ? toMs(m[1], m[2]) : NaN;
   };
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const socketErrors = /Socket errors:(.*)/.exec(out)?.[1]?.trim() ?? '';
-  return { rps, p50: pct(50), p99: pct(99), non2xx, socketErrors };
+  return { rps, p50: pct(50), p99: pct(99), non2xx, requests, socketErrors, out };
+}
+
+/** Run wrk against a URL; returns requests/s, p50 and p99 latency in ms, and errors. */
+export function wrk(url, { connections = 50, seconds = 8, headers = {}, script, timeout } = {}) {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
+  if (timeout) args.push('--timeout', timeout);
+  if (script) args.push('-s', script);
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  const out = execFileSync('wrk', [...args, url], { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
+  return parseWrk(out);
+}
+
+/** The same, without blocking the event loop (servers in this process keep answering). */
+export function wrkAsync(url, { connections = 50, seconds = 8, headers = {}, script, timeout } = {}) {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
+  if (timeout) args.push('--timeout', timeout);
+  if (script) args.push('-s', script);
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', [...args, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const killer = setTimeout(() => child.kill('SIGKILL'), (seconds + 30) * 1000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(killer);
+      if (code === 0) resolve(parseWrk(out));
+      else reject(new Error(`wrk exited ${code}: ${out}`));
+    });
+  });
 }
 
 export function median(values) {
+  const s = [...values].filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+}
+
+/** The q-quantile (0..1) of a list of numbers, nearest rank. */
+export function quantile(values, q) {
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  if (!s.length) return NaN;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
 }
 
 /** Alternate wrk runs between targets, `rounds` times; the median of each figure per target. */
@@ -90,13 +305,16 @@ export function compare(targets, { rounds = 3, ...options } = {}) {
         p50: median(list.map((x) => x.p50)),
         p99: median(list.map((x) => x.p99)),
         errors: list.reduce((a, x) => a + x.non2xx, 0),
+        socketErrors: list.map((x) => x.socketErrors).filter(Boolean).join('; '),
       },
     ]),
   );
 }
 
+export const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+
 export function row(label, value, baseline) {
-  const f = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+  const f = fmt;
   return `| ${label} | ${f(value.rps)} | ${f(value.p50, 2)} | ${f(value.p99, 2)} | ${f(baseline.rps)} | ${f(baseline.p50, 2)} | ${f(baseline.p99, 2)} | ${f(value.rps / baseline.rps, 2)} | ${f(value.p99 / baseline.p99, 2)} |`;
 }
 
@@ -104,3 +322,172 @@ export const TABLE_HEAD = [
   '| case | req/s | p50 ms | p99 ms | baseline req/s | baseline p50 | baseline p99 | throughput ratio | p99 ratio |',
   '|---|---|---|---|---|---|---|---|---|',
 ].join('\n');
+
+/** A markdown table from a header row and rows of cells. */
+export function table(head, rows) {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** The command that is running, as written in RESULTS.md. */
+export function commandLine() {
+  return process.env.BENCH_COMMAND ?? `node bench/${process.argv[1].split('/').pop()}`;
+}
+
+/** Whether this module is the script node was started with. */
+export function isMain(metaUrl) {
+  return metaUrl === `file://${process.argv[1]}`;
+}
+
+const PREAMBLE = `# Benchmark results
+
+Written by the scripts in bench/ (each section by the command named in it; \`npm run bench\`
+rewrites every section it runs). Loopback only, on the project's machine (2 cores, shared,
+noisy). Each figure sits beside a baseline measured in the same run, in alternating rounds:
+the ratios are what to compare across runs, not the absolute figures.
+`;
+
+/**
+ * Replace (or append) one section of RESULTS.md, delimited by HTML comments, so that a script
+ * run on its own refreshes its own tables and leaves the others.
+ */
+export function writeSection(id, markdown) {
+  const start = `<!-- bench:${id} -->`;
+  const end = `<!-- /bench:${id} -->`;
+  let text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : PREAMBLE;
+  if (!text.includes('<!-- bench:')) text = PREAMBLE; // the old hand-written layout
+  const block = `${start}\n${markdown.trim()}\n${end}`;
+  const at = text.indexOf(start);
+  const until = text.indexOf(end);
+  text = at !== -1 && until > at ? text.slice(0, at) + block + text.slice(until + end.length) : `${text.trimEnd()}\n\n${block}\n`;
+  writeFileSync(RESULTS, text);
+}
+
+/** Order the sections of RESULTS.md as given (unknown ones stay at the end). */
+export function orderSections(ids) {
+  if (!existsSync(RESULTS)) return;
+  const text = readFileSync(RESULTS, 'utf8');
+  const blocks = new Map();
+  const re = /<!-- bench:([\w-]+) -->[\s\S]*?<!-- \/bench:\1 -->/g;
+  for (const m of text.matchAll(re)) blocks.set(m[1], m[0]);
+  const ordered = [...ids.filter((id) => blocks.has(id)), ...[...blocks.keys()].filter((id) => !ids.includes(id))];
+  writeFileSync(RESULTS, `${PREAMBLE}\n${ordered.map((id) => blocks.get(id)).join('\n\n')}\n`);
+}
+
+export function stamp() {
+  return `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}`;
+}
+
+/**
+ * Top self-time functions of a V8 .cpuprofile: [{ name, where, ms, share }], aggregated by
+ * function and location, idle and GC included as V8 names them.
+ */
+export function topSelfTime(profile, limit = 15) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const fileOf = (frame) => (frame.url ? `${frame.url.replace(/^file:\/\//, '').replace(ROOT, '').replace(/^.*node_modules\//, '')}:${frame.lineNumber + 1}` : '');
+  /** Native functions (no URL) are named with their nearest JavaScript caller. */
+  const callerOf = (id) => {
+    for (let p = parent.get(id); p !== undefined; p = parent.get(p)) {
+      const frame = byId.get(p).callFrame;
+      if (frame.url) return `called from \`${frame.functionName || '(anonymous)'}\` ${fileOf(frame)}`;
+    }
+    return '';
+  };
+  const self = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    self.set(id, (self.get(id) ?? 0) + dt);
+    total += dt;
+  });
+  const agg = new Map();
+  for (const [id, us] of self) {
+    const frame = byId.get(id).callFrame;
+    const name = frame.functionName || '(anonymous)';
+    const where = frame.url ? fileOf(frame) : name.startsWith('(') ? '' : callerOf(id);
+    const key = `${name} ${where}`;
+    const a = agg.get(key) ?? { name, where, us: 0 };
+    a.us += us;
+    agg.set(key, a);
+  }
+  return [...agg.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, limit)
+    .map((a) => ({ name: a.name, where: a.where, ms: a.us / 1000, share: a.us / total }));
+}
+
+/** Self time grouped by package (node_modules/<pkg>), the service's bundle, node internals… */
+export function selfTimeByArea(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const area = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    total += dt;
+    const { url, functionName } = byId.get(id).callFrame;
+    let name;
+    if (!url) name = functionName.startsWith('(') ? functionName : '(native)';
+    else if (url.includes('node_modules/')) name = url.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+).*$/, '$1');
+    else if (url.startsWith('node:')) name = 'node internals';
+    else if (url.includes('/dist/server/')) name = 'service bundle (dist/server)';
+    else name = url.replace(/^file:\/\//, '').replace(ROOT, '');
+    area.set(name, (area.get(name) ?? 0) + dt);
+  });
+  return [...area.entries()].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, share: us / total }));
+}
+
+/**
+ * Run the service under `node --cpu-prof` while `load(serviceUrl)` runs, stop it, and
+ * summarise the profile (top self-time functions and the share by package) as markdown.
+ */
+export async function profileService(load, { env = {}, limit = 12 } = {}) {
+  const dir = join(ROOT, 'bench/.build/profiles');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const service = await startService({ env, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  try {
+    await load(service.url);
+  } finally {
+    await service.stop();
+  }
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) return '(no profile was written)';
+  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  const top = topSelfTime(profile, limit);
+  const areas = selfTimeByArea(profile).slice(0, 8);
+  return [
+    table(
+      ['self time', 'share', 'function', 'where'],
+      top.map((t) => [`${fmt(t.ms)} ms`, `${fmt(t.share * 100, 1)} %`, `\`${t.name}\``, t.where.startsWith('called') ? t.where : t.where ? `\`${t.where}\`` : '']),
+    ),
+    '',
+    `By package: ${areas.map((a) => `${a.name} ${fmt(a.share * 100, 1)} %`).join(', ')}.`,
+  ].join('\n');
+}
+
+/**
+ * Compile bench/bare-render-entry.tsx with Vite's SSR build (the route tree needs Vite's
+ * import.meta.glob) into bench/.build/bare-render/bare-render.js. Rebuilt every run, so that it
+ * renders the current sources. Returns the script's path, relative to the project.
+ */
+export async function buildBareRender() {
+  const { build } = await import('vite');
+  const react = (await import('@vitejs/plugin-react')).default;
+  await build({
+    root: ROOT,
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    plugins: [react()],
+    build: {
+      ssr: 'bench/bare-render-entry.tsx',
+      outDir: 'bench/.build/bare-render',
+      emptyOutDir: true,
+      target: 'node20',
+      copyPublicDir: false,
+      rollupOptions: { output: { entryFileNames: 'bare-render.js' } },
+    },
+  });
+  return 'bench/.build/bare-render/bare-render.js';
+}

@@ -1,6 +1,55 @@
-// `npm run bench`: every benchmark, each figure beside a baseline measured in the same run.
-import { benchApiHit } from './api-hit.js';
+// `npm run bench`: every benchmark except the soak (`node bench/soak.js`), each figure beside a
+// baseline measured in the same run. Prints each section and rewrites bench/RESULTS.md.
+import { ensureBuild, ensureWrk, fmt, orderSections, stamp, table, writeSection } from './lib.js';
 
-const { table } = await benchApiHit();
-console.log('\nwrk -t1 -c50, 3 alternating rounds of 8 s, medians; loopback only\n');
-console.log(table);
+process.env.BENCH_COMMAND ??= 'npm run bench';
+const started = Date.now();
+ensureWrk();
+ensureBuild();
+
+const { benchApiHit } = await import('./api-hit.js');
+const { runPages } = await import('./pages.js');
+const { runRender } = await import('./render.js');
+const { runColdMiss } = await import('./cold-miss.js');
+const { runBrowser } = await import('./browser.js');
+
+const verdicts = [];
+const section = (title, markdown) => {
+  console.log(`\n${markdown}`);
+  console.log(`(${title} done at ${fmt((Date.now() - started) / 1000)} s)`);
+};
+
+const api = await benchApiHit();
+section('api-hit', api.markdown);
+verdicts.push(['cached API hit: throughput ratio (no target)', fmt(api.result.service.rps / api.result.baseline.rps, 2), '—']);
+
+const pages = await runPages();
+section('pages', pages.markdown);
+verdicts.push(['pages, warm cache: throughput ≥ 0.5 × raw node:http, same bytes', pages.ratios.map((r) => fmt(r, 2)).join(', '), pages.met ? 'yes' : '**no**']);
+
+const render = await runRender();
+section('render', render.markdown);
+verdicts.push(['fresh render: throughput vs bare renderToPipeableStream (no target)', render.ratios.map((r) => fmt(r, 2)).join(', '), '—']);
+
+const miss = await runColdMiss();
+section('cold-miss', miss.markdown);
+verdicts.push(['cold miss: < 2 ms added at p50', miss.added.map(([n, a]) => `${n}: ${a >= 0 ? '+' : ''}${fmt(a, 2)} ms`).join('; '), miss.met ? 'yes' : '**no**']);
+
+const browser = await runBrowser();
+section('browser', browser.markdown);
+for (const [t, v, ok] of browser.verdicts) verdicts.push([`Chromium: ${t}`, v, ok ? 'yes' : '**no**']);
+
+const seconds = (Date.now() - started) / 1000;
+writeSection(
+  'summary',
+  `## Summary of the last \`npm run bench\`
+
+${stamp()}; the whole run took ${fmt(seconds)} s. Details and baselines in the sections below; the soak is run apart
+(\`node bench/soak.js\`).
+
+${table(['target', 'measured (page order: home, news list, expert detail)', 'met'], verdicts)}
+`,
+);
+orderSections(['summary', 'notes', 'api-hit', 'pages', 'render', 'cold-miss', 'browser', 'soak', 'soak-cycles']);
+console.log(`\n${table(['target', 'measured', 'met'], verdicts)}`);
+console.log(`\nnpm run bench: ${fmt(seconds)} s; tables written to bench/RESULTS.md`);

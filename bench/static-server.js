@@ -1,12 +1,25 @@
-// Baseline: a raw node:http server answering one fixed response (status, headers, body) that
-// it reads from a JSON file. Prints "ready" when listening.
+// Baseline: a raw node:http server answering fixed responses that it reads from a JSON file:
+// either one response `{ status?, headers, body }` for every URL, or `{ routes: { "<url>":
+// { status, headers, body } } }` keyed by the request URL (path and query as sent). Bodies are
+// base64. Prints "ready <port>" when listening (port 0 or absent: a free one).
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
-const [file, port] = process.argv.slice(2);
-const { headers, body } = JSON.parse(readFileSync(file, 'utf8'));
-const bytes = Buffer.from(body, 'base64');
-createServer((_req, res) => {
-  res.writeHead(200, headers);
-  res.end(bytes);
-}).listen(Number(port), '127.0.0.1', () => console.log('ready'));
+const [file, port = '0'] = process.argv.slice(2);
+const json = JSON.parse(readFileSync(file, 'utf8'));
+const load = (r) => ({ status: r.status ?? 200, headers: r.headers, body: Buffer.from(r.body, 'base64') });
+const routes = json.routes ? new Map(Object.entries(json.routes).map(([url, r]) => [url, load(r)])) : undefined;
+const single = routes ? undefined : load(json);
+
+const server = createServer((req, res) => {
+  const answer = single ?? routes.get(req.url);
+  if (!answer) {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not stored\n');
+    return;
+  }
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
+});
+server.keepAliveTimeout = 65_000;
+server.listen(Number(port), '127.0.0.1', () => console.log(`ready ${server.address().port}`));

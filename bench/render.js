@@ -1,0 +1,142 @@
+// A fresh render: the three pages with the HTML cache off and the data cache warm, against a
+// bare node:http + renderToPipeableStream server (bench/bare-render-entry.tsx) rendering the
+// same route tree with the same data, in the same run.
+import { readFileSync } from 'node:fs';
+import {
+  BROWSER_HEADERS, buildBareRender, commandLine, compare, ensureBuild, ensureWrk, fmt, isMain, PAGES,
+  profileService, rawGet, ROOT, stamp, startHelper, startService, table, wrk, writeSection,
+} from './lib.js';
+import { PAGE_HEAD, pageRows } from './pages.js';
+
+const ROUNDS = 3;
+const SECONDS = 2;
+
+function rssMiB(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * The environment that switches the service's HTML cache off, when the service has one:
+ * BENCH_HTML_CACHE_OFF="NAME=value" wins; otherwise a variable of server/config.ts whose name
+ * says HTML or PAGE cache, set to 0 (or false/off when that is its kind).
+ */
+export function htmlCacheOff() {
+  const given = process.env.BENCH_HTML_CACHE_OFF;
+  if (given) {
+    const [name, ...value] = given.split('=');
+    return { name, candidates: [value.join('=')] };
+  }
+  let source = '';
+  try {
+    source = readFileSync(`${ROOT}server/config.ts`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const name = /\b((?:[A-Z0-9]+_)*(?:HTML|PAGE)_CACHE(?:_[A-Z0-9]+)*)\s*:/.exec(source)?.[1];
+  if (!name) return undefined;
+  return { name, candidates: ['0', 'false', 'off'] };
+}
+
+/** Start the service with its HTML cache off (tries the candidate values in turn). */
+async function startFreshRenderService() {
+  const setting = htmlCacheOff();
+  if (!setting) return { service: await startService(), how: 'the service has no HTML cache (no HTML/PAGE_CACHE setting in server/config.ts): every page is a fresh render' };
+  let lastError;
+  for (const value of setting.candidates) {
+    try {
+      const service = await startService({ env: { [setting.name]: value } });
+      return { service, how: `HTML cache off with \`${setting.name}=${value}\``, env: { [setting.name]: value } };
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw new Error(`could not start the service with ${setting.name} off: ${lastError}`);
+}
+
+export async function benchRender() {
+  ensureWrk();
+  ensureBuild();
+  const script = await buildBareRender();
+  const { service, how, env = {} } = await startFreshRenderService();
+  try {
+    for (const path of Object.values(PAGES)) {
+      for (let i = 0; i < 4; i++) await rawGet(service.url + path, BROWSER_HEADERS);
+    }
+    const bare = await startHelper(script, [service.url, 0]);
+    const results = {};
+    const routes = {};
+    let rss;
+    try {
+      for (const path of Object.values(PAGES)) {
+        // Fills the bare server's data map and head from the service, once.
+        for (let i = 0; i < 4; i++) await rawGet(bare.url + path, BROWSER_HEADERS);
+        const mine = await rawGet(service.url + path, { ...BROWSER_HEADERS, 'Accept-Encoding': 'identity' });
+        const theirs = await rawGet(bare.url + path, { ...BROWSER_HEADERS, 'Accept-Encoding': 'identity' });
+        if (!mine.body.equals(theirs.body)) console.warn(`render: ${path}: the bare render's HTML differs from the service's (${theirs.body.length} vs ${mine.body.length} B)`);
+        const answer = await rawGet(service.url + path, BROWSER_HEADERS);
+        routes[path] = { headers: answer.headers, body: answer.body.toString('base64') };
+      }
+      for (const [name, path] of Object.entries(PAGES)) {
+        results[name] = compare(
+          { service: service.url + path, baseline: bare.url + path },
+          { rounds: ROUNDS, seconds: SECONDS, headers: BROWSER_HEADERS },
+        );
+      }
+      rss = { service: rssMiB(service.child.pid), bare: rssMiB(bare.child.pid) };
+    } finally {
+      await bare.stop();
+    }
+    const ratios = Object.values(results).map((r) => r.service.rps / r.baseline.rps);
+    const tableText = table(PAGE_HEAD, pageRows(results, routes));
+    const markdown = `## Fresh render (HTML cache off, data cache warm) vs bare renderToPipeableStream
+
+Command: \`${commandLine()}\` (${stamp()}).
+\`wrk -t1 -c50\`, ${ROUNDS} alternating rounds of ${SECONDS} s per target and page, medians, browser headers as
+above. Service: ${how}. Baseline: \`bench/bare-render-entry.tsx\`, built with Vite's SSR build into
+\`bench/.build/bare-render/\`: a bare \`node:http\` server running \`createStaticHandler(createRoutes(api))\`,
+\`StaticRouterProvider\` and \`renderToPipeableStream\` per request, content from an in-memory map filled
+once from the service's \`/api\` answers, the service's own head for that URL, and the same compression
+as the service (brotli quality 4 here). Its HTML is byte-identical to the service's (checked each run).
+Both run with \`NODE_ENV=production\`.
+
+${tableText}
+
+No target was set for this case; throughput ratios ${ratios.map((r) => fmt(r, 2)).join(', ')}. Resident memory (VmRSS) after the
+measurements: service ${fmt(rss.service)} MiB, bare render ${fmt(rss.bare)} MiB.
+`;
+    return { results, ratios, env, rss, table: tableText, markdown };
+  } finally {
+    await service.stop();
+  }
+}
+
+/** Where the time goes in a fresh render of the home page. */
+export async function profileRender(env, seconds = 4) {
+  const summary = await profileService(
+    async (url) => {
+      for (let i = 0; i < 4; i++) await rawGet(url + PAGES.home, BROWSER_HEADERS);
+      wrk(url + PAGES.home, { seconds, headers: BROWSER_HEADERS });
+    },
+    { env },
+  );
+  return `### Where the time goes (home page, fresh render)
+
+The service (same settings) under \`node --cpu-prof\` while \`wrk -t1 -c50 -d${seconds}s\` requests \`/\` with the
+browser headers. Top self-time functions:
+
+${summary}
+`;
+}
+
+export async function runRender({ profile = true } = {}) {
+  const r = await benchRender();
+  const markdown = profile ? `${r.markdown}\n${await profileRender(r.env)}` : r.markdown;
+  writeSection('render', markdown);
+  return { ...r, markdown };
+}
+
+if (isMain(import.meta.url)) console.log((await runRender()).markdown);
