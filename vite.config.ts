@@ -3,14 +3,15 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
-// react-router's package exports point at its development build; the browser gets the
-// production build (no dev-only warnings, smaller).
+// react-router's package exports point at its development build (for Node as well); both
+// builds take its production build instead (no dev-only checks, smaller). Development and
+// the tests keep the development build and its warnings.
 const routerBuild = (file: string) =>
   fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
 
 // Two builds: the browser bundle (dist/client, with a manifest the server reads to preload
 // each page's chunks) and the server (dist/server: the shell plus the app's render module).
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [
     react(),
     // Build-time brotli and gzip copies of the browser's files, served as they are (no
@@ -20,14 +21,15 @@ export default defineConfig(({ isSsrBuild }) => ({
       : [compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/, threshold: 1024 })]),
   ],
   publicDir: 'client/public',
-  resolve: isSsrBuild
-    ? {}
-    : {
-        alias: [
-          { find: /^react-router\/dom$/, replacement: routerBuild('dom-export.mjs') },
-          { find: /^react-router$/, replacement: routerBuild('index.mjs') },
-        ],
-      },
+  resolve:
+    command === 'build'
+      ? {
+          alias: [
+            { find: /^react-router\/dom$/, replacement: routerBuild('dom-export.mjs') },
+            { find: /^react-router$/, replacement: routerBuild('index.mjs') },
+          ],
+        }
+      : {},
   build: isSsrBuild
     ? {
         outDir: 'dist/server',

@@ -12,7 +12,12 @@ export function preferredEncoding(acceptEncoding: string | undefined): Encoding 
   const header = acceptEncoding ?? '';
   let found = encodingMemo.get(header);
   if (!found) {
-    found = (new Negotiator({ headers: { 'accept-encoding': header } }).encoding(ENCODINGS) as Encoding) ?? 'identity';
+    // Browsers list gzip before br with equal weight; on a tie the smaller one wins.
+    // negotiator 1.x takes the tie-break order; its published types predate the option.
+    const negotiator = new Negotiator({ headers: { 'accept-encoding': header } }) as unknown as {
+      encoding(available: Encoding[], options: { preferred: Encoding[] }): Encoding | undefined;
+    };
+    found = negotiator.encoding(ENCODINGS, { preferred: ENCODINGS }) ?? 'identity';
     if (encodingMemo.size < 100) encodingMemo.set(header, found);
   }
   return found;

@@ -13,7 +13,6 @@ export function createLogger(level: string): Logger {
     {
       level,
       base: { service: 'site-bff' },
-      timestamp: pino.stdTimeFunctions.isoTime,
     },
     pino.destination({ dest: 1, sync: false }),
   );

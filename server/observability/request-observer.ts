@@ -58,11 +58,13 @@ export function createRequestObserver(log: Logger, metrics: Metrics) {
       requests(route, req.method ?? 'OTHER', finished ? String(res.statusCode) : 'aborted').inc();
       durations(route).observe(ms / 1000);
       if (QUIET.has(url)) return;
-      const level = !finished || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+      // A visitor who leaves early is not a fault of ours.
+      const level = finished && res.statusCode >= 500 ? 'error' : finished && res.statusCode >= 400 ? 'warn' : 'info';
       log[level](
         {
-          req: { method: req.method, url: url.slice(0, 512), ua: req.headers['user-agent']?.slice(0, 256) },
-          res: { status: finished ? res.statusCode : 'aborted' },
+          method: req.method,
+          url: url.slice(0, 512),
+          status: finished ? res.statusCode : 'aborted',
           responseTime: Math.round(ms * 10) / 10,
           ...facts,
         },

@@ -38,7 +38,15 @@ export type CacheStatus = 'HIT' | 'MISS' | 'STALE' | 'REFRESH';
 export interface CacheResult {
   answer: CachedAnswer;
   status: CacheStatus;
+  /**
+   * Until when something built from this answer (a rendered page) may be reused: the end of
+   * its freshness; for a stale answer a short while, within the window it may be served in.
+   */
+  reuseUntil: number;
 }
+
+/** How long a page built from stale data may be reused: long enough to spare a failing upstream. */
+const STALE_REUSE_MS = 2_000;
 
 interface FetchContext {
   request: ApiRequest;
@@ -112,7 +120,10 @@ export class ContentCache {
       : status.fetch === 'refresh' || status.fetch === 'stale' ? 'REFRESH'
       : 'MISS';
     this.#events(path, result.toLowerCase()).inc();
-    return { answer, status: result };
+    const freshUntil = answer.storedAt + answer.maxAge * 1000;
+    const staleUntil = freshUntil + Math.max(staleWhileRevalidateS, staleIfErrorS) * 1000;
+    const reuseUntil = result === 'STALE' ? Math.min(Date.now() + STALE_REUSE_MS, staleUntil) : freshUntil;
+    return { answer, status: result, reuseUntil };
   }
 
   /** True when anything is cached: used by readiness. */
@@ -137,7 +148,10 @@ export class ContentCache {
     } catch (error) {
       const failure = error instanceof UpstreamError ? error : upstreamError('invalid', String(error));
       this.metrics.upstreamErrors.inc({ path, kind: failure.kind });
-      this.log.warn({ key: request.key, kind: failure.kind, err: failure.message }, 'upstream call failed');
+      // While the circuit is open every miss fails here; the breaker logs its own changes.
+      if (failure.kind !== 'circuit_open') {
+        this.log.warn({ key: request.key, kind: failure.kind, err: failure.message }, 'upstream call failed');
+      }
       throw failure;
     }
   }

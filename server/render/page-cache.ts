@@ -1,7 +1,7 @@
 /**
- * Rendered pages, cached per URL and scaling mode, precompressed, and answered ahead of Express.
- * A page is stored only when every answer it read was fresh, and only until the first of them
- * stops being fresh (render-tracking.ts), so it is never older than its data may be.
+ * Rendered pages, cached per URL and scaling mode and answered ahead of Express. A page is kept
+ * only as long as the answers it was built from may be reused (render-tracking.ts), so it is
+ * never older than its data may be.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -38,8 +38,8 @@ export class PageCache {
     this.#securityPairs = Object.entries(security).flat();
   }
 
-  store(key: string, html: Buffer, route: string, headers: Record<string, string>, freshUntil: number): void {
-    const ttl = freshUntil - Date.now();
+  store(key: string, html: Buffer, route: string, headers: Record<string, string>, reuseUntil: number): void {
+    const ttl = reuseUntil - Date.now();
     if (ttl < MIN_TTL_MS) return;
     const page: CachedPage = { html: new Representation(html), route, headers: Object.entries(headers).flat(), storedAt: Date.now() };
     this.#lru.set(key, page, { ttl });

@@ -102,7 +102,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       vary: 'Accept-Encoding, User-Agent',
       link: linkHeader(assets),
     };
-    const cacheable = status === 200 && deps.pageCache !== undefined && !reads.stale;
+    const cacheable = status === 200 && deps.pageCache !== undefined;
     const chunks: Buffer[] = [];
 
     // Forwards React's output to the response (compressed as it goes: React calls flush()),
@@ -119,7 +119,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
         done();
         if (cacheable && !controller.signal.aborted) {
           const html = Buffer.concat([Buffer.from(head), ...chunks]);
-          deps.pageCache!.store(pageCacheKey(req.originalUrl, scaleMode), html, route, pageHeaders, reads.freshUntil);
+          deps.pageCache!.store(pageCacheKey(req.originalUrl, scaleMode), html, route, pageHeaders, reads.reuseUntil);
         }
       },
     });
