@@ -41,6 +41,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     : {
         outDir: 'dist/client',
         manifest: true,
+        // One stylesheet for the whole site, inlined in every page's head (docs/decisions/010).
+        cssCodeSplit: false,
         emptyOutDir: true,
         target: 'es2022',
         rollupOptions: { input: 'client/entry-client.tsx' },

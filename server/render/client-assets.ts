@@ -1,7 +1,8 @@
 /**
  * What the browser must load for a page, read once from Vite's build manifest: the entry
- * script, the CSS of the entry and of the matched page modules, and the page chunks to
- * modulepreload so that hydration never waits on a waterfall.
+ * script, the page chunks to modulepreload so that hydration never waits on a waterfall, and
+ * the site's CSS, which the head carries inline so that the first paint waits on no request
+ * (docs/decisions/010).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,8 @@ type Manifest = Record<string, ManifestChunk>;
 
 export interface PageAssets {
   entry: string;
-  styles: string[];
+  /** The CSS of the entry and of the matched page modules, to inline in <style>. */
+  css: string;
   preloads: string[];
 }
 
@@ -42,6 +44,16 @@ export function readClientAssets(clientDir: string): ClientAssets {
 
   const entryChunks = closure(CLIENT_ENTRY);
   const memo = new Map<string, PageAssets>();
+  const cssFiles = new Map<string, string>();
+  // Our own build output; the guard keeps a stray `</style` from ending the element.
+  const cssOf = (file: string) => {
+    let css = cssFiles.get(file);
+    if (css === undefined) {
+      css = readFileSync(join(clientDir, file), 'utf8').replace(/<\/style/gi, '<\\/style');
+      cssFiles.set(file, css);
+    }
+    return css;
+  };
 
   return {
     forModules(modules) {
@@ -50,14 +62,16 @@ export function readClientAssets(clientDir: string): ClientAssets {
       if (known) return known;
       const chunks = new Set(entryChunks);
       for (const m of modules) closure(m, chunks);
-      const styles = new Set<string>();
+      // With CSS code splitting off, the site's one stylesheet is the manifest's `style.css`.
+      const styles = new Set<string>(manifest['style.css'] ? [manifest['style.css'].file] : []);
       const preloads: string[] = [];
       for (const key of chunks) {
         const chunk = manifest[key]!;
-        for (const css of chunk.css ?? []) styles.add(url(css));
+        for (const css of chunk.css ?? []) styles.add(css);
         if (key !== CLIENT_ENTRY) preloads.push(url(chunk.file));
       }
-      const assets = { entry: url(manifest[CLIENT_ENTRY]!.file), styles: [...styles], preloads };
+      const css = [...styles].map(cssOf).join('\n');
+      const assets = { entry: url(manifest[CLIENT_ENTRY]!.file), css, preloads };
       memo.set(memoKey, assets);
       return assets;
     },
@@ -66,5 +80,5 @@ export function readClientAssets(clientDir: string): ClientAssets {
 
 /** In development Vite serves the sources; CSS arrives with the modules. */
 export const devClientAssets: ClientAssets = {
-  forModules: () => ({ entry: `/${CLIENT_ENTRY}`, styles: [], preloads: [] }),
+  forModules: () => ({ entry: `/${CLIENT_ENTRY}`, css: '', preloads: [] }),
 };

@@ -25,7 +25,7 @@ export function documentHead(o: HeadOptions): string {
     '<meta name="theme-color" content="#0b4f8a">',
     '<link rel="icon" href="/media/brand/logo.svg" type="image/svg+xml">',
     `<script>${o.scaleScript}</script>`,
-    ...o.assets.styles.map((href) => `<link rel="stylesheet" href="${attr(href)}">`),
+    o.assets.css ? `<style>${o.assets.css}</style>` : '',
     ...o.assets.preloads.map((href) => `<link rel="modulepreload" href="${attr(href)}">`),
     `<script type="module" src="${attr(o.assets.entry)}"></script>`,
     '</head><body>',

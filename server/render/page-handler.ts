@@ -38,10 +38,9 @@ const FALLBACK_HTML =
   '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
   `<title>${UNAVAILABLE_TITLE}</title></head><body><main><h1>内容暂时无法加载</h1><p>服务暂时不可用，请稍后再试。</p><p><a href="/">返回首页</a></p></main></body></html>`;
 
-/** Preload hints for the page's styles and chunks, for proxies and browsers that act on them early. */
+/** Preload hints for the page's scripts, for proxies and browsers that act on them early. */
 function linkHeader(assets: PageAssets): string {
   return [
-    ...assets.styles.map((href) => `<${href}>; rel=preload; as=style`),
     `<${assets.entry}>; rel=modulepreload`,
     ...assets.preloads.map((href) => `<${href}>; rel=modulepreload`),
   ].join(', ');
