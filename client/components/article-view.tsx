@@ -34,7 +34,7 @@ export function ArticleView({ item, pageTitle }: { item: ContentDetail; pageTitl
               </ul>
             </header>
             <p className="article-summary">{item.summary}</p>
-            <img className="article-cover media" src={item.cover} alt={item.title} width={800} height={500} decoding="async" />
+            <img className="article-cover media" src={item.cover} alt={item.title} width={800} height={500} fetchPriority="high" />
             {/* The text's own headings start at h3. */}
             <h2 className="sr-only">正文</h2>
             <RichText html={item.content} />

@@ -1,6 +1,9 @@
 /**
  * The home banner carousel. The server draws the first slide; autoplay starts in the browser
  * only when the visitor has not asked for reduced motion, and pauses on hover or focus.
+ * Only the first slide's picture is in the page as served (it is the page's LCP); another
+ * slide's picture is added when that slide is shown, and the next one's once the page has
+ * loaded, so that it is ready for the transition without competing with the first.
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -12,7 +15,25 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
   const [autoplay, setAutoplay] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  const [drawn, setDrawn] = useState<readonly number[]>([0]);
   const count = banners.length;
+
+  useEffect(() => {
+    if (document.readyState === 'complete') {
+      const timer = window.setTimeout(() => setLoaded(true), 1000);
+      return () => window.clearTimeout(timer);
+    }
+    const onLoad = () => setLoaded(true);
+    window.addEventListener('load', onLoad, { once: true });
+    return () => window.removeEventListener('load', onLoad);
+  }, []);
+
+  // The pictures drawn once stay, so that a slide fading out keeps its picture.
+  useEffect(() => {
+    const wanted = loaded && count > 1 ? [index, (index + 1) % count] : [index];
+    setDrawn((prev) => (wanted.every((i) => prev.includes(i)) ? prev : [...new Set([...prev, ...wanted])]));
+  }, [index, loaded, count]);
 
   useEffect(() => {
     const query = window.matchMedia('(prefers-reduced-motion: reduce)');
@@ -57,16 +78,18 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
               aria-hidden={current ? undefined : true}
               inert={!current}
             >
-              <img
-                className="slide-image"
-                src={b.image}
-                alt={b.title}
-                width={1920}
-                height={640}
-                loading={i === 0 ? 'eager' : 'lazy'}
-                fetchPriority={i === 0 ? 'high' : undefined}
-                decoding={i === 0 ? 'sync' : 'async'}
-              />
+              {current || drawn.includes(i) ? (
+                <img
+                  className="slide-image"
+                  src={b.image}
+                  alt={b.title}
+                  width={1920}
+                  height={640}
+                  loading={i === 0 ? 'eager' : 'lazy'}
+                  fetchPriority={i === 0 ? 'high' : undefined}
+                  decoding={i === 0 ? 'sync' : 'async'}
+                />
+              ) : null}
               <div className="slide-caption">
                 <div className="container">
                   <p className="slide-title">{b.title}</p>

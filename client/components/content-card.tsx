@@ -4,10 +4,17 @@ import type { ContentSummary, Page } from '../../shared/contract/entities.js';
 import { contentHref } from '../../shared/links.js';
 import { Pagination } from './pagination.js';
 
-export function ContentCard({ item }: { item: ContentSummary }) {
+/** Loading hints for an image: the first one of a page (its LCP on phones) loads at once, first. */
+export function imageLoading(priority: boolean | undefined) {
+  return priority
+    ? ({ loading: 'eager', fetchPriority: 'high' } as const)
+    : ({ loading: 'lazy', decoding: 'async' } as const);
+}
+
+export function ContentCard({ item, priority }: { item: ContentSummary; priority?: boolean }) {
   return (
     <article className="card content-card">
-      <img className="card-media media" src={item.cover} alt="" width={800} height={500} loading="lazy" decoding="async" />
+      <img className="card-media media" src={item.cover} alt="" width={800} height={500} {...imageLoading(priority)} />
       <div className="card-body">
         <time className="card-date" dateTime={item.date}>
           {item.date}
@@ -54,8 +61,8 @@ export function ContentGrid({ list }: { list: Page<ContentSummary> }) {
   return (
     <>
       <div className="card-grid grid3">
-        {list.items.map((item) => (
-          <ContentCard key={item.id} item={item} />
+        {list.items.map((item, i) => (
+          <ContentCard key={item.id} item={item} priority={i === 0} />
         ))}
       </div>
       <Pagination total={list.total} page={list.page} pageSize={list.pageSize} />

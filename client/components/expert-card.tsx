@@ -2,11 +2,12 @@
 import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
 import { expertHref } from '../../shared/links.js';
+import { imageLoading } from './content-card.js';
 
-export function ExpertCard({ expert }: { expert: ExpertSummary }) {
+export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priority?: boolean }) {
   return (
     <article className="card expert-card">
-      <img className="expert-avatar media" src={expert.avatar} alt={expert.name} width={300} height={360} loading="lazy" decoding="async" />
+      <img className="expert-avatar media" src={expert.avatar} alt={expert.name} width={300} height={360} {...imageLoading(priority)} />
       <div className="expert-body">
         <h3 className="expert-name">
           <Link to={expertHref(expert.id)} className="stretched-link">

@@ -205,7 +205,10 @@ export function Header() {
                       }}
                     >
                       <div className={`panel-inner panel-${item.panel}-inner`}>
-                        <PanelContent panel={item.panel} layout={layout} />
+                        {/* Drawn only while open: a closed panel is hidden (and never shown on
+                            phones or without JavaScript), so its links, texts and pictures would
+                            only weigh on every page's HTML and hydration. */}
+                        {open ? <PanelContent panel={item.panel} layout={layout} /> : null}
                       </div>
                     </div>
                   ) : null}

@@ -1,11 +1,19 @@
 /** A hospital's card: picture, name, city, address, phone and departments. */
 import type { Hospital } from '../../shared/contract/entities.js';
+import { imageLoading } from './content-card.js';
 
-export function HospitalCard({ hospital, headingLevel = 3 }: { hospital: Hospital; headingLevel?: 2 | 3 }) {
+interface HospitalCardProps {
+  hospital: Hospital;
+  headingLevel?: 2 | 3;
+  /** The first card of the page: its picture is the LCP on phones. */
+  priority?: boolean;
+}
+
+export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalCardProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="card hospital-card">
-      <img className="card-media media" src={hospital.image} alt={hospital.name} width={800} height={500} loading="lazy" decoding="async" />
+      <img className="card-media media" src={hospital.image} alt={hospital.name} width={800} height={500} {...imageLoading(priority)} />
       <div className="card-body">
         <p className="hospital-city">
           {hospital.city} · 创立于 {hospital.founded} 年

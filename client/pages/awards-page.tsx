@@ -1,6 +1,6 @@
 /** 荣誉奖项: the group's awards, newest first. */
 import { useLocation } from 'react-router';
-import { EmptyState } from '../components/content-card.js';
+import { EmptyState, imageLoading } from '../components/content-card.js';
 import { PageBanner } from '../components/page-banner.js';
 import { SectionTabs } from '../components/section-tabs.js';
 import { aboutTabs } from '../components/site-sections.js';
@@ -27,9 +27,9 @@ export default function AwardsPage() {
             <EmptyState />
           ) : (
             <ul className="award-grid grid4">
-              {sorted.map((a) => (
+              {sorted.map((a, i) => (
                 <li key={a.id} className="card award-card">
-                  <img className="media" src={a.image} alt={a.title} width={AWARD_W} height={AWARD_H} loading="lazy" decoding="async" />
+                  <img className="media" src={a.image} alt={a.title} width={AWARD_W} height={AWARD_H} {...imageLoading(i === 0)} />
                   <div className="award-body">
                     <p className="award-year">{a.year} 年</p>
                     <h3>{a.title}</h3>

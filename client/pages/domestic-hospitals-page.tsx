@@ -26,8 +26,8 @@ export default function DomesticHospitalsPage() {
             <EmptyState />
           ) : (
             <div className="hospital-grid grid3">
-              {hospitals.map((h) => (
-                <HospitalCard key={h.id} hospital={h} />
+              {hospitals.map((h, i) => (
+                <HospitalCard key={h.id} hospital={h} priority={i === 0} />
               ))}
             </div>
           )}

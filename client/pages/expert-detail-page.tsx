@@ -13,7 +13,7 @@ export default function ExpertDetailPage() {
       <div className="page-body soft">
         <div className="container expert-profile">
           <section className="card profile-card" aria-labelledby="expert-name">
-            <img className="profile-avatar media" src={expert.avatar} alt={expert.name} width={300} height={360} decoding="async" />
+            <img className="profile-avatar media" src={expert.avatar} alt={expert.name} width={300} height={360} fetchPriority="high" />
             <div className="profile-body">
               <h1 id="expert-name">
                 {expert.name}

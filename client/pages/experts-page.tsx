@@ -21,8 +21,8 @@ export default function ExpertsPage() {
             <EmptyState />
           ) : (
             <div className="expert-grid grid4">
-              {list.items.map((e) => (
-                <ExpertCard key={e.id} expert={e} />
+              {list.items.map((e, i) => (
+                <ExpertCard key={e.id} expert={e} priority={i === 0} />
               ))}
             </div>
           )}

@@ -1,6 +1,6 @@
 /** 企业宣传片: the group's films, shown as cards (poster, duration, date); no video is published yet. */
 import { useLocation } from 'react-router';
-import { EmptyState } from '../components/content-card.js';
+import { EmptyState, imageLoading } from '../components/content-card.js';
 import { PageBanner } from '../components/page-banner.js';
 import { SectionTabs } from '../components/section-tabs.js';
 import { aboutTabs } from '../components/site-sections.js';
@@ -26,10 +26,10 @@ export default function PromotionsPage() {
             <EmptyState />
           ) : (
             <ul className="promo-grid grid3">
-              {promotions.map((p) => (
+              {promotions.map((p, i) => (
                 <li key={p.id} className="card promo-card">
                   <div className="promo-poster">
-                    <img className="media" src={p.poster} alt={`${p.title}海报`} width={POSTER_W} height={POSTER_H} loading="lazy" decoding="async" />
+                    <img className="media" src={p.poster} alt={`${p.title}海报`} width={POSTER_W} height={POSTER_H} {...imageLoading(i === 0)} />
                     <span className="promo-duration">
                       <span className="sr-only">时长 </span>
                       {p.duration}

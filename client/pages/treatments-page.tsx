@@ -48,7 +48,7 @@ export default function TreatmentsPage() {
               alt={selected.title}
               width={800}
               height={500}
-              decoding="async"
+              fetchPriority="high"
             />
             <div className="treatment-body">
               <h2 id="treatment-title">{selected.title}</h2>
