@@ -13,8 +13,6 @@ import type { ContentApi } from '../shared/content-api.js';
 import { serializeForScript } from '../shared/escape-json.js';
 import { createRoutes, ROUTER_DATA_ID, type RenderContext, type RouteHandle } from '../shared/routes.js';
 
-export { SCALE_SCRIPT } from './scale-script.js';
-
 export interface RenderedPage {
   status: number;
   /** The matched route's path (a bounded label for logs and metrics). */

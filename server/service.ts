@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ViteDevServer } from 'vite';
 import type { AppRenderer } from '../client/entry-server.js';
-import { SCALE_SCRIPT } from '../client/scale-script.js';
+import { HEAD_SCRIPT } from '../client/head-script.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
@@ -84,10 +84,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
   });
   const cache = new ContentCache(upstream, config.cache, metrics, log);
-  const scaleScriptHash = `sha256-${createHash('sha256').update(SCALE_SCRIPT).digest('base64')}`;
+  const headScriptHash = `sha256-${createHash('sha256').update(HEAD_SCRIPT).digest('base64')}`;
   const vite = options.vite;
   // Development injects Vite's client and React's refresh preamble as inline scripts.
-  const headers = securityHeaders([scaleScriptHash], { csp: !vite });
+  const headers = securityHeaders([headScriptHash], { csp: !vite });
   const api = serverContentApi(cache);
   // No page cache in development: an edit must show on the next request.
   const pageCache = config.pageCacheMaxBytes > 0 && !vite ? new PageCache(config.pageCacheMaxBytes, headers) : undefined;
@@ -126,7 +126,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       renderer,
       cache,
       assets: vite || !options.clientDir ? devClientAssets : readClientAssets(options.clientDir),
-      scaleScript: SCALE_SCRIPT,
+      headScript: HEAD_SCRIPT,
       publicOrigin,
       pageCache,
       transformHead: vite ? (url, head) => vite.transformIndexHtml(url, head) : undefined,

@@ -44,7 +44,9 @@ describe('pages', () => {
   it('names the current route\'s chunk in the head and carries the CSS inline', async () => {
     const res = await request(svc.url).get('/zjxz/index').expect(200);
     const head = res.text.slice(0, res.text.indexOf('</head>'));
-    expect(head).toMatch(/<link rel="modulepreload" href="\/assets\/experts-page-[\w-]+\.js">/);
+    const modules = /<meta name="app-modules" content="([^"]+)">/.exec(head)![1]!.split(' ');
+    expect(modules[0]).toMatch(/^\/assets\/entry-client-[\w-]+\.js$/);
+    expect(modules.some((m) => /^\/assets\/experts-page-[\w-]+\.js$/.test(m))).toBe(true);
     // The site's CSS is in the head itself: the first paint waits on no stylesheet request.
     expect(head).toMatch(/<style>html\{[^<]+<\/style>/);
     expect(head).not.toContain('rel="stylesheet"');

@@ -1,4 +1,5 @@
 /** The document up to <body>, written before React's stream: title, meta, styles, preloads. */
+import { APP_MODULES_META } from '../../client/head-script.js';
 import { escapeHtml } from '../../shared/escape-json.js';
 import type { PageAssets } from './client-assets.js';
 import type { ScaleMode } from './scale-mode.js';
@@ -8,7 +9,7 @@ export interface HeadOptions {
   description: string;
   canonical: string;
   scaleMode: ScaleMode;
-  scaleScript: string;
+  headScript: string;
   assets: PageAssets;
   indexable: boolean;
 }
@@ -24,10 +25,10 @@ export function documentHead(o: HeadOptions): string {
     o.indexable ? `<link rel="canonical" href="${attr(o.canonical)}">` : '<meta name="robots" content="noindex">',
     '<meta name="theme-color" content="#0b4f8a">',
     '<link rel="icon" href="/media/brand/logo.svg" type="image/svg+xml">',
-    `<script>${o.scaleScript}</script>`,
     o.assets.css ? `<style>${o.assets.css}</style>` : '',
-    ...o.assets.preloads.map((href) => `<link rel="modulepreload" href="${attr(href)}">`),
-    `<script type="module" src="${attr(o.assets.entry)}"></script>`,
+    // The app's modules: the entry, then the route's chunks; the head script loads them.
+    `<meta name="${APP_MODULES_META}" content="${attr([o.assets.entry, ...o.assets.preloads].join(' '))}">`,
+    `<script>${o.headScript}</script>`,
     '</head><body>',
   ].join('');
 }

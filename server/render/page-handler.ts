@@ -10,7 +10,7 @@ import type { AppRenderer } from '../../client/entry-server.js';
 import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../../shared/page-routes.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
-import type { ClientAssets, PageAssets } from './client-assets.js';
+import type { ClientAssets } from './client-assets.js';
 import { canonicalUrl, documentHead } from './document-head.js';
 import { pageCacheKey, type PageCache } from './page-cache.js';
 import { RenderReads } from './render-tracking.js';
@@ -25,7 +25,7 @@ export interface PageHandlerDeps {
   renderer: () => Promise<AppRenderer>;
   cache: ContentCache;
   assets: ClientAssets;
-  scaleScript: string;
+  headScript: string;
   publicOrigin: () => string;
   /** Absent when the page cache is switched off. */
   pageCache: PageCache | undefined;
@@ -37,14 +37,6 @@ export interface PageHandlerDeps {
 const FALLBACK_HTML =
   '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
   `<title>${UNAVAILABLE_TITLE}</title></head><body><main><h1>内容暂时无法加载</h1><p>服务暂时不可用，请稍后再试。</p><p><a href="/">返回首页</a></p></main></body></html>`;
-
-/** Preload hints for the page's scripts, for proxies and browsers that act on them early. */
-function linkHeader(assets: PageAssets): string {
-  return [
-    `<${assets.entry}>; rel=modulepreload`,
-    ...assets.preloads.map((href) => `<${href}>; rel=modulepreload`),
-  ].join(', ');
-}
 
 export function createPageHandler(deps: PageHandlerDeps) {
   return async function handlePage(req: ExpressRequest, res: ExpressResponse): Promise<void> {
@@ -89,7 +81,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       description: page.handle.description || title,
       canonical: canonicalUrl(origin, url),
       scaleMode,
-      scaleScript: deps.scaleScript,
+      headScript: deps.headScript,
       assets,
       indexable: status === 200,
     });
@@ -99,7 +91,6 @@ export function createPageHandler(deps: PageHandlerDeps) {
       // Revalidated on every visit (ETag, 304): a page changes when its content does.
       'cache-control': status === 200 ? 'no-cache' : 'no-store',
       vary: 'Accept-Encoding, User-Agent',
-      link: linkHeader(assets),
     };
     const cacheable = status === 200 && deps.pageCache !== undefined;
     const chunks: Buffer[] = [];
