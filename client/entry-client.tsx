@@ -4,7 +4,7 @@
  * loader data: no second fetch, no fallback, no second copy of the page.
  */
 import './styles/scaling.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, type HydrationState } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -23,12 +23,16 @@ async function hydrate(): Promise<void> {
   const dataElement = document.getElementById(ROUTER_DATA_ID);
   const hydrationData = JSON.parse(dataElement?.textContent ?? '{}') as HydrationState;
   const router = createBrowserRouter(routes, { hydrationData });
-  hydrateRoot(
-    document.getElementById('root')!,
-    <StrictMode>
-      <RouterProvider router={router} />
-    </StrictMode>,
-  );
+  // In a transition, hydration yields to the browser between pieces of work instead of
+  // holding the main thread in one long task.
+  startTransition(() => {
+    hydrateRoot(
+      document.getElementById('root')!,
+      <StrictMode>
+        <RouterProvider router={router} />
+      </StrictMode>,
+    );
+  });
 }
 
 void hydrate();
