@@ -3,11 +3,11 @@
  * the logs say, and that the service recovers by itself when the upstream does.
  */
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAGE_ROUTES } from '../shared/page-routes.js';
 import { sampleUrl } from './support/sample-urls.js';
-import { startService, type RunningService } from './support/start-service.js';
-import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
+import type { RunningService } from './support/start-service.js';
+import { useUpstreamFixture } from './support/upstream-fixture.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -17,28 +17,14 @@ async function metric(url: string, pattern: RegExp): Promise<number> {
 }
 
 describe('faults', () => {
-  let upstream: TestUpstream;
-  let svc: RunningService | undefined;
-  beforeAll(async () => {
-    upstream = await startTestUpstream();
-  });
-  afterEach(async () => {
-    await svc?.close();
-    svc = undefined;
-    upstream.mode = 'ok';
-    upstream.delayMs = 0;
-    upstream.calls.clear();
-  });
-  afterAll(() => upstream.stop());
-
-  const start = (env: Record<string, string> = {}) =>
-    startService({ UPSTREAM_URL: upstream.url, UPSTREAM_TIMEOUT_MS: '1500', ...env }, { clientDir: 'dist/client' }).then((s) => (svc = s));
+  const fixture = useUpstreamFixture({ clientDir: 'dist/client' });
+  const start = fixture.start;
 
   it('upstream dies after the cache is warm: every page and path is still served, with no visible error', async () => {
     const s = await start({ CACHE_MAX_AGE_MS: '100', CACHE_STALE_WHILE_REVALIDATE_S: '0', CACHE_STALE_IF_ERROR_S: '600' });
     for (const route of PAGE_ROUTES) await request(s.url).get(sampleUrl(route.path)).expect(200);
     await request(s.url).get('/api/banner').expect(200);
-    await upstream.stop();
+    await fixture.upstream.stop();
     try {
       await sleep(150);
       for (const route of PAGE_ROUTES) {
@@ -50,7 +36,7 @@ describe('faults', () => {
       expect(api.headers['x-cache']).toBe('STALE');
       expect(await metric(s.url, /upstream_errors_total\{path="\/api\/banner",kind="(?:unreachable|circuit_open)"\} (\d+)/)).toBeGreaterThan(0);
     } finally {
-      await upstream.restart();
+      await fixture.upstream.restart();
     }
     // Recovers by itself: once the cool-down passes, fresh answers come back.
     await sleep(150);
@@ -60,54 +46,54 @@ describe('faults', () => {
   it('the circuit breaker stops calls after repeated failures, serves what it has, and probes again', async () => {
     const s = await start({ UPSTREAM_BREAKER_THRESHOLD: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '400', CACHE_MAX_AGE_MS: '50', CACHE_STALE_WHILE_REVALIDATE_S: '0' });
     await request(s.url).get('/api/banner').expect(200);
-    upstream.mode = 'status-500';
+    fixture.upstream.mode = 'status-500';
     for (const path of ['/api/promotions', '/api/award-honors', '/api/contact-us']) await request(s.url).get(path).expect(502);
-    expect(upstream.totalCalls()).toBe(4);
+    expect(fixture.upstream.totalCalls()).toBe(4);
     // Open: no call reaches the upstream; uncached paths are 503, cached ones stale.
     const cold = await request(s.url).get('/api/experts').expect(503);
     expect(cold.body.error.code).toBe('upstream_unavailable');
     await sleep(60);
     const stale = await request(s.url).get('/api/banner').expect(200);
     expect(stale.headers['x-cache']).toBe('STALE');
-    expect(upstream.totalCalls()).toBe(4);
+    expect(fixture.upstream.totalCalls()).toBe(4);
     expect(await metric(s.url, /^upstream_circuit_open (\d+)$/m)).toBe(1);
     expect(await metric(s.url, /upstream_errors_total\{path="\/api\/experts",kind="circuit_open"\} (\d+)/)).toBe(1);
     expect(s.logs.some((l) => l.msg === 'circuit breaker open')).toBe(true);
     // After the cool-down one probe goes through; the upstream has recovered, so the circuit closes.
-    upstream.mode = 'ok';
+    fixture.upstream.mode = 'ok';
     await sleep(450);
     await request(s.url).get('/api/experts').expect(200);
-    expect(upstream.callsTo('/api/experts?page=1&pageSize=9')).toBe(1);
+    expect(fixture.upstream.callsTo('/api/experts?page=1&pageSize=9')).toBe(1);
     expect(await metric(s.url, /^upstream_circuit_open (\d+)$/m)).toBe(0);
     await request(s.url).get('/api/promotions').expect(200);
   });
 
   it('a failed probe opens the circuit for another cool-down', async () => {
     const s = await start({ UPSTREAM_BREAKER_THRESHOLD: '2', UPSTREAM_BREAKER_COOLDOWN_MS: '300' });
-    upstream.mode = 'status-500';
+    fixture.upstream.mode = 'status-500';
     await request(s.url).get('/api/promotions').expect(502);
     await request(s.url).get('/api/award-honors').expect(502);
     await request(s.url).get('/api/banner').expect(503);
     await sleep(350);
     await request(s.url).get('/api/banner').expect(502); // the probe, still failing
     await request(s.url).get('/api/banner').expect(503);
-    expect(upstream.totalCalls()).toBe(3);
+    expect(fixture.upstream.totalCalls()).toBe(3);
   });
 
   it('timed-out calls end in time, hold no more sockets than the pool allows, and the pool recovers', async () => {
     const s = await start({ UPSTREAM_TIMEOUT_MS: '200', UPSTREAM_BREAKER_THRESHOLD: '1000', UPSTREAM_CONNECTIONS: '4' });
-    upstream.mode = 'hang-headers';
+    fixture.upstream.mode = 'hang-headers';
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => request(s.url).get(`/api/news?page=${i + 1}`)));
     for (const a of answers) expect(a.status).toBe(504);
-    expect(upstream.openSockets()).toBeLessThanOrEqual(4);
-    upstream.mode = 'ok';
+    expect(fixture.upstream.openSockets()).toBeLessThanOrEqual(4);
+    fixture.upstream.mode = 'ok';
     const ok = await Promise.all(Array.from({ length: 8 }, (_, i) => request(s.url).get(`/api/experts?page=${i + 1}`)));
     for (const a of ok) expect(a.status).toBe(200);
-    expect(upstream.openSockets()).toBeLessThanOrEqual(4);
+    expect(fixture.upstream.openSockets()).toBeLessThanOrEqual(4);
   });
 
   it('a cold start with the upstream down: pages 503, API 503, not ready, and recovery once it is back', async () => {
-    await upstream.stop();
+    await fixture.upstream.stop();
     let s: RunningService;
     try {
       s = await start({ UPSTREAM_BREAKER_COOLDOWN_MS: '200' });
@@ -116,7 +102,7 @@ describe('faults', () => {
       await request(s.url).get('/readyz').expect(503);
       await request(s.url).get('/healthz').expect(200);
     } finally {
-      await upstream.restart();
+      await fixture.upstream.restart();
     }
     await sleep(250);
     await expect.poll(async () => (await request(s.url).get('/')).status, { timeout: 5_000, interval: 100 }).toBe(200);

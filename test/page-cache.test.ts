@@ -1,28 +1,14 @@
 /** The rendered-page cache: hits ahead of Express, revalidation, and coherence with the data cache. */
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from './support/start-service.js';
-import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
+import { describe, expect, it } from 'vitest';
+import { useUpstreamFixture } from './support/upstream-fixture.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 describe('page cache', () => {
-  let upstream: TestUpstream;
-  let svc: RunningService | undefined;
-  beforeAll(async () => {
-    upstream = await startTestUpstream();
-  });
-  afterEach(async () => {
-    await svc?.close();
-    svc = undefined;
-    upstream.mode = 'ok';
-    upstream.calls.clear();
-  });
-  afterAll(() => upstream.stop());
-
-  const start = (env: Record<string, string> = {}) =>
-    startService({ UPSTREAM_URL: upstream.url, ...env }, { clientDir: 'dist/client' }).then((s) => (svc = s));
+  const fixture = useUpstreamFixture({ clientDir: 'dist/client' });
+  const start = fixture.start;
 
   it('serves a rendered page again from the cache, with the same bytes and headers', async () => {
     const s = await start();
@@ -72,7 +58,7 @@ describe('page cache', () => {
     const s = await start({ CACHE_MAX_AGE_MS: '300', CACHE_STALE_WHILE_REVALIDATE_S: '60' });
     await request(s.url).get('/jtjj/ryjx').expect(200);
     await sleep(350);
-    upstream.mode = 'status-500';
+    fixture.upstream.mode = 'status-500';
     const stale = await request(s.url).get('/jtjj/ryjx').expect(200);
     expect(stale.headers['x-cache']).toBe('MISS');
     // Spares the failing upstream for a moment (2 s)…

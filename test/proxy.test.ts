@@ -1,10 +1,10 @@
 /** The proxy API against the embedded content API and a test upstream that misbehaves. */
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, apiError, type ApiName } from '../shared/contract/api-paths.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { startService, type RunningService } from './support/start-service.js';
-import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
+import { useUpstreamFixture } from './support/upstream-fixture.js';
 
 const someContentId = demoContent.contentItems[0]!.id;
 const someExpertId = demoContent.experts[0]!.id;
@@ -165,40 +165,26 @@ describe('proxy on the embedded content API', () => {
 });
 
 describe('proxy against a misbehaving upstream', () => {
-  let upstream: TestUpstream;
-  let svc: RunningService | undefined;
-  beforeAll(async () => {
-    upstream = await startTestUpstream();
-  });
-  afterEach(async () => {
-    await svc?.close();
-    svc = undefined;
-    upstream.mode = 'ok';
-    upstream.delayMs = 0;
-    upstream.calls.clear();
-  });
-  afterAll(() => upstream.stop());
-
-  const start = (env: Record<string, string> = {}) =>
-    startService({ UPSTREAM_URL: upstream.url, UPSTREAM_TIMEOUT_MS: '1500', ...env }).then((s) => (svc = s));
+  const fixture = useUpstreamFixture();
+  const start = fixture.start;
 
   it('50 concurrent misses for one key make one upstream call', async () => {
     const s = await start();
-    upstream.delayMs = 100;
+    fixture.upstream.delayMs = 100;
     const answers = await Promise.all(Array.from({ length: 50 }, () => request(s.url).get('/api/experts?page=1')));
     expect(answers.every((a) => a.status === 200)).toBe(true);
-    expect(upstream.callsTo('/api/experts?page=1&pageSize=9')).toBe(1);
+    expect(fixture.upstream.callsTo('/api/experts?page=1&pageSize=9')).toBe(1);
   });
 
   it('serves a stale entry at once and refreshes it once in the background', async () => {
     const s = await start({ CACHE_MAX_AGE_MS: '300', CACHE_STALE_WHILE_REVALIDATE_S: '60' });
     await request(s.url).get('/api/banner').expect(200);
     await sleep(350);
-    upstream.delayMs = 150;
+    fixture.upstream.delayMs = 150;
     const stale = await Promise.all(Array.from({ length: 5 }, () => request(s.url).get('/api/banner')));
     for (const r of stale) expect(r.headers['x-cache']).toBe('STALE');
     await sleep(250);
-    expect(upstream.callsTo('/api/banner')).toBe(2);
+    expect(fixture.upstream.callsTo('/api/banner')).toBe(2);
     const fresh = await request(s.url).get('/api/banner').expect(200);
     expect(fresh.headers['x-cache']).toBe('HIT');
   });
@@ -206,7 +192,7 @@ describe('proxy against a misbehaving upstream', () => {
   it('with the upstream stopped: a cached path is served STALE, an uncached one is 503 JSON', async () => {
     const s = await start({ CACHE_MAX_AGE_MS: '50', CACHE_STALE_WHILE_REVALIDATE_S: '0', CACHE_STALE_IF_ERROR_S: '600' });
     const good = await request(s.url).get('/api/contact-us').expect(200);
-    await upstream.stop();
+    await fixture.upstream.stop();
     try {
       await sleep(80);
       const stale = await request(s.url).get('/api/contact-us').expect(200);
@@ -219,14 +205,14 @@ describe('proxy against a misbehaving upstream', () => {
       expect(metrics.text).toMatch(/upstream_errors_total\{path="\/api\/banner",kind="unreachable"\} 1/);
       expect(s.logs.some((l) => l.msg === 'upstream call failed' && l.kind === 'unreachable')).toBe(true);
     } finally {
-      await upstream.restart();
+      await fixture.upstream.restart();
     }
   });
 
   it('an upstream slower than the timeout gives 504, or the stale answer', async () => {
     const s = await start({ CACHE_MAX_AGE_MS: '50', CACHE_STALE_WHILE_REVALIDATE_S: '0', UPSTREAM_TIMEOUT_MS: '300' });
     await request(s.url).get('/api/promotions').expect(200);
-    upstream.mode = 'hang-headers';
+    fixture.upstream.mode = 'hang-headers';
     const cold = await request(s.url).get('/api/award-honors').expect(504);
     expect(cold.body.error.code).toBe('upstream_timeout');
     await sleep(60);
@@ -236,7 +222,7 @@ describe('proxy against a misbehaving upstream', () => {
 
   it('a body trickled past the timeout gives 504', async () => {
     const s = await start();
-    upstream.mode = 'trickle-body';
+    fixture.upstream.mode = 'trickle-body';
     const res = await request(s.url).get('/api/banner').expect(504);
     expect(res.body.error.code).toBe('upstream_timeout');
   });
@@ -250,24 +236,24 @@ describe('proxy against a misbehaving upstream', () => {
     ['close-mid-body', 502, 'upstream_invalid'],
   ] as const)('upstream %s gives %i and is not cached', async (mode, status, code) => {
     const s = await start();
-    upstream.mode = mode;
+    fixture.upstream.mode = mode;
     const first = await request(s.url).get('/api/group-introduction').expect(status);
     expect(first.body.error.code).toBe(code);
     const second = await request(s.url).get('/api/group-introduction').expect(status);
     expect(second.body.error.code).toBe(code);
-    expect(upstream.callsTo('/api/group-introduction')).toBe(2);
-    upstream.mode = 'ok';
+    expect(fixture.upstream.callsTo('/api/group-introduction')).toBe(2);
+    fixture.upstream.mode = 'ok';
     const ok = await request(s.url).get('/api/group-introduction').expect(200);
     expect(ok.headers['x-cache']).toBe('MISS');
   });
 
   it('readiness fails when the upstream is down and nothing is cached', async () => {
     const s = await start();
-    await upstream.stop();
+    await fixture.upstream.stop();
     try {
       await request(s.url).get('/readyz').expect(503);
     } finally {
-      await upstream.restart();
+      await fixture.upstream.restart();
     }
   });
 });

@@ -1,43 +1,30 @@
 /** The real scripts: the built service starts on the embedded content, serves a page and the API, and writes nothing to stderr. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { BUILT_SERVER, startBuiltServer } from './support/built-server.js';
 
 describe('smoke: node dist/server/index.js', () => {
   it('serves the home page and the API from the embedded content, with empty stderr', async () => {
-    expect(existsSync('dist/server/index.js'), 'run `npm run build` first').toBe(true);
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const child = spawn(process.execPath, ['dist/server/index.js'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', UPSTREAM_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    const server = await startBuiltServer({ UPSTREAM_URL: '' });
     try {
-      while (!stdout.includes('"listening"')) {
-        if (child.exitCode !== null) throw new Error(`exited early: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(stdout).toContain('embedded content API started');
-      const page = await fetch(`http://127.0.0.1:${port}/`);
+      expect(server.stdout()).toContain('embedded content API started');
+      const page = await fetch(`${server.url}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<title>首页</title>');
-      const api = await fetch(`http://127.0.0.1:${port}/api/contact-us`);
+      const api = await fetch(`${server.url}/api/contact-us`);
       expect(api.status).toBe(200);
-      child.kill('SIGTERM');
-      const [code] = await once(child, 'exit');
+      server.child.kill('SIGTERM');
+      const [code] = await once(server.child, 'exit');
       expect(code).toBe(0);
-      expect(stderr).toBe('');
+      expect(server.stderr()).toBe('');
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      server.kill();
     }
   });
 
   it('refuses a bad configuration with a message naming the variable', async () => {
-    const child = spawn(process.execPath, ['dist/server/index.js'], {
+    const child = spawn(process.execPath, [BUILT_SERVER], {
       env: { ...process.env, PORT: 'eighty', UPSTREAM_TIMEOUT_MS: '-5' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

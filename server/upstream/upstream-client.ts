@@ -5,6 +5,7 @@
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import { ContentError } from '../../shared/content-api.js';
+import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 
@@ -24,16 +25,10 @@ export interface UpstreamAnswer {
   body: Buffer;
 }
 
-export interface UpstreamOptions {
+export type UpstreamOptions = Config['upstream'] & {
   url: string;
-  connectTimeoutMs: number;
-  timeoutMs: number;
-  maxBytes: number;
-  connections: number;
-  breakerThreshold: number;
-  breakerCooldownMs: number;
   onCircuitChange?: (state: CircuitState) => void;
-}
+};
 
 export class UpstreamClient {
   readonly #pool: Pool;
