@@ -52,7 +52,7 @@ interface FetchContext {
   request: ApiRequest;
 }
 
-export function toAnswer(status: 200 | 404, data: unknown, body: Buffer, maxAge: number, upstreamMs: number): CachedAnswer {
+function toAnswer(status: 200 | 404, data: unknown, body: Buffer, maxAge: number, upstreamMs: number): CachedAnswer {
   return { status, data, json: new Representation(body), storedAt: Date.now(), maxAge, upstreamMs };
 }
 
