@@ -58,3 +58,8 @@ export function pageHref(pathname: string, search: string, page: number): string
   const s = query.toString();
   return s ? `${pathname}?${s}` : pathname;
 }
+
+/** A phone number as a tel: link (digits and a leading + only). */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}

@@ -1,7 +1,7 @@
 /** The site footer (SPEC.md point 2): section links, the group's address and phone, copyright. */
 import { Link } from 'react-router';
 import { CATEGORY } from '../../shared/constants.js';
-import { categoryHref } from '../../shared/links.js';
+import { categoryHref, telHref } from '../../shared/links.js';
 import { useLayoutData } from '../page-data-hooks.js';
 import { ABOUT_LINKS, categoriesOr, orEmpty, SERVICE_CATEGORIES } from './site-sections.js';
 
@@ -56,7 +56,7 @@ export function Footer() {
               <div>
                 <dt>咨询电话</dt>
                 <dd>
-                  <a className="footer-phone" href={`tel:${contact.phone.replace(/[^\d+]/g, '')}`}>
+                  <a className="footer-phone" href={telHref(contact.phone)}>
                     {contact.phone}
                   </a>
                 </dd>

@@ -1,9 +1,8 @@
 /** 联系我们: the group's contact details and every branch's address and phone. */
+import { telHref } from '../../shared/links.js';
 import { PageBanner } from '../components/page-banner.js';
 import { usePageData } from '../page-data-hooks.js';
 import '../styles/hospitals.css';
-
-const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
 
 export default function ContactPage() {
   const contact = usePageData<'contact'>();

@@ -4,6 +4,7 @@ import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { SectionTabs } from '../components/section-tabs.js';
 import { aboutTabs } from '../components/site-sections.js';
+import { StatsList } from '../components/stats-list.js';
 import { usePageData } from '../page-data-hooks.js';
 import '../styles/about.css';
 
@@ -25,14 +26,7 @@ export default function CulturePage() {
         </div>
         {intro.stats.length > 0 ? (
           <div className="container about-stats">
-            <ul className="stats-list">
-              {intro.stats.map((s) => (
-                <li key={s.label}>
-                  <strong>{s.value}</strong>
-                  <span>{s.label}</span>
-                </li>
-              ))}
-            </ul>
+            <StatsList stats={intro.stats} />
           </div>
         ) : null}
       </section>

@@ -7,6 +7,7 @@ import { BannerCarousel } from '../components/carousel.js';
 import { ContentRow } from '../components/content-card.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { SectionHead } from '../components/section-head.js';
+import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../components/site-sections.js';
 import { useLayoutData, usePageData } from '../page-data-hooks.js';
 import '../styles/home.css';
@@ -81,14 +82,7 @@ export default function HomePage() {
 
       {intro && intro.stats.length > 0 ? (
         <section className="home-stats" aria-label="集团概况">
-          <ul className="container stats-list">
-            {intro.stats.map((s) => (
-              <li key={s.label}>
-                <strong>{s.value}</strong>
-                <span>{s.label}</span>
-              </li>
-            ))}
-          </ul>
+          <StatsList stats={intro.stats} className="container" />
         </section>
       ) : null}
 
