@@ -6,7 +6,8 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { PAGE_ROUTES } from '../shared/page-routes.js';
 import { sampleUrl } from './support/sample-urls.js';
-import type { RunningService } from './support/start-service.js';
+import { startFrozenListener } from './support/frozen-listener.js';
+import { startService, type RunningService } from './support/start-service.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -90,6 +91,21 @@ describe('faults', () => {
     const ok = await Promise.all(Array.from({ length: 8 }, (_, i) => request(s.url).get(`/api/experts?page=${i + 1}`)));
     for (const a of ok) expect(a.status).toBe(200);
     expect(fixture.upstream.openSockets()).toBeLessThanOrEqual(4);
+  });
+
+  it('an upstream that never completes the connection gives 504 within the budget, and the log says timeout', async () => {
+    const frozen = await startFrozenListener();
+    const s = await startService({ UPSTREAM_URL: frozen.url, UPSTREAM_CONNECT_TIMEOUT_MS: '200', UPSTREAM_TIMEOUT_MS: '3000' });
+    try {
+      const res = await request(s.url).get('/api/banner').expect(504);
+      expect(res.body.error.code).toBe('upstream_timeout');
+      // The connect timeout acted, not the whole 3 s budget.
+      expect(res.body.error.message).toBe('the content API did not answer in time');
+      expect(s.logs.some((l) => l.msg === 'upstream call failed' && l.kind === 'timeout')).toBe(true);
+    } finally {
+      await s.close();
+      frozen.close();
+    }
   });
 
   it('a cold start with the upstream down: pages 503, API 503, not ready, and recovery once it is back', async () => {
