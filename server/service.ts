@@ -13,7 +13,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
 import { problem, sendProblem } from './http/problem.js';
-import { securityHeaders } from './http/security-headers.js';
+import { applyHeaders, securityHeaders } from './http/security-headers.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { createRequestObserver } from './observability/request-observer.js';
@@ -146,6 +146,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     observeRequest(req, res);
     const url = originForm(req.url ?? '/');
     if (url === undefined) {
+      applyHeaders(res, headers);
       sendProblem(res, problem('bad_request', 'the request target must be a path'));
       return;
     }

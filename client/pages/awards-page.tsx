@@ -1,20 +1,15 @@
 /** 荣誉奖项: the group's awards, newest first. */
-import { useLocation } from 'react-router';
 import { EmptyState, imageLoading } from '../components/content-card.js';
-import { PageBanner } from '../components/page-banner.js';
-import { SectionTabs } from '../components/section-tabs.js';
-import { aboutTabs } from '../components/site-sections.js';
+import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../page-data-hooks.js';
 import '../styles/about.css';
 
 export default function AwardsPage() {
   const awards = usePageData<'awards'>();
-  const { pathname } = useLocation();
   const sorted = [...awards].sort((a, b) => b.year - a.year);
   return (
     <>
-      <PageBanner title="荣誉奖项" lead="专业与服务获得行业和社会的广泛认可" trail={[{ label: '集团简介', to: '/jtjj/qywh' }]} />
-      <SectionTabs tabs={aboutTabs(pathname)} label="集团简介栏目" />
+      <AboutHead title="荣誉奖项" lead="专业与服务获得行业和社会的广泛认可" />
       <section className="page-body soft" aria-labelledby="awards-title">
         <div className="container">
           <div className="list-head">

@@ -1,20 +1,15 @@
 /** 企业文化: the group's introduction, figures and culture (mission, vision, values...). */
-import { useLocation } from 'react-router';
-import { PageBanner } from '../components/page-banner.js';
+import { AboutHead } from '../components/about-head.js';
 import { RichText } from '../components/rich-text.js';
-import { SectionTabs } from '../components/section-tabs.js';
-import { aboutTabs } from '../components/site-sections.js';
 import { StatsList } from '../components/stats-list.js';
 import { usePageData } from '../page-data-hooks.js';
 import '../styles/about.css';
 
 export default function CulturePage() {
   const intro = usePageData<'culture'>();
-  const { pathname } = useLocation();
   return (
     <>
-      <PageBanner title="企业文化" lead={intro.slogan} trail={[{ label: '集团简介', to: '/jtjj/qywh' }]} />
-      <SectionTabs tabs={aboutTabs(pathname)} label="集团简介栏目" />
+      <AboutHead title="企业文化" lead={intro.slogan} />
       <section className="page-body" aria-labelledby="about-intro">
         <div className="container about-intro">
           <div className="about-text">

@@ -1,19 +1,14 @@
 /** 发展历程: a timeline of the group's milestones. */
-import { useLocation } from 'react-router';
-import { PageBanner } from '../components/page-banner.js';
-import { SectionTabs } from '../components/section-tabs.js';
-import { aboutTabs } from '../components/site-sections.js';
+import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../page-data-hooks.js';
 import '../styles/about.css';
 
 export default function HistoryPage() {
   const intro = usePageData<'history'>();
-  const { pathname } = useLocation();
   const history = [...intro.history].sort((a, b) => a.year - b.year);
   return (
     <>
-      <PageBanner title="发展历程" lead={intro.slogan} trail={[{ label: '集团简介', to: '/jtjj/qywh' }]} />
-      <SectionTabs tabs={aboutTabs(pathname)} label="集团简介栏目" />
+      <AboutHead title="发展历程" lead={intro.slogan} />
       <section className="page-body soft" aria-labelledby="history-title">
         <div className="container">
           <div className="section-head">

@@ -1,19 +1,14 @@
 /** 企业宣传片: the group's films, shown as cards (poster, duration, date); no video is published yet. */
-import { useLocation } from 'react-router';
 import { EmptyState, imageLoading } from '../components/content-card.js';
-import { PageBanner } from '../components/page-banner.js';
-import { SectionTabs } from '../components/section-tabs.js';
-import { aboutTabs } from '../components/site-sections.js';
+import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../page-data-hooks.js';
 import '../styles/about.css';
 
 export default function PromotionsPage() {
   const promotions = usePageData<'promotions'>();
-  const { pathname } = useLocation();
   return (
     <>
-      <PageBanner title="企业宣传片" lead="用影像记录每一次重见光明" trail={[{ label: '集团简介', to: '/jtjj/qywh' }]} />
-      <SectionTabs tabs={aboutTabs(pathname)} label="集团简介栏目" />
+      <AboutHead title="企业宣传片" lead="用影像记录每一次重见光明" />
       <section className="page-body soft" aria-labelledby="promo-title">
         <div className="container">
           <div className="list-head">

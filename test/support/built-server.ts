@@ -13,30 +13,29 @@ export interface BuiltServer {
   kill(): void;
 }
 
-/** Start it on a free-looking loopback port and wait for its "listening" line. */
+/** Start it on a port the system picks and wait for its "listening" line, which names the URL. */
 export async function startBuiltServer(env: Record<string, string>): Promise<BuiltServer> {
   if (!existsSync(BUILT_SERVER)) throw new Error('run `npm run build` first');
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
   const child = spawn(process.execPath, [BUILT_SERVER], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  const server: BuiltServer = {
+  while (!stdout.includes('"listening"')) {
+    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const listening = stdout.split('\n').find((line) => line.includes('"listening"'))!;
+  return {
     child,
-    url: `http://127.0.0.1:${port}`,
+    url: (JSON.parse(listening) as { url: string }).url,
     stdout: () => stdout,
     stderr: () => stderr,
     kill: () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
-  while (!stdout.includes('"listening"')) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return server;
 }
