@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PAGE_ROUTES } from '../shared/page-routes.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { startFrozenListener } from './support/frozen-listener.js';
+import { rawRequest } from './support/raw-http.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
 
@@ -106,6 +107,18 @@ describe('faults', () => {
       await s.close();
       frozen.close();
     }
+  });
+
+  it('a visitor who leaves while the upstream hangs is logged as aborted and counted, not as an error', async () => {
+    const s = await start({ UPSTREAM_TIMEOUT_MS: '3000' });
+    fixture.upstream.mode = 'hang-headers';
+    const gone = await rawRequest(s.url, '/api/news?page=77', { headers: [['x-request-id', 'left-early']], timeoutMs: 100 }).catch((e: Error) => e);
+    expect(gone).toBeInstanceOf(Error);
+    await sleep(50);
+    const line = s.logs.find((l) => l.reqId === 'left-early');
+    expect(line).toMatchObject({ msg: 'request aborted', status: 'aborted', level: 30, route: '/api/news' });
+    expect(await metric(s.url, /http_requests_total\{route="\/api\/news",method="GET",status="aborted"\} (\d+)/)).toBe(1);
+    fixture.upstream.mode = 'ok';
   });
 
   it('a cold start with the upstream down: pages 503, API 503, not ready, and recovery once it is back', async () => {

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, apiError, type ApiName } from '../shared/contract/api-paths.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
+import { rawRequest } from './support/raw-http.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
 
@@ -146,6 +147,17 @@ describe('proxy on the embedded content API', () => {
     expect(line).toMatchObject({ msg: 'request', method: 'GET', url: '/api/promotions', route: '/api/promotions', status: 200 });
     expect(line!.cache).toBeDefined();
     expect(typeof line!.responseTime).toBe('number');
+  });
+
+  it('writes the request line as valid JSON whatever the target holds', async () => {
+    // Node's parser refuses bytes outside printable ASCII; quotes and backslashes pass.
+    const target = '/api/banner?x="\\{}|^`';
+    const res = await rawRequest(svc.url, target, { headers: [['x-request-id', 'odd-target']] });
+    expect(res.status).toBe(400);
+    await sleep(20);
+    const line = svc.logs.find((l) => l.reqId === 'odd-target');
+    expect(line).toMatchObject({ msg: 'request', method: 'GET', status: 400, route: 'api', level: 40 });
+    expect(line!.url).toBe(target);
   });
 
   it('exposes Prometheus metrics that count what happened', async () => {

@@ -99,15 +99,17 @@ export function createApiHandler({ cache, config, headers, openApi, log }: ApiHa
       fail(res, request);
       return;
     }
-    const route = API_PATHS[request.name].template;
+    // Noted before the wait, so that a visitor who leaves meanwhile is counted on this route.
+    observe(res, { route: API_PATHS[request.name].template });
     try {
       const { answer, status } = await cache.get(request);
-      observe(res, { route, cache: status, ...(status === 'MISS' || status === 'REFRESH' ? { upstreamMs: Math.round(answer.upstreamMs) } : {}) });
+      const fetched = status === 'MISS' || status === 'REFRESH';
+      observe(res, { cache: status, upstreamMs: fetched ? Math.round(answer.upstreamMs) : undefined });
       send(req, res, answer, status);
     } catch (error) {
       const p = asProblem(error);
       if (p.code === 'internal') log.error({ err: error, key: request.key }, 'proxy failed');
-      observe(res, { route, cache: 'ERROR' });
+      observe(res, { cache: 'ERROR' });
       fail(res, p);
     }
   };

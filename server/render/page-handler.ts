@@ -42,6 +42,8 @@ export function createPageHandler(deps: PageHandlerDeps) {
   return async function handlePage(req: ExpressRequest, res: ExpressResponse): Promise<void> {
     const controller = new AbortController();
     res.once('close', () => controller.abort());
+    // The route is known once the router has matched; until then a page is a page.
+    observe(res, { route: 'page' });
     const origin = deps.publicOrigin();
     // Concatenated, not resolved: a URL such as //other.host/ must stay a path on this origin.
     const url = new URL(origin + req.originalUrl);
