@@ -170,6 +170,21 @@ describe('proxy on the embedded content API', () => {
     expect(res.text).toMatch(/proxy_cache_bytes [1-9]\d*/);
   });
 
+  it('exposes the request duration as a Prometheus histogram: cumulative buckets, +Inf, sum and count', async () => {
+    for (let i = 0; i < 3; i++) await request(svc.url).get('/api/contact-us').expect(200);
+    const text = (await request(svc.url).get('/metrics').expect(200)).text;
+    expect(text).toMatch(/# TYPE http_request_duration_seconds histogram/);
+    const series = (suffix: string) =>
+      [...text.matchAll(new RegExp(`^http_request_duration_seconds_${suffix}\\{(?:le="([^"]+)",)?route="/api/contact-us"\\} (\\S+)$`, 'gm'))].map((m) => ({ le: m[1], value: Number(m[2]) }));
+    const buckets = series('bucket');
+    expect(buckets.map((b) => b.le)).toEqual(['0.0005', '0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf']);
+    for (let i = 1; i < buckets.length; i++) expect(buckets[i]!.value).toBeGreaterThanOrEqual(buckets[i - 1]!.value);
+    const [count] = series('count');
+    expect(count!.value).toBeGreaterThanOrEqual(3);
+    expect(buckets.at(-1)!.value).toBe(count!.value);
+    expect(series('sum')[0]!.value).toBeGreaterThan(0);
+  });
+
   it('reports health and readiness', async () => {
     await request(svc.url).get('/healthz').expect(200, { status: 'ok' });
     await request(svc.url).get('/readyz').expect(200, { status: 'ready' });

@@ -1,5 +1,5 @@
 /** Prometheus metrics, in a registry of the service's own (tests run several services in one process). */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -12,23 +12,23 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   return {
     cacheStats,
     registry,
-    requests: new Counter({
+    requests: talliedCounter({
       name: 'http_requests_total',
       help: 'Requests answered, by route (an API path template, a page route or a class) and status.',
-      labelNames: ['route', 'method', 'status'] as const,
+      labelNames: ['route', 'method', 'status'],
       registers,
     }),
-    requestDuration: new Histogram({
+    requestDuration: talliedHistogram({
       name: 'http_request_duration_seconds',
       help: 'Time to answer, by route.',
-      labelNames: ['route'] as const,
+      labelName: 'route',
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     }),
-    cacheEvents: new Counter({
+    cacheEvents: talliedCounter({
       name: 'proxy_cache_events_total',
       help: 'Cache results by content API path: hit, miss, stale, refresh.',
-      labelNames: ['path', 'result'] as const,
+      labelNames: ['path', 'result'],
       registers,
     }),
     upstreamDuration: new Histogram({
@@ -68,17 +68,96 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   };
 }
 
-/**
- * A metric's child for a set of label values, looked up once per set: hashing labels on every
- * request costs more than the count itself. Label sets here are bounded (routes, paths,
- * methods, statuses, results).
+/*
+ * The metrics fed by every request are tallied in plain numbers and handed to the registry when
+ * /metrics is read: prom-client's inc() and observe() hash their labels on every call, which cost
+ * a sixth of a cached hit (docs/decisions/012). Their label sets are bounded (routes, paths,
+ * methods, statuses, results), and each set's tally is looked up once per request.
  */
-export function childrenOf<C>(metric: { labels(...values: string[]): C }): (...values: string[]) => C {
-  const children = new Map<string, C>();
-  return (...values) => {
+
+class Tally {
+  n = 0;
+  constructor(readonly labels: Record<string, string>) {}
+  inc(): void {
+    this.n++;
+  }
+}
+
+/** A prom-client Counter whose increments are counted apart and added to it when it is read. */
+function talliedCounter(config: { name: string; help: string; labelNames: readonly string[]; registers: Registry[] }) {
+  const tallies = new Map<string, Tally>();
+  new Counter({
+    ...config,
+    collect() {
+      for (const tally of tallies.values()) {
+        if (tally.n === 0) continue;
+        this.inc(tally.labels, tally.n);
+        tally.n = 0;
+      }
+    },
+  });
+  return (...values: string[]): Tally => {
     const key = values.join('\u0000');
-    let child = children.get(key);
-    if (!child) children.set(key, (child = metric.labels(...values)));
-    return child;
+    let tally = tallies.get(key);
+    if (!tally) tallies.set(key, (tally = new Tally(Object.fromEntries(config.labelNames.map((n, i) => [n, values[i]!])))));
+    return tally;
+  };
+}
+
+class HistogramTally {
+  /** Observations per bucket (not cumulative); the last one is +Inf. */
+  readonly counts: Float64Array;
+  sum = 0;
+  count = 0;
+  constructor(
+    readonly labels: Record<string, string>,
+    private readonly bounds: readonly number[],
+  ) {
+    this.counts = new Float64Array(bounds.length + 1);
+  }
+  observe(value: number): void {
+    let i = 0;
+    while (i < this.bounds.length && value > this.bounds[i]!) i++;
+    this.counts[i]!++;
+    this.sum += value;
+    this.count++;
+  }
+}
+
+/**
+ * A histogram with one label, registered as a metric of the registry: it writes the same
+ * `_bucket` (cumulative, with `le`), `_sum` and `_count` series as prom-client's Histogram.
+ */
+function talliedHistogram(config: { name: string; help: string; labelName: string; buckets: readonly number[]; registers: Registry[] }) {
+  const { name, help, labelName, buckets } = config;
+  const tallies = new Map<string, HistogramTally>();
+  const metric = {
+    name,
+    help,
+    type: 'histogram' as const,
+    aggregator: 'sum' as const,
+    async get() {
+      const values: { value: number; labels: Record<string, string | number>; metricName: string }[] = [];
+      for (const t of tallies.values()) {
+        let cumulative = 0;
+        buckets.forEach((le, i) => {
+          cumulative += t.counts[i]!;
+          values.push({ value: cumulative, labels: { le, ...t.labels }, metricName: `${name}_bucket` });
+        });
+        values.push({ value: t.count, labels: { le: '+Inf', ...t.labels }, metricName: `${name}_bucket` });
+        values.push({ value: t.sum, labels: t.labels, metricName: `${name}_sum` });
+        values.push({ value: t.count, labels: t.labels, metricName: `${name}_count` });
+      }
+      return { name, help, type: metric.type, aggregator: metric.aggregator, values };
+    },
+    reset() {
+      tallies.clear();
+    },
+  };
+  for (const registry of config.registers) registry.registerMetric(metric as unknown as Metric);
+  return (value: string): HistogramTally => {
+    let tally = tallies.get(value);
+    if (!tally) tallies.set(value, (tally = new HistogramTally({ [labelName]: value }, buckets)));
+    return tally;
   };
 }

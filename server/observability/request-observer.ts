@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino } from 'pino';
 import type { Logger } from './logger.js';
-import { childrenOf, type Metrics } from './metrics.js';
+import type { Metrics } from './metrics.js';
 
 export interface RequestFacts {
   /** A bounded label: an API path template, a page route, or a class such as `static`. */
@@ -61,8 +61,6 @@ function requestId(req: IncomingMessage): string {
 const LEVELS = { info: 30, warn: 40, error: 50 } as const;
 
 export function createRequestObserver(log: Logger, metrics: Metrics) {
-  const requests = childrenOf(metrics.requests);
-  const durations = childrenOf(metrics.requestDuration);
   // The stream and the bindings (`,"service":…`) of the logger, as pino writes them itself.
   const stream = (log as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym]!;
   const bindings = (log as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
@@ -84,8 +82,8 @@ export function createRequestObserver(log: Logger, metrics: Metrics) {
     const ms = performance.now() - r.started;
     const finished = this.writableFinished;
     const status = this.statusCode;
-    requests(r.route, r.method, finished ? String(status) : 'aborted').inc();
-    durations(r.route).observe(ms / 1000);
+    metrics.requests(r.route, r.method, finished ? String(status) : 'aborted').inc();
+    metrics.requestDuration(r.route).observe(ms / 1000);
     if (QUIET.has(r.url)) return;
     // A visitor who leaves early is not a fault of ours.
     const level = finished && status >= 500 ? 'error' : finished && status >= 400 ? 'warn' : 'info';

@@ -12,7 +12,7 @@ import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
 import { Representation } from '../http/representation.js';
 import type { Logger } from '../observability/logger.js';
-import { childrenOf, type Metrics } from '../observability/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { upstreamError, UpstreamError } from '../upstream/upstream-client.js';
 import type { ApiRequest } from './api-request.js';
@@ -58,7 +58,6 @@ function toAnswer(status: 200 | 404, data: unknown, body: Buffer, maxAge: number
 
 export class ContentCache {
   readonly #lru: LRUCache<string, CachedAnswer, FetchContext>;
-  readonly #events: (path: string, result: string) => { inc(): void };
 
   constructor(
     private readonly upstream: UpstreamClient,
@@ -77,7 +76,6 @@ export class ContentCache {
       noDeleteOnFetchRejection: true,
       fetchMethod: (_key, _stale, { signal, options, context }) => this.#load(context.request, signal, options),
     });
-    this.#events = childrenOf(metrics.cacheEvents);
     metrics.cacheStats.entries = () => this.#lru.size;
     metrics.cacheStats.bytes = () => this.#lru.calculatedSize;
   }
@@ -119,7 +117,7 @@ export class ContentCache {
       : status.fetch === 'hit' ? 'HIT'
       : status.fetch === 'refresh' || status.fetch === 'stale' ? 'REFRESH'
       : 'MISS';
-    this.#events(path, result.toLowerCase()).inc();
+    this.metrics.cacheEvents(path, result.toLowerCase()).inc();
     const freshUntil = answer.storedAt + answer.maxAge * 1000;
     const staleUntil = freshUntil + Math.max(staleWhileRevalidateS, staleIfErrorS) * 1000;
     const reuseUntil = result === 'STALE' ? Math.min(Date.now() + STALE_REUSE_MS, staleUntil) : freshUntil;
