@@ -152,7 +152,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     }
     req.url = url;
     if (url.startsWith('/api/') || url === '/api') {
-      void handleApi(req, res);
+      handleApi(req, res);
       return;
     }
     if (pageCache?.serve(req, res)) return;

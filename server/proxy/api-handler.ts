@@ -74,7 +74,21 @@ export function createApiHandler({ cache, config, headers, openApi, log }: ApiHa
     sendProblem(res, error, extra);
   }
 
-  return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function answerWhenFetched(req: IncomingMessage, res: ServerResponse, request: ApiRequest): Promise<void> {
+    try {
+      const { answer, status } = await cache.get(request);
+      const fetched = status === 'MISS' || status === 'REFRESH';
+      observe(res, { cache: status, upstreamMs: fetched ? Math.round(answer.upstreamMs) : undefined });
+      send(req, res, answer, status);
+    } catch (error) {
+      const p = asProblem(error);
+      if (p.code === 'internal') log.error({ err: error, key: request.key }, 'proxy failed');
+      observe(res, { cache: 'ERROR' });
+      fail(res, p);
+    }
+  }
+
+  return function handleApi(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       observe(res, { route: 'api' });
       fail(res, problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
@@ -99,18 +113,14 @@ export function createApiHandler({ cache, config, headers, openApi, log }: ApiHa
       fail(res, request);
       return;
     }
-    // Noted before the wait, so that a visitor who leaves meanwhile is counted on this route.
+    // Noted before any wait, so that a visitor who leaves meanwhile is counted on this route.
     observe(res, { route: API_PATHS[request.name].template });
-    try {
-      const { answer, status } = await cache.get(request);
-      const fetched = status === 'MISS' || status === 'REFRESH';
-      observe(res, { cache: status, upstreamMs: fetched ? Math.round(answer.upstreamMs) : undefined });
-      send(req, res, answer, status);
-    } catch (error) {
-      const p = asProblem(error);
-      if (p.code === 'internal') log.error({ err: error, key: request.key }, 'proxy failed');
-      observe(res, { cache: 'ERROR' });
-      fail(res, p);
+    const hit = cache.hit(request);
+    if (hit) {
+      observe(res, { cache: 'HIT' });
+      send(req, res, hit.answer, 'HIT');
+      return;
     }
+    void answerWhenFetched(req, res, request);
   };
 }

@@ -12,7 +12,7 @@ export function serverContentApi(cache: ContentCache, reads?: RenderReads): Cont
   return {
     async get(name, request = {}) {
       const apiRequest = apiRequestFor(name, request.id, request.query as Record<string, string | number>);
-      const result = await cache.get(apiRequest);
+      const result = cache.hit(apiRequest) ?? (await cache.get(apiRequest));
       reads?.note(result);
       if (result.answer.status === 404) throw problem('not_found', `${apiRequest.key} does not exist`);
       return result.answer.data as never;
