@@ -6,8 +6,8 @@ import { compression } from 'vite-plugin-compression2';
 // react-router's package exports point at its development build (for Node as well); both
 // builds take its production build instead (no dev-only checks, smaller). Development and
 // the tests keep the development build and its warnings.
-const routerBuild = (file: string) =>
-  fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
+const fromRoot = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url));
+const routerBuild = (file: string) => fromRoot(`node_modules/react-router/dist/production/${file}`);
 
 // Two builds: the browser bundle (dist/client, with a manifest the server reads to preload
 // each page's chunks) and the server (dist/server: the shell plus the app's render module).
@@ -27,6 +27,15 @@ export default defineConfig(({ command, isSsrBuild }) => ({
           alias: [
             { find: /^react-router\/dom$/, replacement: routerBuild('dom-export.mjs') },
             { find: /^react-router$/, replacement: routerBuild('index.mjs') },
+            // The server build bundles React's server renderer (its own file, which picks the
+            // production or development build by NODE_ENV as usual) with a storage that does not
+            // switch on Node's async hooks (server/render/sync-request-storage.ts).
+            ...(isSsrBuild
+              ? [
+                  { find: /^react-dom\/server$/, replacement: fromRoot('node_modules/react-dom/server.node.js') },
+                  { find: /^async_hooks$/, replacement: fromRoot('server/render/sync-request-storage.ts') },
+                ]
+              : []),
           ],
         }
       : {},

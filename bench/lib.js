@@ -480,6 +480,13 @@ export async function buildBareRender() {
     logLevel: 'warn',
     publicDir: false,
     plugins: [react()],
+    // React Router's production build, as the service's build takes it (vite.config.ts); React's
+    // renderer is the stock one.
+    resolve: {
+      alias: [
+        { find: /^react-router$/, replacement: join(ROOT, 'node_modules/react-router/dist/production/index.mjs') },
+      ],
+    },
     build: {
       ssr: 'bench/bare-render-entry.tsx',
       outDir: 'bench/.build/bare-render',

@@ -6,12 +6,14 @@ import { BUILT_SERVER, startBuiltServer } from './support/built-server.js';
 
 describe('smoke: node dist/server/index.js', () => {
   it('serves the home page and the API from the embedded content, with empty stderr', async () => {
-    const server = await startBuiltServer({ UPSTREAM_URL: '' });
+    // Also checks that rendering never enters an AsyncLocalStorage (the preload reports it on stderr).
+    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production' }, ['--import', './test/support/report-async-storage.mjs']);
     try {
       expect(server.stdout()).toContain('embedded content API started');
       const page = await fetch(`${server.url}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<title>首页</title>');
+      expect((await fetch(`${server.url}/zjxz/detail?id=1`)).status).toBe(200);
       const api = await fetch(`${server.url}/api/contact-us`);
       expect(api.status).toBe(200);
       server.child.kill('SIGTERM');

@@ -14,9 +14,9 @@ export interface BuiltServer {
 }
 
 /** Start it on a port the system picks and wait for its "listening" line, which names the URL. */
-export async function startBuiltServer(env: Record<string, string>): Promise<BuiltServer> {
+export async function startBuiltServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<BuiltServer> {
   if (!existsSync(BUILT_SERVER)) throw new Error('run `npm run build` first');
-  const child = spawn(process.execPath, [BUILT_SERVER], {
+  const child = spawn(process.execPath, [...nodeArgs, BUILT_SERVER], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
