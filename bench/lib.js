@@ -291,8 +291,13 @@ export function quantile(values, q) {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
 }
 
-/** Alternate wrk runs between targets, `rounds` times; the median of each figure per target. */
+/**
+ * Alternate wrk runs between targets, `rounds` times; the median of each figure per target.
+ * A one-second run per target comes first and is not counted: the first run after a server
+ * starts or changes target is often the slowest (JIT, connection setup, caches).
+ */
 export function compare(targets, { rounds = 3, ...options } = {}) {
+  for (const url of Object.values(targets)) wrk(url, { ...options, seconds: 1 });
   const runs = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
   for (let r = 0; r < rounds; r++) {
     for (const [name, url] of Object.entries(targets)) runs[name].push(wrk(url, options));

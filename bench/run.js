@@ -7,7 +7,7 @@ const started = Date.now();
 ensureWrk();
 ensureBuild();
 
-const { benchApiHit } = await import('./api-hit.js');
+const { runApiHit } = await import('./api-hit.js');
 const { runPages } = await import('./pages.js');
 const { runRender } = await import('./render.js');
 const { runColdMiss } = await import('./cold-miss.js');
@@ -19,9 +19,9 @@ const section = (title, markdown) => {
   console.log(`(${title} done at ${fmt((Date.now() - started) / 1000)} s)`);
 };
 
-const api = await benchApiHit();
+const api = await runApiHit();
 section('api-hit', api.markdown);
-verdicts.push(['cached API hit: throughput ratio (no target)', fmt(api.result.service.rps / api.result.baseline.rps, 2), '—']);
+verdicts.push(['cached API hit: throughput ≥ 0.5 × raw node:http, p99 ≤ 2 ×', `${fmt(api.throughput, 2)}, p99 ${fmt(api.p99, 2)} ×`, api.met ? 'yes' : '**no**']);
 
 const pages = await runPages();
 section('pages', pages.markdown);
@@ -29,7 +29,7 @@ verdicts.push(['pages, warm cache: throughput ≥ 0.5 × raw node:http, same byt
 
 const render = await runRender();
 section('render', render.markdown);
-verdicts.push(['fresh render: throughput vs bare renderToPipeableStream (no target)', render.ratios.map((r) => fmt(r, 2)).join(', '), '—']);
+verdicts.push(['fresh render: throughput ≥ 0.5 × bare renderToPipeableStream', render.ratios.map((r) => fmt(r, 2)).join(', '), render.met ? 'yes' : '**no**']);
 
 const miss = await runColdMiss();
 section('cold-miss', miss.markdown);
