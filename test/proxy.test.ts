@@ -77,6 +77,24 @@ describe('proxy on the embedded content API', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
   });
 
+  it('answers a browser gzip on the miss, and brotli from the next request on', async () => {
+    const url = '/api/experts?pageSize=11';
+    const browser = 'gzip, deflate, br, zstd';
+    const first = await request(svc.url).get(url).set('accept-encoding', browser).expect(200);
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect(first.headers['content-encoding']).toBe('gzip');
+    for (let i = 0; i < 2; i++) {
+      const later = await request(svc.url).get(url).set('accept-encoding', browser).expect(200);
+      expect(later.headers['x-cache']).toBe('HIT');
+      expect(later.headers['content-encoding']).toBe('br');
+      expect(later.headers.etag).toBe(first.headers.etag);
+      expect(later.body).toEqual(first.body);
+    }
+    // A client that prefers identity gets it, whatever else it takes.
+    const plain = await request(svc.url).get(url).set('accept-encoding', 'identity, gzip;q=0.5').expect(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+
   it('answers HEAD without a body', async () => {
     const res = await request(svc.url).head('/api/banner').expect(200);
     expect(res.text).toBeUndefined();
