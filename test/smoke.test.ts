@@ -16,6 +16,9 @@ describe('smoke: node dist/server/index.js', () => {
       expect((await fetch(`${server.url}/zjxz/detail?id=1`)).status).toBe(200);
       const api = await fetch(`${server.url}/api/contact-us`);
       expect(api.status).toBe(200);
+      // Log lines are written in batches; a quiet service still writes each within a moment.
+      for (let i = 0; i < 40 && !server.stdout().includes('"url":"/api/contact-us"'); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(server.stdout()).toContain('"url":"/api/contact-us"');
       server.child.kill('SIGTERM');
       const [code] = await once(server.child, 'exit');
       expect(code).toBe(0);
