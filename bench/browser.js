@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROME_UA, commandLine, ensureBuild, fmt, isMain, median, rawGet, stamp, startHelper, startService, table, tempPath, writeSection } from './lib.js';
 
-const LOADS = 5;
+/** Loads per page and form. The mobile FCP comparison gets more: one load varies by ±30 % here. */
+const LOADS = { desktop: 3, mobile: 11 };
 const SETTLE_MS = 1_000;
 const LOAD_TIMEOUT_MS = 30_000;
 const LOAD_LIMIT_MS = 45_000;
@@ -175,9 +176,9 @@ export async function benchBrowser() {
         return undefined;
       }
     };
-    for (let i = 0; i < LOADS; i++) {
+    for (let i = 0; i < LOADS.mobile; i++) {
       for (const p of PAGES) {
-        add(`${p.name}|desktop|service`, await tryLoad(service.url + p.path, FORMS.desktop));
+        if (i < LOADS.desktop) add(`${p.name}|desktop|service`, await tryLoad(service.url + p.path, FORMS.desktop));
         add(`${p.name}|mobile|service`, await tryLoad(service.url + p.path, FORMS.mobile));
         add(`${p.name}|mobile|baseline`, await tryLoad(baseline.url + p.path, FORMS.mobile));
       }
@@ -197,7 +198,7 @@ export async function benchBrowser() {
       const b = s[`${p.name}|mobile|baseline`];
       if (!(x.fcp / b.fcp > TARGETS.fcpRatio) && process.env.BENCH_BROWSER_DIAGNOSE !== '1') continue;
       const loads = [];
-      for (let i = 0; i < LOADS; i++) loads.push(await tryLoad(service.url + p.path, FORMS.mobile, { blockScripts: true }));
+      for (let i = 0; i < LOADS.mobile; i++) loads.push(await tryLoad(service.url + p.path, FORMS.mobile, { blockScripts: true }));
       s[`${p.name}|mobile|service, scripts blocked`] = summarise(loads);
     }
     return report(s, failures);
@@ -252,7 +253,7 @@ function report(s, failures) {
   const markdown = `## Real Chromium: paint, layout shift and bytes
 
 Command: \`${commandLine()}\` (${stamp()}).
-Chromium ${'`/usr/bin/chromium`'} headless through playwright-core; each figure the median of ${LOADS} loads, each in a fresh
+Chromium ${'`/usr/bin/chromium`'} headless through playwright-core; each figure the median of ${LOADS.desktop} loads (desktop) or ${LOADS.mobile} (mobile), each in a fresh
 context (empty cache, cache disabled), the service's and the baseline's loads alternating; one unmeasured load first.
 Desktop: 1920×1080, desktop Chrome User-Agent. Mobile: 390×844 at device scale 3, touch, Android Chrome User-Agent, CPU
 slowed 4× (CDP \`Emulation.setCPUThrottlingRate\`). TTFB is \`responseStart\` of the navigation entry; FCP the
@@ -263,7 +264,7 @@ of 1024 B. Baseline: the service's HTML for that URL (mobile User-Agent) with ev
 link removed, served with the same CSS and media by \`bench/browser-baseline-server.js\` (brotli 4 from memory).
 "Long tasks before FCP" is the main-thread time in long tasks (over 50 ms, \`longtask\` entries observed from the
 document's start) that ran before the first contentful paint. Where a page misses the FCP target, the service's page is
-loaded ${LOADS} more times with its \`.js\` requests aborted ("diagnosis" row): if its FCP then matches the baseline's, the
+loaded ${LOADS.mobile} more times with its \`.js\` requests aborted ("diagnosis" row): if its FCP then matches the baseline's, the
 time goes to script work before the first paint, not to the document or the server. The FCP target is judged on the ratio of the
 medians; the median of the ratios of back-to-back service/baseline loads is shown beside it.
 

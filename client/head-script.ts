@@ -3,8 +3,9 @@
  * - marks the document as scripted (`js` class) and keeps the CSS variable --scale at
  *   viewport width / 1920 (1 at 500 px or less), now and on every resize, so that the first
  *   paint is already scaled (SITE.md point 7);
- * - starts the app once the first frame is drawn and the page's most important images (those
- *   with fetchpriority=high) have been drawn, or after BOOT_WAIT_MS at most: the module scripts named
+ * - starts the app once the first contentful paint has been presented (where the browser
+ *   reports it; else after the first frame) and the page's most important images (those with
+ *   fetchpriority=high) have been drawn, or after BOOT_WAIT_MS at most: the module scripts named
  *   by <meta name="app-modules"> (the entry, then the current route's chunks) are added together,
  *   so they load in parallel without competing with the first paint for the network.
  * The server sends its hash in the Content-Security-Policy.
@@ -21,14 +22,21 @@ export const HEAD_SCRIPT =
   `if(f!==k){k=f;h.style.setProperty('--scale',f)}}` +
   `s();window.addEventListener('resize',s);` +
   `var m=d.querySelector('meta[name="${APP_MODULES_META}"]');if(!m)return;` +
-  // After the next frame has been drawn.
-  `function later(f){requestAnimationFrame(function(){setTimeout(f,0)})}` +
   `function boot(){if(b)return;b=1;m.content.split(' ').forEach(function(u,i){var e;` +
   `if(i===0){e=d.createElement('script');e.type='module';e.src=u}` +
   `else{e=d.createElement('link');e.rel='modulepreload';e.href=u}` +
   `d.head.appendChild(e)})}` +
-  `later(function(){` +
+  `setTimeout(boot,${BOOT_WAIT_MS});` +
+  // Once the main images are drawn (after the frame that follows their load).
+  `function start(){` +
   `var w=[].filter.call(d.querySelectorAll('img[fetchpriority=high]'),function(i){return!i.complete}),n=w.length;` +
   `if(!n)return boot();` +
-  `w.forEach(function(i){function g(){if(--n===0)later(boot)}i.addEventListener('load',g);i.addEventListener('error',g)});` +
-  `setTimeout(boot,${BOOT_WAIT_MS})})})()`;
+  `w.forEach(function(i){function g(){if(--n===0)requestAnimationFrame(function(){setTimeout(boot,0)})}` +
+  `i.addEventListener('load',g);i.addEventListener('error',g)})}` +
+  // After the first contentful paint has been presented, where the browser reports it; else
+  // after the next frame.
+  `var P=window.PerformanceObserver;` +
+  `if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf('paint')>=0){` +
+  `var o=new P(function(l){if(l.getEntriesByName('first-contentful-paint').length){o.disconnect();start()}});` +
+  `o.observe({type:'paint',buffered:true})}` +
+  `else requestAnimationFrame(function(){setTimeout(start,0)})})()`;

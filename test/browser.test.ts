@@ -33,6 +33,23 @@ describe('in Chromium', () => {
     await page.context().close();
   });
 
+  it("the app's scripts are requested only after the first contentful paint", async () => {
+    const { page, problems } = await openPage(browser);
+    await gotoHydrated(page, `${svc.url}/zjxz/index`);
+    const { fcp, scripts } = await page.evaluate(() => ({
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes('/assets/') && e.name.endsWith('.js'))
+        .map((e) => e.startTime),
+    }));
+    expect(fcp).toBeGreaterThan(0);
+    expect(scripts.length).toBeGreaterThan(1);
+    for (const start of scripts) expect(start).toBeGreaterThanOrEqual(fcp);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('an unknown route hydrates its 404 state with no console error', async () => {
     const { page, problems } = await openPage(browser);
     const res = await page.goto(`${svc.url}/no/such/page`);
