@@ -15,6 +15,15 @@ const FLUSH_MS = 100;
  */
 export function createLogger(level: string): Logger {
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  setInterval(() => destination.flush(), FLUSH_MS).unref();
+  const timer = setInterval(() => {
+    try {
+      destination.flush();
+    } catch (error) {
+      // The destination was destroyed: nothing more can be written to it; say so once.
+      clearInterval(timer);
+      process.stderr.write(`log destination closed: ${String(error)}\n`);
+    }
+  }, FLUSH_MS);
+  timer.unref();
   return pino({ level, base: { service: 'site-bff' } }, destination);
 }
