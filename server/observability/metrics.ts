@@ -1,5 +1,5 @@
 /** Prometheus metrics, in a registry of the service's own (tests run several services in one process). */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -31,17 +31,17 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       labelNames: ['path', 'result'],
       registers,
     }),
-    upstreamDuration: new Histogram({
+    upstreamDuration: talliedHistogram({
       name: 'upstream_request_duration_seconds',
       help: 'Latency of calls to the content API, by path.',
-      labelNames: ['path'] as const,
+      labelName: 'path',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
-    upstreamErrors: new Counter({
+    upstreamErrors: talliedCounter({
       name: 'upstream_errors_total',
       help: 'Failed calls to the content API, by path and kind (unreachable, timeout, status, too_large, invalid, circuit_open).',
-      labelNames: ['path', 'kind'] as const,
+      labelNames: ['path', 'kind'],
       registers,
     }),
     circuitOpen: new Gauge({
@@ -69,10 +69,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
 }
 
 /*
- * The metrics fed by every request are tallied in plain numbers and handed to the registry when
- * /metrics is read: prom-client's inc() and observe() hash their labels on every call, which cost
- * a sixth of a cached hit (docs/decisions/012). Their label sets are bounded (routes, paths,
- * methods, statuses, results), and each set's tally is looked up once per request.
+ * The labelled metrics, fed by every request and every upstream call, are tallied in plain
+ * numbers and handed to the registry when /metrics is read: prom-client's inc() and observe()
+ * hash their labels on every call, which cost a sixth of a cached hit (docs/decisions/012).
+ * Their label sets are bounded (routes, paths, methods, statuses, results, kinds), and each
+ * set's tally is looked up once per event.
  */
 
 class Tally {

@@ -150,13 +150,13 @@ export class ContentCache {
     try {
       const res = await this.upstream.get(request.key, signal);
       const upstreamMs = performance.now() - started;
-      this.metrics.upstreamDuration.observe({ path }, upstreamMs / 1000);
+      this.metrics.upstreamDuration(path).observe(upstreamMs / 1000);
       const answer = this.#toAnswer(request, res.status, res.body, upstreamMs);
       options.ttl = answer.maxAge * 1000;
       return answer;
     } catch (error) {
       const failure = error instanceof UpstreamError ? error : upstreamError('invalid', String(error));
-      this.metrics.upstreamErrors.inc({ path, kind: failure.kind });
+      this.metrics.upstreamErrors(path, failure.kind).inc();
       // While the circuit is open every miss fails here; the breaker logs its own changes.
       if (failure.kind !== 'circuit_open') {
         this.log.warn({ key: request.key, kind: failure.kind, err: failure.message }, 'upstream call failed');
