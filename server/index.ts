@@ -43,14 +43,17 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     force.unref();
+    // Exit once the log is written out: exiting during an asynchronous write could put the
+    // last lines out of order.
+    const exit = (code: number) => log.flush(() => process.exit(code));
     service.close().then(
       () => {
         log.info('stopped');
-        process.exit(0);
+        exit(0);
       },
       (error: unknown) => {
         log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        exit(1);
       },
     );
   };

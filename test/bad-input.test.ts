@@ -441,7 +441,7 @@ describe('bad input', () => {
   });
 
   describe('pages: malformed percent-encoding and odd request targets', () => {
-    it.each([['/%2e%2e/%2e%2e/etc/passwd'], ['/..%2f..%2fetc%2fpasswd'], ['/%E4%B8%AD'], ['/%00'], ['/a%00b'], ['/..\\..\\etc'], ['/lxwm/index?x=%ff'], ['/lxwm/index?%zz=1']])(
+    it.each([['/%2e%2e/%2e%2e/etc/passwd'], ['/..%2f..%2fetc%2fpasswd'], ['/%E4%B8%AD'], ['/%00'], ['/a%00b'], ['/..\\..\\etc'], ['/lxwm/index?x=%ff'], ['/lxwm/index?%zz=1'], ['/%09/'], ['/%09%0A/'], ['/%0d/'], ['/x/%09/']])(
       '%s answers 200 or 404 HTML, not 500',
       async (target) => {
         const res = await get(target);

@@ -38,6 +38,18 @@ const FALLBACK_HTML =
   '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
   `<title>${UNAVAILABLE_TITLE}</title></head><body><main><h1>内容暂时无法加载</h1><p>服务暂时不可用，请稍后再试。</p><p><a href="/">返回首页</a></p></main></body></html>`;
 
+/**
+ * URL parsers drop tabs and newlines. Decoded by the router, an encoded one can leave a path
+ * such as `//`, which no URL parser accepts (`/%09/` made the router throw). Escaped once more
+ * in the path, it is plain text to the router and matches no route: the visitor gets the 404 page.
+ */
+function routerSafe(target: string): string {
+  const query = target.indexOf('?');
+  const path = query === -1 ? target : target.slice(0, query);
+  if (!/%0[9ad]/i.test(path)) return target;
+  return path.replace(/%(0[9ad])/gi, '%25$1') + (query === -1 ? '' : target.slice(query));
+}
+
 export function createPageHandler(deps: PageHandlerDeps) {
   return async function handlePage(req: ExpressRequest, res: ExpressResponse): Promise<void> {
     const controller = new AbortController();
@@ -46,7 +58,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     observe(res, { route: 'page' });
     const origin = deps.publicOrigin();
     // Concatenated, not resolved: a URL such as //other.host/ must stay a path on this origin.
-    const url = new URL(origin + req.originalUrl);
+    const url = new URL(origin + routerSafe(req.originalUrl));
     const scaleMode = scaleModeFor(req.get('user-agent'));
     const fail = (error: unknown, what: string) => {
       deps.log.error({ err: error, url: req.originalUrl }, what);
