@@ -8,10 +8,15 @@ import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, type HydrationState } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { routerSafe } from '../shared/router-safe.js';
 import { createRoutes, ROUTER_DATA_ID } from '../shared/routes.js';
 import { browserContentApi } from './browser-content-api.js';
 
 async function hydrate(): Promise<void> {
+  // The target the server rendered (an encoded tab or newline in the path escaped once more).
+  const { pathname, search, hash } = window.location;
+  const safe = routerSafe(pathname);
+  if (safe !== pathname) window.history.replaceState(window.history.state, '', safe + search + hash);
   const routes = createRoutes(browserContentApi);
   const lazyMatches = matchRoutes(routes, window.location)?.filter((m) => m.route.lazy) ?? [];
   await Promise.all(

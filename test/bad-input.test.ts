@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError } from '../shared/contract/api-paths.js';
 import { NEWS_CATEGORY_IDS, RESEARCH_CATEGORY_IDS } from '../shared/constants.js';
 import { PAGE_ROUTES } from '../shared/page-routes.js';
+import { routerSafe } from '../shared/router-safe.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { isContractUrl, outsideContract } from './support/contract-urls.js';
 import { rawRequest, type RawResponse } from './support/raw-http.js';
@@ -437,6 +438,15 @@ describe('bad input', () => {
         }),
         { numRuns: 100 },
       );
+    });
+  });
+
+  describe('routerSafe: what the router is given', () => {
+    it('escapes an encoded tab or newline in the path once more, and leaves the query and other paths alone', () => {
+      expect(routerSafe('/%09/')).toBe('/%2509/');
+      expect(routerSafe('/a/%0A%0d?x=%09')).toBe('/a/%250A%250d?x=%09');
+      expect(routerSafe('/zjxz/detail?id=1&q=%09')).toBe('/zjxz/detail?id=1&q=%09');
+      expect(routerSafe('/%E4%B8%AD')).toBe('/%E4%B8%AD');
     });
   });
 

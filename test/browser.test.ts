@@ -61,6 +61,17 @@ describe('in Chromium', () => {
     await page.context().close();
   });
 
+  it('a path with an encoded tab hydrates the 404 page, not a blank one', async () => {
+    const { page, problems } = await openPage(browser);
+    const res = await page.goto(`${svc.url}/%09/`);
+    expect(res?.status()).toBe(404);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    expect(await page.title()).toBe('页面未找到');
+    expect(await page.locator('main h1').textContent()).toContain('页面未找到');
+    expect(problems.filter((p) => !/status of 404/.test(p))).toEqual([]);
+    await page.context().close();
+  });
+
   it('hovering an item opens its panel after about 100 ms; leaving closes it', async () => {
     const { page, problems } = await openPage(browser);
     await gotoHydrated(page, `${svc.url}/lxwm/index`);

@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import type { AppRenderer } from '../../client/entry-server.js';
 import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../../shared/page-routes.js';
+import { routerSafe } from '../../shared/router-safe.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 import type { ClientAssets } from './client-assets.js';
@@ -37,18 +38,6 @@ export interface PageHandlerDeps {
 const FALLBACK_HTML =
   '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
   `<title>${UNAVAILABLE_TITLE}</title></head><body><main><h1>内容暂时无法加载</h1><p>服务暂时不可用，请稍后再试。</p><p><a href="/">返回首页</a></p></main></body></html>`;
-
-/**
- * URL parsers drop tabs and newlines. Decoded by the router, an encoded one can leave a path
- * such as `//`, which no URL parser accepts (`/%09/` made the router throw). Escaped once more
- * in the path, it is plain text to the router and matches no route: the visitor gets the 404 page.
- */
-function routerSafe(target: string): string {
-  const query = target.indexOf('?');
-  const path = query === -1 ? target : target.slice(0, query);
-  if (!/%0[9ad]/i.test(path)) return target;
-  return path.replace(/%(0[9ad])/gi, '%25$1') + (query === -1 ? '' : target.slice(query));
-}
 
 export function createPageHandler(deps: PageHandlerDeps) {
   return async function handlePage(req: ExpressRequest, res: ExpressResponse): Promise<void> {
