@@ -13,6 +13,7 @@ import { applyHeaders, type HeaderSet } from './http/security-headers.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { observe, requestIdOf } from './observability/request-observer.js';
+import { BAD_ADDRESS_HTML } from './render/plain-pages.js';
 
 export interface AppDeps {
   headers: HeaderSet;
@@ -37,6 +38,13 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(match[1]!);
   const wanted = Buffer.from(token);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** A page request from a browser: GET or HEAD outside the API and static files, preferring HTML. */
+function wantsPage(req: Request): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (/^\/(api|assets|media)(\/|$)/.test(req.path)) return false;
+  return req.accepts(['json', 'html']) === 'html';
 }
 
 export function createApp(deps: AppDeps): express.Express {
@@ -113,6 +121,12 @@ export function createApp(deps: AppDeps): express.Express {
     // Express and the static handlers mark what was wrong with the request: a missing file
     // (404) or a path that cannot be decoded (400).
     const status = (error as { status?: number }).status;
+    if (status === 400 && wantsPage(req)) {
+      // A visitor's browser gets a page it can read; an API client, the JSON error below.
+      observe(res, { route: 'other' });
+      res.status(400).set('cache-control', 'no-store').type('html').send(BAD_ADDRESS_HTML);
+      return;
+    }
     if (status === 404 || status === 400) {
       observe(res, { route: 'other' });
       sendProblem(res, status === 404 ? problem('not_found', 'no such file') : problem('bad_request', 'the URL cannot be decoded'));

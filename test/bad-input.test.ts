@@ -468,6 +468,18 @@ describe('bad input', () => {
       },
     );
 
+    it('a browser asking for an undecodable page address gets a readable 400 page; an API client, the JSON error', async () => {
+      const page = await get('/zjxz/detail%ff?id=1', [['accept', 'text/html,application/xhtml+xml,*/*;q=0.8']]);
+      expect(page.status).toBe(400);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.text).toContain('网址有误');
+      expect(page.text).toContain('<a href="/">返回首页</a>');
+      expect(page.text).not.toMatch(/<script/i);
+      const json = await get('/zjxz/detail%ff?id=1', [['accept', '*/*']]);
+      expect(json.status).toBe(400);
+      expect(JSON.parse(json.text).error.code).toBe('bad_request');
+    });
+
     describe('absolute-form request targets (RFC 9112 section 3.2.2: a server MUST accept them)', () => {
       let defaultOrigin: RunningService;
       beforeAll(async () => {

@@ -14,6 +14,7 @@ import { observe } from '../observability/request-observer.js';
 import type { ClientAssets } from './client-assets.js';
 import { canonicalUrl, documentHead } from './document-head.js';
 import { pageCacheKey, type PageCache } from './page-cache.js';
+import { UNAVAILABLE_HTML } from './plain-pages.js';
 import { RenderReads } from './render-tracking.js';
 import { serverContentApi } from './server-content-api.js';
 import type { ContentCache } from '../proxy/content-cache.js';
@@ -35,10 +36,6 @@ export interface PageHandlerDeps {
   log: Logger;
 }
 
-const FALLBACK_HTML =
-  '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-  `<title>${UNAVAILABLE_TITLE}</title></head><body><main><h1>内容暂时无法加载</h1><p>服务暂时不可用，请稍后再试。</p><p><a href="/">返回首页</a></p></main></body></html>`;
-
 export function createPageHandler(deps: PageHandlerDeps) {
   return async function handlePage(req: ExpressRequest, res: ExpressResponse): Promise<void> {
     const controller = new AbortController();
@@ -55,7 +52,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
         res.destroy();
         return;
       }
-      res.status(500).set('cache-control', 'no-store').type('html').send(FALLBACK_HTML);
+      res.status(500).set('cache-control', 'no-store').type('html').send(UNAVAILABLE_HTML);
     };
 
     const started = performance.now();

@@ -1,0 +1,18 @@
+/**
+ * Whole documents for the two cases where the app cannot render a page: a render that failed
+ * (500) and a page address that cannot be decoded (400). No script and no stylesheet, so
+ * they show whatever else is broken; readable, in Chinese, with a way back home.
+ */
+import { UNAVAILABLE_TITLE } from '../../shared/page-routes.js';
+
+function plainPage(title: string, heading: string, text: string): string {
+  return (
+    '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<meta name="robots" content="noindex"><title>${title}</title></head>` +
+    `<body><main><h1>${heading}</h1><p>${text}</p><p><a href="/">返回首页</a></p></main></body></html>`
+  );
+}
+
+export const UNAVAILABLE_HTML = plainPage(UNAVAILABLE_TITLE, '内容暂时无法加载', '服务暂时不可用，请稍后再试。');
+
+export const BAD_ADDRESS_HTML = plainPage('网址无法识别', '网址有误', '该网址含有无法识别的字符，请检查后重试。');
