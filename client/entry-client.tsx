@@ -13,6 +13,11 @@ import { createRoutes, ROUTER_DATA_ID } from '../shared/routes.js';
 import { browserContentApi } from './browser-content-api.js';
 
 async function hydrate(): Promise<void> {
+  // The head script may start the app while the document is still arriving (after the first
+  // paint, with the modules already in the HTTP cache): the tree and its data must be whole.
+  if (document.readyState === 'loading') {
+    await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
+  }
   // The target the server rendered (an encoded tab or newline in the path escaped once more).
   const { pathname, search, hash } = window.location;
   const safe = routerSafe(pathname);

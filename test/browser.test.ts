@@ -1,4 +1,6 @@
 /** Browser behaviour in real Chromium against the real service. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
@@ -48,6 +50,43 @@ describe('in Chromium', () => {
     for (const start of scripts) expect(start).toBeGreaterThanOrEqual(fcp);
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+
+  it('a document still arriving when the app starts is hydrated once it is whole, from its own data', async () => {
+    // A proxy that holds back the end of the page (its data) for 1.5 s, long after the first paint.
+    const held = createServer((req, res) => {
+      void (async () => {
+        const answer = await fetch(svc.url + req.url, { headers: { 'accept-encoding': 'identity', 'user-agent': req.headers['user-agent'] ?? '' } });
+        const body = Buffer.from(await answer.arrayBuffer());
+        const dropped = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
+        res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => !dropped.has(k))));
+        const text = body.toString('utf8');
+        const cut = text.indexOf('<script type="application/json"');
+        if (!req.url?.startsWith('/zjxz/index') || cut === -1) return void res.end(body);
+        res.write(text.slice(0, cut));
+        await new Promise((r) => setTimeout(r, 1_500));
+        res.end(text.slice(cut));
+      })();
+    });
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    try {
+      const { page, problems } = await openPage(browser);
+      const apiCalls: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/')) apiCalls.push(r.url());
+      });
+      // Visited once, so that the app's modules come from the HTTP cache the second time.
+      const url = `http://127.0.0.1:${(held.address() as AddressInfo).port}/zjxz/index`;
+      await gotoHydrated(page, url);
+      await gotoHydrated(page, url);
+      expect(await page.locator('main h1').count()).toBeGreaterThan(0);
+      expect(apiCalls).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      held.closeAllConnections();
+      held.close();
+    }
   });
 
   it('an unknown route hydrates its 404 state with no console error', async () => {
