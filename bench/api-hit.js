@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import {
   commandLine, compare, ensureBuild, fmt, profileService, wrk, ensureWrk, isMain, rawGet, row, stamp, startHelper, startService,
-  storedResponse, TABLE_HEAD, writeSection, tempPath,
+  storedResponse, TABLE_HEAD, measureSection, tempPath,
 } from './lib.js';
 
 const PATH = '/api/news?categoryId=19&page=1&pageSize=9';
@@ -69,12 +69,6 @@ ${summary}
 `;
 }
 
-/** Measure, profile when a target is missed, write the section of RESULTS.md. */
-export async function runApiHit() {
-  const r = await benchApiHit();
-  const markdown = r.met ? r.markdown : `${r.markdown}\n${await profileApiHit()}`;
-  writeSection('api-hit', markdown);
-  return { ...r, markdown };
-}
+export const runApiHit = () => measureSection('api-hit', benchApiHit, () => profileApiHit());
 
 if (isMain(import.meta.url)) console.log((await runApiHit()).markdown);

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import {
   commandLine, ensureBuild, fmt, isMain, profileService, quantile, rawGet, stamp, startHelper, startService, table,
-  writeSection, tempPath,
+  measureSection, tempPath,
 } from './lib.js';
 
 const DELAY_MS = 20;
@@ -186,11 +186,6 @@ ${summary}
   }
 }
 
-export async function runColdMiss() {
-  const r = await benchColdMiss();
-  const markdown = r.met ? r.markdown : `${r.markdown}\n${await profileColdMiss()}`;
-  writeSection('cold-miss', markdown);
-  return { ...r, markdown };
-}
+export const runColdMiss = () => measureSection('cold-miss', benchColdMiss, () => profileColdMiss());
 
 if (isMain(import.meta.url)) console.log((await runColdMiss()).markdown);

@@ -368,6 +368,17 @@ export function writeSection(id, markdown) {
 }
 
 /** Order the sections of RESULTS.md as given (unknown ones stay at the end). */
+/**
+ * Run a benchmark (`bench()` resolves to `{ met, markdown, ... }`), add `profile(result)`'s
+ * markdown when its target is missed, and write the result as section `id` of RESULTS.md.
+ */
+export async function measureSection(id, bench, profile) {
+  const r = await bench();
+  const markdown = r.met ? r.markdown : `${r.markdown}\n${await profile(r)}`;
+  writeSection(id, markdown);
+  return { ...r, markdown };
+}
+
 export function orderSections(ids) {
   if (!existsSync(RESULTS)) return;
   const text = readFileSync(RESULTS, 'utf8');

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import {
   BROWSER_HEADERS, commandLine, compare, ensureBuild, ensureWrk, fmt, isMain, PAGES, profileService, rawGet, stamp,
-  startHelper, startService, storedResponse, table, wrk, writeSection, tempPath,
+  startHelper, startService, storedResponse, table, wrk, measureSection, tempPath,
 } from './lib.js';
 
 const ROUNDS = 3;
@@ -110,12 +110,6 @@ ${summary}
 `;
 }
 
-/** Measure, profile when the target is missed, write the section of RESULTS.md. */
-export async function runPages() {
-  const r = await benchPages();
-  const markdown = r.met ? r.markdown : `${r.markdown}\n${await profilePages()}`;
-  writeSection('pages', markdown);
-  return { ...r, markdown };
-}
+export const runPages = () => measureSection('pages', benchPages, () => profilePages());
 
 if (isMain(import.meta.url)) console.log((await runPages()).markdown);

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import {
   BROWSER_HEADERS, buildBareRender, commandLine, compare, ensureBuild, ensureWrk, fmt, isMain, PAGES,
-  profileService, rawGet, ROOT, stamp, startHelper, startService, table, wrk, writeSection,
+  profileService, rawGet, ROOT, stamp, startHelper, startService, table, wrk, measureSection,
 } from './lib.js';
 import { PAGE_HEAD, pageRows } from './pages.js';
 
@@ -134,12 +134,6 @@ ${summary}
 `;
 }
 
-/** Measure, profile when the target is missed (or when asked), write the section of RESULTS.md. */
-export async function runRender({ profile = false } = {}) {
-  const r = await benchRender();
-  const markdown = profile || !r.met ? `${r.markdown}\n${await profileRender(r.env)}` : r.markdown;
-  writeSection('render', markdown);
-  return { ...r, markdown };
-}
+export const runRender = () => measureSection('render', benchRender, (r) => profileRender(r.env));
 
 if (isMain(import.meta.url)) console.log((await runRender()).markdown);
