@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { CATEGORY } from '../../shared/constants.js';
 import { categoryHref, telHref } from '../../shared/links.js';
 import { useLayoutData } from '../page-data-hooks.js';
+import { FactList } from './fact-list.js';
 import { ABOUT_LINKS, categoriesOr, orEmpty, SERVICE_CATEGORIES } from './site-sections.js';
 
 interface FooterColumn {
@@ -52,24 +53,19 @@ export function Footer() {
           {groupName ? <p className="footer-name">{groupName}</p> : null}
           {intro?.slogan ? <p className="footer-slogan">{intro.slogan}</p> : null}
           {contact ? (
-            <dl className="footer-contact">
-              <div>
-                <dt>咨询电话</dt>
-                <dd>
+            <FactList
+              className="footer-contact"
+              facts={[
+                [
+                  '咨询电话',
                   <a className="footer-phone" href={telHref(contact.phone)}>
                     {contact.phone}
-                  </a>
-                </dd>
-              </div>
-              <div>
-                <dt>集团地址</dt>
-                <dd>{contact.address}</dd>
-              </div>
-              <div>
-                <dt>服务时间</dt>
-                <dd>{contact.hours}</dd>
-              </div>
-            </dl>
+                  </a>,
+                ],
+                ['集团地址', contact.address],
+                ['服务时间', contact.hours],
+              ]}
+            />
           ) : null}
         </div>
         <nav className="footer-nav" aria-label="页脚导航">

@@ -1,6 +1,7 @@
 /** A hospital's card: picture, name, city, address, phone and departments. */
 import type { Hospital } from '../../shared/contract/entities.js';
 import { imageLoading } from './content-card.js';
+import { FactList } from './fact-list.js';
 
 interface HospitalCardProps {
   hospital: Hospital;
@@ -20,16 +21,12 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
         </p>
         <Heading className="card-title">{hospital.name}</Heading>
         <p className="card-text">{hospital.summary}</p>
-        <dl className="facts">
-          <div>
-            <dt>地址</dt>
-            <dd>{hospital.address}</dd>
-          </div>
-          <div>
-            <dt>电话</dt>
-            <dd>{hospital.phone}</dd>
-          </div>
-        </dl>
+        <FactList
+          facts={[
+            ['地址', hospital.address],
+            ['电话', hospital.phone],
+          ]}
+        />
         {hospital.departments.length > 0 ? (
           <ul className="chips" aria-label="主要科室">
             {hospital.departments.map((d) => (

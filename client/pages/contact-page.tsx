@@ -1,5 +1,6 @@
 /** 联系我们: the group's contact details and every branch's address and phone. */
 import { telHref } from '../../shared/links.js';
+import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
 import { usePageData } from '../page-data-hooks.js';
 import '../styles/hospitals.css';
@@ -20,26 +21,15 @@ export default function ContactPage() {
                 {contact.phone}
               </a>
             </div>
-            <dl className="contact-facts">
-              <div>
-                <dt>集团地址</dt>
-                <dd>{contact.address}</dd>
-              </div>
-              <div>
-                <dt>邮政编码</dt>
-                <dd>{contact.postcode}</dd>
-              </div>
-              <div>
-                <dt>电子邮箱</dt>
-                <dd>
-                  <a href={`mailto:${contact.email}`}>{contact.email}</a>
-                </dd>
-              </div>
-              <div>
-                <dt>服务时间</dt>
-                <dd>{contact.hours}</dd>
-              </div>
-            </dl>
+            <FactList
+              className="contact-facts"
+              facts={[
+                ['集团地址', contact.address],
+                ['邮政编码', contact.postcode],
+                ['电子邮箱', <a href={`mailto:${contact.email}`}>{contact.email}</a>],
+                ['服务时间', contact.hours],
+              ]}
+            />
           </section>
           {contact.branches.length > 0 ? (
             <section className="branches" aria-labelledby="branches-title">

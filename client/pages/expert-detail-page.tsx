@@ -1,5 +1,6 @@
 /** 专家详情: an expert's profile, education, achievements, clinic schedule and biography. */
 import { Link } from 'react-router';
+import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { usePageData } from '../page-data-hooks.js';
@@ -20,16 +21,12 @@ export default function ExpertDetailPage() {
                 <span className="expert-title">{expert.title}</span>
               </h1>
               <p className="expert-hospital">{expert.hospital}</p>
-              <dl className="facts">
-                <div>
-                  <dt>擅长</dt>
-                  <dd>{expert.specialty}</dd>
-                </div>
-                <div>
-                  <dt>教育背景</dt>
-                  <dd>{expert.education}</dd>
-                </div>
-              </dl>
+              <FactList
+                facts={[
+                  ['擅长', expert.specialty],
+                  ['教育背景', expert.education],
+                ]}
+              />
               <Link to="/lxwm/index" className="btn btn-primary">
                 预约咨询
               </Link>

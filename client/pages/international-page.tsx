@@ -1,6 +1,7 @@
 /** 国际医院: the group's hospital(s) abroad (Sydney), with highlights, departments and text. */
 import { Link } from 'react-router';
 import { EmptyState } from '../components/content-card.js';
+import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { usePageData } from '../page-data-hooks.js';
@@ -25,20 +26,13 @@ export default function InternationalPage() {
                   </p>
                   <h2 id={`intl-${h.id}`}>{h.name}</h2>
                   <p className="intl-lead">{h.summary}</p>
-                  <dl className="facts">
-                    <div>
-                      <dt>创立</dt>
-                      <dd>{h.founded} 年</dd>
-                    </div>
-                    <div>
-                      <dt>地址</dt>
-                      <dd>{h.address}</dd>
-                    </div>
-                    <div>
-                      <dt>电话</dt>
-                      <dd>{h.phone}</dd>
-                    </div>
-                  </dl>
+                  <FactList
+                    facts={[
+                      ['创立', `${h.founded} 年`],
+                      ['地址', h.address],
+                      ['电话', h.phone],
+                    ]}
+                  />
                 </div>
               </div>
               {h.highlights.length > 0 ? (
