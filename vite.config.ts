@@ -3,11 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
-// react-router's package exports point at its development build (for Node as well); both
-// builds take its production build instead (no dev-only checks, smaller). Development and
-// the tests keep the development build and its warnings.
 const fromRoot = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url));
-const routerBuild = (file: string) => fromRoot(`node_modules/react-router/dist/production/${file}`);
 
 // Two builds: the browser bundle (dist/client, with a manifest the server reads to preload
 // each page's chunks) and the server (dist/server: the shell plus the app's render module).
@@ -25,8 +21,6 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     command === 'build'
       ? {
           alias: [
-            { find: /^react-router\/dom$/, replacement: routerBuild('dom-export.mjs') },
-            { find: /^react-router$/, replacement: routerBuild('index.mjs') },
             // The server build bundles React's server renderer (its own file, which picks the
             // production or development build by NODE_ENV as usual) with a storage that does not
             // switch on Node's async hooks (server/render/sync-request-storage.ts).
@@ -44,8 +38,9 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         outDir: 'dist/server',
         copyPublicDir: false,
         emptyOutDir: true,
-        target: 'node20',
-        rollupOptions: { input: { index: 'server/index.ts' } },
+        target: 'node26',
+        // Every chunk beside index.js, so that each finds dist/client at ../client.
+        rollupOptions: { input: { index: 'server/index.ts' }, output: { chunkFileNames: '[name]-[hash].js' } },
       }
     : {
         outDir: 'dist/client',
