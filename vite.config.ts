@@ -1,13 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
-const fromRoot = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url));
-
 // Two builds: the browser bundle (dist/client, with a manifest the server reads to preload
 // each page's chunks) and the server (dist/server: the shell plus the app's render module).
-export default defineConfig(({ command, isSsrBuild }) => ({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     react(),
     // Build-time brotli and gzip copies of the browser's files, served as they are (no
@@ -17,22 +14,6 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       : [compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/, threshold: 1024 })]),
   ],
   publicDir: 'client/public',
-  resolve:
-    command === 'build'
-      ? {
-          alias: [
-            // The server build bundles React's server renderer (its own file, which picks the
-            // production or development build by NODE_ENV as usual) with a storage that does not
-            // switch on Node's async hooks (server/render/sync-request-storage.ts).
-            ...(isSsrBuild
-              ? [
-                  { find: /^react-dom\/server$/, replacement: fromRoot('node_modules/react-dom/server.node.js') },
-                  { find: /^async_hooks$/, replacement: fromRoot('server/render/sync-request-storage.ts') },
-                ]
-              : []),
-          ],
-        }
-      : {},
   build: isSsrBuild
     ? {
         outDir: 'dist/server',

@@ -6,8 +6,7 @@ import { BUILT_SERVER, startBuiltServer } from './support/built-server.js';
 
 describe('smoke: node dist/server/index.js', () => {
   it('serves the home page and the API from the embedded content, with empty stderr', async () => {
-    // Also checks that rendering never enters an AsyncLocalStorage (the preload reports it on stderr).
-    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production' }, ['--import', './test/support/report-async-storage.mjs']);
+    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production' });
     try {
       expect(server.stdout()).toContain('embedded content API started');
       const page = await fetch(`${server.url}/`);
