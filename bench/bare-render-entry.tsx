@@ -1,14 +1,14 @@
 /**
  * Baseline for bench/render.js: a bare node:http server that renders, per request, the app's
- * route tree (shared/routes) with React Router's static handler and React's
+ * route tree (client/app-routes) with React Router's static handler and React's
  * renderToPipeableStream, reading content from an in-memory map. Nothing else: no Express, no
  * logging, metrics, security headers or proxy cache.
  *
  * The map is filled once from the running service's /api answers (the first request of each
  * key fetches it; render.js warms every page before measuring). The document head, up to
  * `<body>`, is the service's own for that URL, fetched once, so both write the same bytes.
- * The stream is compressed as the service's `compression` middleware does it (brotli quality
- * 4, else gzip) when the request accepts it, and flushed as React flushes.
+ * The stream is compressed with the service's own encoder (server/http/representation.ts)
+ * when the request accepts it, and flushed as React flushes.
  *
  * Built with Vite's SSR build into bench/.build/bare-render/ (lib.js buildBareRender) and
  * started as `node bench/.build/bare-render/bare-render.js <service url> [port]`; prints
@@ -16,14 +16,14 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { createStaticHandler, createStaticRouter, RouterContextProvider, StaticRouterProvider } from 'react-router';
+import { contentApiContext, createRoutes, ROUTER_DATA_ID } from '../client/app-routes.js';
+import { streamEncoder } from '../server/http/representation.js';
 import { pathFor } from '../shared/contract/api-templates.js';
 import { ContentError, type ContentApi } from '../shared/content-api.js';
 import { serializeForScript } from '../shared/escape-json.js';
-import { createRoutes, ROUTER_DATA_ID } from '../shared/routes.js';
 
 const [source, port = '0'] = process.argv.slice(2);
 if (!source) throw new Error('usage: bare-render.js <service url> [port]');
@@ -67,13 +67,14 @@ function headOf(url: string, userAgent: string): Promise<string> {
   return head;
 }
 
-const handler = createStaticHandler(createRoutes(memoryApi));
+const handler = createStaticHandler(createRoutes());
 
 const server = createServer(async (req, res) => {
   try {
     const url = req.url ?? '/';
     const head = await headOf(url, req.headers['user-agent'] ?? '');
-    const context = await handler.query(new Request(`http://localhost${url}`));
+    const requestContext = new RouterContextProvider(new Map([[contentApiContext, memoryApi]]));
+    const context = await handler.query(new Request(`http://localhost${url}`), { requestContext });
     if (context instanceof Response) {
       res.writeHead(context.status, { location: context.headers.get('location') ?? '/' });
       res.end();
@@ -81,7 +82,6 @@ const server = createServer(async (req, res) => {
     }
     const router = createStaticRouter(handler.dataRoutes, context);
     const hydration = { loaderData: context.loaderData, actionData: context.actionData, errors: context.errors };
-    const accepts = String(req.headers['accept-encoding'] ?? '');
     const stream = renderToPipeableStream(
       <>
         <div id="root">
@@ -93,21 +93,20 @@ const server = createServer(async (req, res) => {
       </>,
       {
         onShellReady() {
-          const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : undefined;
+          const { encoding, encoder } = streamEncoder(req.headers['accept-encoding']);
           res.writeHead(context.statusCode, {
             'content-type': 'text/html; charset=utf-8',
             vary: 'Accept-Encoding',
             ...(encoding ? { 'content-encoding': encoding } : {}),
           });
-          if (!encoding) {
+          if (!encoder) {
             res.write(head);
             stream.pipe(res);
             return;
           }
-          const z = encoding === 'br' ? createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }) : createGzip();
-          z.pipe(res);
-          z.write(head);
-          stream.pipe(z);
+          encoder.pipe(res);
+          encoder.write(head);
+          stream.pipe(encoder);
         },
         onShellError(error) {
           res.writeHead(500, { 'content-type': 'text/plain' });

@@ -6,10 +6,10 @@
 import './styles/scaling.css';
 import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, matchRoutes, type HydrationState } from 'react-router';
+import { createBrowserRouter, matchRoutes, RouterContextProvider, type HydrationState } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { routerSafe } from '../shared/router-safe.js';
-import { createRoutes, ROUTER_DATA_ID } from '../shared/routes.js';
+import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js';
 import { browserContentApi } from './browser-content-api.js';
 
 async function hydrate(): Promise<void> {
@@ -22,7 +22,7 @@ async function hydrate(): Promise<void> {
   const { pathname, search, hash } = window.location;
   const safe = routerSafe(pathname);
   if (safe !== pathname) window.history.replaceState(window.history.state, '', safe + search + hash);
-  const routes = createRoutes(browserContentApi);
+  const routes = createRoutes();
   const lazyMatches = matchRoutes(routes, window.location)?.filter((m) => m.route.lazy) ?? [];
   await Promise.all(
     lazyMatches.map(async (m) => {
@@ -32,7 +32,10 @@ async function hydrate(): Promise<void> {
   );
   const dataElement = document.getElementById(ROUTER_DATA_ID);
   const hydrationData = JSON.parse(dataElement?.textContent ?? '{}') as HydrationState;
-  const router = createBrowserRouter(routes, { hydrationData });
+  const router = createBrowserRouter(routes, {
+    hydrationData,
+    getContext: () => new RouterContextProvider(new Map([[contentApiContext, browserContentApi]])),
+  });
   // In a transition, hydration yields to the browser between pieces of work instead of
   // holding the main thread in one long task.
   startTransition(() => {

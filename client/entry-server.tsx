@@ -4,18 +4,14 @@
  */
 import { StrictMode } from 'react';
 import { renderToPipeableStream, type PipeableStream } from 'react-dom/server';
-import {
-  createStaticHandler,
-  createStaticRouter,
-  StaticRouterProvider,
-} from 'react-router';
+import { createStaticHandler, createStaticRouter, RouterContextProvider, StaticRouterProvider } from 'react-router';
 import type { ContentApi } from '../shared/content-api.js';
 import { serializeForScript } from '../shared/escape-json.js';
-import { createRoutes, ROUTER_DATA_ID, type RenderContext, type RouteHandle } from '../shared/routes.js';
+import { contentApiContext, createRoutes, ROUTER_DATA_ID, type RouteHandle } from './app-routes.js';
 
 export interface RenderedPage {
   status: number;
-  /** The matched route's path (a bounded label for logs and metrics). */
+  /** The matched route's key, or `not-found` (a bounded label for logs and metrics). */
   route: string;
   /** The deepest matched route's handle (title, description, page module). */
   handle: RouteHandle;
@@ -34,12 +30,12 @@ export interface AppRenderer {
   render(request: Request, contentApi: ContentApi): Promise<RenderedPage | Response>;
 }
 
-export function createAppRenderer(defaultApi: ContentApi): AppRenderer {
-  const handler = createStaticHandler(createRoutes(defaultApi));
+export function createAppRenderer(): AppRenderer {
+  const handler = createStaticHandler(createRoutes());
 
   return {
     async render(request, contentApi) {
-      const requestContext: RenderContext = { contentApi };
+      const requestContext = new RouterContextProvider(new Map([[contentApiContext, contentApi]]));
       const context = await handler.query(request, { requestContext });
       if (context instanceof Response) return context;
       const router = createStaticRouter(handler.dataRoutes, context);
@@ -52,7 +48,7 @@ export function createAppRenderer(defaultApi: ContentApi): AppRenderer {
       };
       return {
         status: context.statusCode,
-        route: context.matches.at(-1)?.route.path ?? '/',
+        route: handle.route ?? 'not-found',
         handle,
         modules: handles.flatMap((h) => (h?.module ? [h.module] : [])),
         stream: (callbacks) =>

@@ -1,35 +1,27 @@
 /**
- * The Express app: health, metrics, static files and pages. The proxy API is answered ahead
- * of it (server/service.ts).
+ * The Express app: health, metrics, static files, robots and sitemap, and pages. The proxy API
+ * and cached pages are answered ahead of it (server/http/front-door.ts), which has already set
+ * the headers every answer carries.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { join } from 'node:path';
-import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import expressStaticGzip from 'express-static-gzip';
-import type { ViteDevServer } from 'vite';
+import type { AppSource } from './app-source.js';
 import { asProblem, problem, sendProblem } from './http/problem.js';
-import { applyHeaders, type HeaderSet } from './http/security-headers.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
-import { observe, requestIdOf } from './observability/request-observer.js';
+import { observe } from './observability/request-observer.js';
 import { BAD_ADDRESS_HTML } from './render/plain-pages.js';
 
 export interface AppDeps {
-  headers: HeaderSet;
+  source: AppSource;
   metrics: Metrics;
   log: Logger;
   metricsToken: string | undefined;
   /** Ready to serve: the content API answers, or the cache holds something. */
   isReady: () => Promise<boolean>;
-  /** dist/client in production; absent in development, where Vite serves the sources. */
-  clientDir?: string;
-  vite?: ViteDevServer;
   pages: (req: Request, res: Response) => Promise<void>;
   extraRoutes?: (app: express.Express) => void;
 }
-
-const YEAR_S = 365 * 24 * 3600;
 
 /** `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110 section 11.1). */
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -47,15 +39,12 @@ function wantsPage(req: Request): boolean {
   return req.accepts(['json', 'html']) === 'html';
 }
 
+const ALLOW = ['allow', 'GET, HEAD'];
+
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use((_req, res, next) => {
-    applyHeaders(res, deps.headers);
-    res.setHeader('x-request-id', requestIdOf(res));
-    next();
-  });
 
   app.get('/healthz', (_req, res) => {
     observe(res, { route: 'health' });
@@ -64,40 +53,22 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/readyz', async (_req, res) => {
     observe(res, { route: 'health' });
     const ready = await deps.isReady();
-    res.status(ready ? 200 : 503).set('cache-control', 'no-store').json({ status: ready ? 'ready' : 'not ready' });
+    res
+      .status(ready ? 200 : 503)
+      .set('cache-control', 'no-store')
+      .json({ status: ready ? 'ready' : 'not ready' });
   });
   app.get('/metrics', async (req, res) => {
     observe(res, { route: 'metrics' });
     if (deps.metricsToken && !tokenMatches(req.get('authorization'), deps.metricsToken)) {
-      sendProblem(res, problem('unauthorized', 'a bearer token is required'), { 'www-authenticate': 'Bearer' });
+      sendProblem(res, problem('unauthorized', 'a bearer token is required'), ['www-authenticate', 'Bearer']);
       return;
     }
     res.set('content-type', deps.metrics.registry.contentType).set('cache-control', 'no-store');
     res.send(await deps.metrics.registry.metrics());
   });
 
-  // Streamed HTML is flushed as React writes it (React calls res.flush()).
-  app.use(compression({ threshold: 1024 }));
-
-  if (deps.vite) {
-    app.use(deps.vite.middlewares);
-  } else if (deps.clientDir) {
-    const clientDir = deps.clientDir;
-    const precompressed = (dir: string, maxAgeMs: number, immutable: boolean) =>
-      expressStaticGzip(join(clientDir, dir), {
-        enableBrotli: true,
-        orderPreference: ['br', 'gzip'],
-        index: false,
-        serveStatic: { maxAge: maxAgeMs, immutable, index: false, fallthrough: false },
-      });
-    const staticRoute = (_req: Request, res: Response, next: NextFunction) => {
-      observe(res, { route: 'static' });
-      next();
-    };
-    // Fingerprinted file names: they never change.
-    app.use('/assets', staticRoute, precompressed('assets', YEAR_S * 1000, true));
-    app.use('/media', staticRoute, precompressed('media', 24 * 3600 * 1000, false));
-  }
+  deps.source.mountStatic(app);
   app.get('/favicon.ico', (_req, res) => {
     observe(res, { route: 'static' });
     res.redirect(301, '/media/brand/logo.svg');
@@ -107,17 +78,16 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/{*path}', (req, res) => deps.pages(req, res));
   app.all('/{*path}', (req, res) => {
     observe(res, { route: 'other' });
-    sendProblem(res, problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
+    sendProblem(res, problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), ALLOW);
   });
 
   // Whatever no route took (`OPTIONS *`, for one).
-  app.use((req, res) => {
+  app.use((_req: Request, res: Response) => {
     observe(res, { route: 'other' });
     sendProblem(res, problem('not_found', 'nothing here'));
   });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const p = asProblem(error);
     // Express and the static handlers mark what was wrong with the request: a missing file
     // (404) or a path that cannot be decoded (400).
     const status = (error as { status?: number }).status;
@@ -137,7 +107,7 @@ export function createApp(deps: AppDeps): express.Express {
       res.destroy();
       return;
     }
-    sendProblem(res, p);
+    sendProblem(res, asProblem(error));
   });
   return app;
 }

@@ -1,67 +1,47 @@
 /**
- * Configuration from the environment, validated once at start. A bad value stops the service
- * with a message naming the variable.
+ * Configuration from the environment, validated once at start: a bad value stops the service
+ * with a message naming the variable. The schema is the one statement of every setting: its
+ * keys are the variables' names, the Config type is derived from it, and the README's table is
+ * made from it (`configTable`, checked by test/config.test.ts).
  */
 import { z } from 'zod';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 const schema = z.object({
-  PORT: int(0, 65_535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  /** The content API. Unset: the embedded content API is started on loopback. */
-  UPSTREAM_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Public origin used in canonical links and the sitemap (never taken from the Host header). */
-  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
-  UPSTREAM_CONNECT_TIMEOUT_MS: int(10, 60_000).default(1_000),
-  /** Whole budget for one upstream answer, headers and body. */
-  UPSTREAM_TIMEOUT_MS: int(10, 120_000).default(3_000),
-  UPSTREAM_MAX_BYTES: int(1_024, 64 * 1024 * 1024).default(1024 * 1024),
-  UPSTREAM_CONNECTIONS: int(1, 1_024).default(32),
-  /** Consecutive upstream failures that open the circuit breaker. */
-  UPSTREAM_BREAKER_THRESHOLD: int(1, 1_000).default(5),
-  UPSTREAM_BREAKER_COOLDOWN_MS: int(100, 600_000).default(5_000),
-  CACHE_MAX_BYTES: int(1024 * 1024, 4 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
-  /** Overrides every path's freshness (milliseconds); unset, each path has its own. */
-  CACHE_MAX_AGE_MS: int(1, 86_400_000).optional(),
-  CACHE_STALE_WHILE_REVALIDATE_S: int(0, 86_400).default(60),
-  CACHE_STALE_IF_ERROR_S: int(0, 7 * 86_400).default(86_400),
-  CACHE_NOT_FOUND_TTL_S: int(1, 3_600).default(10),
-  /** Bound of the rendered-page cache; 0 switches it off (every page is rendered afresh). */
-  PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** When set, /metrics answers only requests bearing `Authorization: Bearer <token>`. */
-  METRICS_TOKEN: z.string().min(16).optional(),
-  SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  PORT: int(0, 65_535).default(3000).describe('listening port'),
+  HOST: z.string().min(1).default('127.0.0.1').describe('listening address (`0.0.0.0` in the Docker image)'),
+  UPSTREAM_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('the content API; unset starts the embedded content API on loopback'),
+  PUBLIC_ORIGIN: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('origin used in canonical links and the sitemap (never the Host header); default `http://localhost:$PORT`'),
+  UPSTREAM_CONNECT_TIMEOUT_MS: int(10, 60_000).default(1_000).describe('connect timeout to the content API'),
+  UPSTREAM_TIMEOUT_MS: int(10, 120_000).default(3_000).describe('whole budget for one upstream answer (headers and body)'),
+  UPSTREAM_MAX_BYTES: int(1_024, 64 * 1024 * 1024).default(1024 * 1024).describe('largest upstream answer accepted'),
+  UPSTREAM_CONNECTIONS: int(1, 1_024).default(32).describe('keep-alive connections to the content API'),
+  UPSTREAM_BREAKER_THRESHOLD: int(1, 1_000).default(5).describe('consecutive upstream failures that open the circuit breaker'),
+  UPSTREAM_BREAKER_COOLDOWN_MS: int(100, 600_000).default(5_000).describe('how long the open circuit keeps calls away before one probe'),
+  CACHE_MAX_BYTES: int(1024 * 1024, 4 * 1024 * 1024 * 1024).default(64 * 1024 * 1024).describe('bound of the proxy cache, in bytes'),
+  CACHE_MAX_AGE_MS: int(1, 86_400_000)
+    .optional()
+    .describe("overrides every path's freshness (each path has its own, see the OpenAPI document)"),
+  CACHE_STALE_WHILE_REVALIDATE_S: int(0, 86_400).default(60).describe('after freshness, served stale at once while one refresh runs'),
+  CACHE_STALE_IF_ERROR_S: int(0, 7 * 86_400).default(86_400).describe('after freshness, the last good answer stands in when the upstream fails'),
+  CACHE_NOT_FOUND_TTL_S: int(1, 3_600).default(10).describe('how long an upstream 404 is cached'),
+  PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024)
+    .default(64 * 1024 * 1024)
+    .describe('bound of the rendered-page cache; `0` switches it off'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
+  METRICS_TOKEN: z.string().min(16).optional().describe('when set (16+ characters), `/metrics` requires `Authorization: Bearer <token>`'),
+  SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('longest wait for in-flight requests on SIGTERM/SIGINT'),
 });
 
-export type Env = z.input<typeof schema>;
-
-export interface Config {
-  port: number;
-  host: string;
-  upstreamUrl: string | undefined;
-  publicOrigin: string | undefined;
-  upstream: {
-    connectTimeoutMs: number;
-    timeoutMs: number;
-    maxBytes: number;
-    connections: number;
-    breakerThreshold: number;
-    breakerCooldownMs: number;
-  };
-  cache: {
-    maxBytes: number;
-    maxAgeOverrideMs: number | undefined;
-    staleWhileRevalidateS: number;
-    staleIfErrorS: number;
-    notFoundTtlS: number;
-  };
-  pageCacheMaxBytes: number;
-  logLevel: z.infer<typeof schema>['LOG_LEVEL'];
-  metricsToken: string | undefined;
-  shutdownTimeoutMs: number;
-}
+export type Config = z.output<typeof schema>;
+export type Env = Partial<Record<keyof Config, string>>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -69,38 +49,20 @@ export class ConfigError extends Error {
 
 /** Read the configuration; empty strings count as unset. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const present = Object.fromEntries(
-    Object.keys(schema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])),
-  );
+  const present = Object.fromEntries(Object.keys(schema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  const e = parsed.data;
-  return {
-    port: e.PORT,
-    host: e.HOST,
-    upstreamUrl: e.UPSTREAM_URL,
-    publicOrigin: e.PUBLIC_ORIGIN?.replace(/\/+$/, ''),
-    upstream: {
-      connectTimeoutMs: e.UPSTREAM_CONNECT_TIMEOUT_MS,
-      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
-      maxBytes: e.UPSTREAM_MAX_BYTES,
-      connections: e.UPSTREAM_CONNECTIONS,
-      breakerThreshold: e.UPSTREAM_BREAKER_THRESHOLD,
-      breakerCooldownMs: e.UPSTREAM_BREAKER_COOLDOWN_MS,
-    },
-    cache: {
-      maxBytes: e.CACHE_MAX_BYTES,
-      maxAgeOverrideMs: e.CACHE_MAX_AGE_MS,
-      staleWhileRevalidateS: e.CACHE_STALE_WHILE_REVALIDATE_S,
-      staleIfErrorS: e.CACHE_STALE_IF_ERROR_S,
-      notFoundTtlS: e.CACHE_NOT_FOUND_TTL_S,
-    },
-    pageCacheMaxBytes: e.PAGE_CACHE_MAX_BYTES,
-    logLevel: e.LOG_LEVEL,
-    metricsToken: e.METRICS_TOKEN,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-  };
+  return { ...parsed.data, PUBLIC_ORIGIN: parsed.data.PUBLIC_ORIGIN?.replace(/\/+$/, '') };
+}
+
+/** The README's configuration table, made from the schema: variable, default, meaning. */
+export function configTable(): string {
+  const rows = Object.entries(schema.shape).map(([name, field]) => {
+    const fallback = field instanceof z.ZodDefault ? `\`${String(field.def.defaultValue)}\`` : 'unset';
+    return `| \`${name}\` | ${fallback} | ${field.description ?? ''} |`;
+  });
+  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }

@@ -14,4 +14,7 @@ if (major < REQUIRED_MAJOR) {
   process.exit(1);
 }
 
-await import('./main.js');
+await import('./main.js').catch((error: unknown) => {
+  process.stderr.write(`failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -4,64 +4,60 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtApp, viteApp } from './app-source.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './observability/logger.js';
 import { createService } from './service.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
+// In production this file is in dist/server, beside dist/client.
+const clientDir = join(dirname(fileURLToPath(import.meta.url)), '../client');
 
-async function main(): Promise<void> {
-  let config: Config;
+function readConfig(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
   }
-  const log = createLogger(config.logLevel);
-  const dev = process.argv.includes('--dev');
-
-  const vite = dev
-    ? await (await import('vite')).createServer({ server: { middlewareMode: true }, appType: 'custom' })
-    : undefined;
-  // In production this file is dist/server/index.js, beside dist/client.
-  const service = await createService(config, { vite, logger: log, clientDir: dev ? undefined : join(here, '../client') });
-  const url = await service.listen();
-  log.info({ url, upstream: service.upstreamUrl, dev }, 'listening');
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => {
-      log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timed out; closing open connections');
-      service.server.closeAllConnections();
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    force.unref();
-    // Exit once the log is written out: exiting during an asynchronous write could put the
-    // last lines out of order.
-    const exit = (code: number) => log.flush(() => process.exit(code));
-    service.close().then(
-      () => {
-        log.info('stopped');
-        exit(0);
-      },
-      (error: unknown) => {
-        log.error({ err: error }, 'shutdown failed');
-        exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+const config = readConfig();
+const log = createLogger(config.LOG_LEVEL);
+const dev = process.argv.includes('--dev');
+const service = await createService(config, { app: dev ? await viteApp() : builtApp(clientDir), logger: log });
+const url = await service.listen();
+log.info({ url, upstream: service.upstreamUrl, dev, node: process.version }, 'listening');
+// A person at a terminal gets one plain line; logs that go to a file or a collector stay JSON only.
+if (process.stdout.isTTY) {
+  const content = config.UPSTREAM_URL ? `content API ${config.UPSTREAM_URL}` : 'embedded demo content';
+  process.stdout.write(`\n  明瞳眼科 website: ${url.replace('127.0.0.1', 'localhost')}  (${content}, Node ${process.version})\n\n`);
+}
+
+let stopping = false;
+function stop(signal: string): void {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down: finishing in-flight requests');
+  const force = setTimeout(() => {
+    log.error({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown timed out; closing open connections');
+    service.server.closeAllConnections();
+    process.exit(1);
+  }, config.SHUTDOWN_TIMEOUT_MS);
+  force.unref();
+  // Exit once the log is written out: exiting during an asynchronous write could put the
+  // last lines out of order.
+  const exit = (code: number) => log.flush(() => process.exit(code));
+  service.close().then(
+    () => {
+      log.info('stopped');
+      exit(0);
+    },
+    (error: unknown) => {
+      log.error({ err: error }, 'shutdown failed');
+      exit(1);
+    },
+  );
+}
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
-import { PAGE_ROUTES } from '../shared/page-routes.js';
+import { ROUTES } from '../client/route-table.js';
+
+const PAGE_ROUTES = Object.values(ROUTES);
 import { gotoHydrated, launchChromium, openPage } from './support/browser.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { Layout } from '../client/components/layout.js';
 import { PageError, RootError } from '../client/components/page-error.js';
 import NewsPage from '../client/pages/news-page.js';
-import type { PageData } from '../shared/page-data.js';
+import type { RouteHandle } from '../client/app-routes.js';
+import type { PageData } from '../client/page-loaders.js';
+import { ROUTES, type RouteKey } from '../client/route-table.js';
 
 const layoutData: PageData<'layout'> = {
   intro: {
@@ -60,6 +62,9 @@ const newsData: PageData<'news'> = {
   },
 };
 
+/** A route's handle as the app's routes make it (client/app-routes.tsx). */
+const handle = (route: RouteKey): RouteHandle => ({ route, title: ROUTES[route].title, description: ROUTES[route].description });
+
 function routes(layout: PageData<'layout'> | null): RouteObject[] {
   return [
     {
@@ -69,9 +74,9 @@ function routes(layout: PageData<'layout'> | null): RouteObject[] {
       ErrorBoundary: RootError,
       loader: () => layout,
       children: [
-        { id: 'home', index: true, loader: () => ({}), Component: () => <p>home</p>, ErrorBoundary: PageError },
-        { id: 'contact', path: 'lxwm/index', loader: () => ({}), Component: () => <p>contact</p>, ErrorBoundary: PageError },
-        { id: 'news', path: 'news/index', loader: () => newsData, Component: NewsPage, ErrorBoundary: PageError },
+        { id: 'home', index: true, handle: handle('home'), loader: () => ({}), Component: () => <p>home</p>, ErrorBoundary: PageError },
+        { id: 'contact', path: 'lxwm/index', handle: handle('contact'), loader: () => ({}), Component: () => <p>contact</p>, ErrorBoundary: PageError },
+        { id: 'news', path: 'news/index', handle: handle('news'), loader: () => newsData, Component: NewsPage, ErrorBoundary: PageError },
         {
           id: 'broken',
           path: 'broken',

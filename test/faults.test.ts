@@ -4,7 +4,9 @@
  */
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { PAGE_ROUTES } from '../shared/page-routes.js';
+import { ROUTES } from '../client/route-table.js';
+
+const PAGE_ROUTES = Object.values(ROUTES);
 import { sampleUrl } from './support/sample-urls.js';
 import { startFrozenListener } from './support/frozen-listener.js';
 import { rawRequest } from './support/raw-http.js';

@@ -3,7 +3,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import type { DemoContent } from '../server/embedded-api/demo-content-type.js';
-import { PAGE_ROUTES } from '../shared/page-routes.js';
+import { ROUTES } from '../client/route-table.js';
+
+const PAGE_ROUTES = Object.values(ROUTES);
 import { sample, sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';

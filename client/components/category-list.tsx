@@ -1,57 +1,40 @@
-/** The body of a category's list page: banner, sibling tabs, an optional filter row and the paged grid. */
-import { Link } from 'react-router';
+/** The body of a category's page: banner, the section's tabs, an optional row of sub-categories and the paged cards. */
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
+import type { Crumb } from '../navigation.js';
 import { ContentGrid } from './content-card.js';
-import { PageBanner, type Crumb } from './page-banner.js';
-import { SectionTabs, type TabLink } from './section-tabs.js';
+import { ListBlock } from './list-block.js';
+import { PageBanner } from './page-banner.js';
+import { SectionTabs, TabRow, type TabLink } from './section-tabs.js';
 
 interface CategoryListProps {
-  title: string;
-  lead?: string;
-  trail: Crumb[];
-  current?: string;
-  tabs: TabLink[];
-  tabsLabel: string;
-  /** A second row of tabs inside the body (sub-categories). */
-  filters?: TabLink[];
-  listTitle: string;
   list: Page<ContentSummary>;
+  listTitle: string;
+  /** Sub-categories, as a second row of tabs inside the body. */
+  filters?: TabLink[];
+  /** The section tab to mark, where the route shows one of several categories. */
+  currentTab?: string | undefined;
+  /** Breadcrumbs after the section's, and the last one. */
+  trail?: Crumb[];
+  current?: string | undefined;
 }
 
-export function CategoryList({ title, lead, trail, current, tabs, tabsLabel, filters, listTitle, list }: CategoryListProps) {
+export function CategoryList({ list, listTitle, filters, currentTab, trail, current }: CategoryListProps) {
   return (
     <>
-      <PageBanner title={title} lead={lead} trail={trail} current={current} />
-      <SectionTabs tabs={tabs} label={tabsLabel} />
+      <PageBanner trail={trail} current={current} />
+      <SectionTabs current={currentTab} />
       <div className="page-body soft">
         <div className="container">
-          <div className="list-head">
-            <h2 className="list-title">{listTitle}</h2>
-            <p className="list-count">共 {list.total} 篇</p>
-          </div>
-          {filters && filters.length > 0 ? (
-            <nav className="filter-tabs" aria-label="子分类">
-              <ul>
-                {filters.map((f) => (
-                  <li key={f.to}>
-                    <FilterLink tab={f} />
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          ) : null}
-          <ContentGrid list={list} />
+          <ListBlock
+            title={listTitle}
+            aside={`共 ${list.total} 篇`}
+            filters={filters ? <TabRow tabs={filters} label="子分类" className="filter-tabs" linkClass="filter-link" /> : null}
+            empty={list.items.length === 0}
+          >
+            <ContentGrid list={list} />
+          </ListBlock>
         </div>
       </div>
     </>
-  );
-}
-
-
-function FilterLink({ tab }: { tab: TabLink }) {
-  return (
-    <Link to={tab.to} className="filter-link" aria-current={tab.current ? 'page' : undefined}>
-      {tab.label}
-    </Link>
   );
 }

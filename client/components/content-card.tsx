@@ -1,7 +1,7 @@
 /** Cards and lists of content items (articles, research, news): one id space, one detail link. */
 import { Link } from 'react-router';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
-import { contentHref } from '../../shared/links.js';
+import { contentHref } from '../href.js';
 import { Pagination } from './pagination.js';
 
 /** Loading hints for an image: the first one of a page (its LCP on phones) loads at once, first. */
@@ -57,7 +57,6 @@ export function EmptyState({ children = '暂无内容，敬请期待。' }: { ch
 
 /** A paged list of content cards with its page links. */
 export function ContentGrid({ list }: { list: Page<ContentSummary> }) {
-  if (list.items.length === 0) return <EmptyState />;
   return (
     <>
       <div className="card-grid grid3">

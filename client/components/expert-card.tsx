@@ -1,7 +1,7 @@
 /** An expert's card: portrait, name, title, specialty and hospital, linking to the profile. */
 import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
-import { expertHref } from '../../shared/links.js';
+import { expertHref } from '../href.js';
 import { imageLoading } from './content-card.js';
 
 export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priority?: boolean }) {

@@ -5,7 +5,6 @@
 import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { Link, useLocation, useRouteLoaderData } from 'react-router';
 import {
-  CATEGORY,
   HEADER_HOVER_DELAY_MS,
   PANEL_HEIGHT_DEFAULT_PX,
   PANEL_HEIGHT_PATIENT_SERVICES_PX,
@@ -13,42 +12,20 @@ import {
   SOLID_HEADER_SCROLL_THRESHOLD_PX,
   UNSCALED_MAX_WIDTH_PX,
 } from '../../shared/constants.js';
-import type { ContentDetail } from '../../shared/contract/entities.js';
-import { categoryHref } from '../../shared/links.js';
-import { useLayoutData } from '../page-data-hooks.js';
+import { sectionHref } from '../href.js';
+import { orEmpty } from '../navigation.js';
+import { SECTIONS, type SectionKey } from '../route-table.js';
+import { useCurrentSection, useLayoutData } from '../router-hooks.js';
 import { scrollContainer, scrollOffset } from '../scroll.js';
-import { PanelContent, type PanelKey } from './header-panels.js';
-import { orEmpty, sectionOf } from './site-sections.js';
+import { PanelContent } from './header-panels.js';
 
-interface NavItem {
-  label: string;
-  href: string;
-  /** Path prefix of the section, to mark the current item. */
-  section: string;
-  panel?: PanelKey;
-}
-
-export const NAV_ITEMS: readonly NavItem[] = [
-  { label: '首页', href: '/', section: '/' },
-  { label: '集团简介', href: '/jtjj/qywh', section: '/jtjj/', panel: 'intro' },
-  { label: '患者服务', href: categoryHref(CATEGORY.featuredTreatments, '特色治疗'), section: '/hzhf/', panel: 'services' },
-  { label: '国内医院', href: '/gnyy/index', section: '/gnyy/' },
-  { label: '国际医院', href: '/gjws/index', section: '/gjws/', panel: 'international' },
-  { label: '专家团队', href: '/zjxz/index', section: '/zjxz/' },
-  { label: '学术研究', href: categoryHref(CATEGORY.researchInnovation, '科研创新'), section: '/xsyj/', panel: 'research' },
-  { label: '新闻媒体', href: categoryHref(CATEGORY.groupNews, '集团新闻'), section: '/news/', panel: 'news' },
-  { label: '联系我们', href: '/lxwm/index', section: '/lxwm/' },
-];
-
-/** The item of the current section; a content item's page belongs to its category's section. */
-function currentSection(pathname: string, detail: ContentDetail | undefined): string | undefined {
-  if (detail) {
-    const section = sectionOf(detail.categoryId)?.to;
-    return NAV_ITEMS.find((item) => item.href === section)?.section;
-  }
-  if (pathname === '/') return '/';
-  return NAV_ITEMS.find((item) => item.section !== '/' && pathname.startsWith(item.section))?.section;
-}
+/** The header's nine items, one per section, in the route table's order. */
+export const NAV_ITEMS = (Object.keys(SECTIONS) as SectionKey[]).map((section) => ({
+  section,
+  label: SECTIONS[section].label,
+  href: sectionHref(section),
+  panel: SECTIONS[section].panel,
+}));
 
 /** Hover panels belong to the desktop layout only. */
 function isPhone(): boolean {
@@ -61,9 +38,7 @@ export function Header() {
   // The home page may be transparent over its banner; not when it failed and shows an error.
   const homeData = useRouteLoaderData('home');
   const overBanner = location.pathname === '/' && homeData != null;
-  const contentDetail = useRouteLoaderData('contentDetail') as ContentDetail | undefined;
-  const reportDetail = useRouteLoaderData('reportDetail') as ContentDetail | undefined;
-  const current = currentSection(location.pathname, contentDetail ?? reportDetail);
+  const current = useCurrentSection();
 
   const [active, setActive] = useState(-1);
   const [scrolled, setScrolled] = useState(false);
@@ -208,7 +183,7 @@ export function Header() {
                         {/* Drawn only while open: a closed panel is hidden (and never shown on
                             phones or without JavaScript), so its links, texts and pictures would
                             only weigh on every page's HTML and hydration. */}
-                        {open ? <PanelContent panel={item.panel} layout={layout} /> : null}
+                        {open ? <PanelContent section={item.section} layout={layout} /> : null}
                       </div>
                     </div>
                   ) : null}

@@ -1,7 +1,7 @@
 /** On every client-side navigation: the page's title (SITE.md point 3) and a smooth scroll to the top. */
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useMatches } from 'react-router';
-import type { RouteHandle } from '../../shared/routes.js';
+import type { RouteHandle } from '../app-routes.js';
 import { scrollToTop } from '../scroll.js';
 
 export function pageTitle(matches: ReturnType<typeof useMatches>): string | undefined {

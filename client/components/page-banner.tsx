@@ -1,38 +1,45 @@
-/** The band at the top of every inner page: the page's title and a breadcrumb. */
+/** The band at the top of every inner page: the page's title, its line and the breadcrumbs. */
 import { Link } from 'react-router';
-
-export interface Crumb {
-  label: string;
-  to?: string;
-}
+import { href } from '../href.js';
+import { sectionCrumbs, type Crumb } from '../navigation.js';
+import { ROUTES } from '../route-table.js';
+import { useCurrentRoute, useCurrentSection } from '../router-hooks.js';
 
 interface PageBannerProps {
-  title: string;
-  /** Trail between 首页 and the current page. */
+  /** Defaults to the route's title. */
+  title?: string;
+  /** Defaults to the route's line. */
+  lead?: string | undefined;
+  /** Crumbs after the section's (a category, say). */
   trail?: Crumb[];
   /** The last crumb; defaults to the title. */
-  current?: string;
-  lead?: string;
-  /** Detail pages put their own h1 in the article; the band's title is then plain text. */
+  current?: string | undefined;
+  /** Pages that put their own h1 lower down (an article, a profile) show the title as plain text. */
   titleAs?: 'h1' | 'p';
 }
 
-export function PageBanner({ title, trail = [], current, lead, titleAs = 'h1' }: PageBannerProps) {
+export function PageBanner({ title, lead, trail = [], current, titleAs = 'h1' }: PageBannerProps) {
+  const route = useCurrentRoute();
+  const section = useCurrentSection();
+  const facts = route ? ROUTES[route] : undefined;
+  const shownTitle = title ?? facts?.title ?? '';
+  const shownLead = lead ?? (facts && 'lead' in facts ? facts.lead : undefined);
+  const crumbs = [...(route ? sectionCrumbs(route, section) : []), ...trail];
   const Title = titleAs;
   return (
     <section className="page-banner">
       <div className="container">
-        <Title className="page-banner-title">{title}</Title>
-        {lead ? <p className="page-banner-lead">{lead}</p> : null}
+        <Title className="page-banner-title">{shownTitle}</Title>
+        {shownLead ? <p className="page-banner-lead">{shownLead}</p> : null}
         <nav aria-label="面包屑导航" className="breadcrumb">
           <ol>
             <li>
-              <Link to="/">首页</Link>
+              <Link to={href('home')}>首页</Link>
             </li>
-            {trail.map((crumb) => (
+            {crumbs.map((crumb) => (
               <li key={crumb.label}>{crumb.to ? <Link to={crumb.to}>{crumb.label}</Link> : crumb.label}</li>
             ))}
-            <li aria-current="page">{current ?? title}</li>
+            <li aria-current="page">{current ?? shownTitle}</li>
           </ol>
         </nav>
       </div>

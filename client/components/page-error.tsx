@@ -4,7 +4,8 @@
  */
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
-import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../../shared/page-routes.js';
+import { href } from '../href.js';
+import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../route-table.js';
 import '../styles/global.css';
 
 function useIsNotFound(): boolean {
@@ -41,7 +42,7 @@ function ErrorMessage({ notFound }: { notFound: boolean }) {
         <Link className={notFound ? 'btn btn-primary' : 'btn btn-ghost'} to="/">
           返回首页
         </Link>
-        <Link className="btn btn-ghost" to="/lxwm/index">
+        <Link className="btn btn-ghost" to={href('contact')}>
           联系我们
         </Link>
       </div>

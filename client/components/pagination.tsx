@@ -1,6 +1,7 @@
-/** Page links for a paged list; every other query parameter of the URL is kept. */
+/** Page links for a paged list; the page's other parameters are kept. */
 import { Link, useLocation } from 'react-router';
-import { pageHref } from '../../shared/links.js';
+import { withPage } from '../href.js';
+import { useCurrentRoute } from '../router-hooks.js';
 
 interface PaginationProps {
   total: number;
@@ -19,10 +20,11 @@ function pageNumbers(current: number, count: number): (number | 'gap')[] {
 }
 
 export function Pagination({ total, page, pageSize }: PaginationProps) {
-  const { pathname, search } = useLocation();
+  const { search } = useLocation();
+  const route = useCurrentRoute();
   const count = Math.max(1, Math.ceil(total / pageSize));
-  if (count <= 1) return null;
-  const href = (n: number) => pageHref(pathname, search, n);
+  if (count <= 1 || !route) return null;
+  const href = (n: number) => withPage(route, new URLSearchParams(search), n);
   return (
     <nav className="pagination" aria-label="分页">
       {page > 1 ? (

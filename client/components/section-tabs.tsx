@@ -1,5 +1,9 @@
-/** A row of links to sibling pages or categories, styled as tabs; the current one is marked. */
-import { Link } from 'react-router';
+/** A section's pages or categories as a row of tabs, the current one marked. */
+import { Link, useLocation } from 'react-router';
+import { routeAt } from '../href.js';
+import { orEmpty, sectionTabs } from '../navigation.js';
+import { SECTIONS } from '../route-table.js';
+import { useCurrentSection, useLayoutData } from '../router-hooks.js';
 
 export interface TabLink {
   label: string;
@@ -7,14 +11,14 @@ export interface TabLink {
   current: boolean;
 }
 
-export function SectionTabs({ tabs, label }: { tabs: TabLink[]; label: string }) {
+export function TabRow({ tabs, label, className = 'section-tabs', linkClass = 'tab-link' }: { tabs: TabLink[]; label: string; className?: string; linkClass?: string }) {
   if (tabs.length === 0) return null;
   return (
-    <nav className="section-tabs" aria-label={label}>
+    <nav className={className} aria-label={label}>
       <ul>
         {tabs.map((tab) => (
           <li key={tab.to}>
-            <Link to={tab.to} className="tab-link" aria-current={tab.current ? 'page' : undefined}>
+            <Link to={tab.to} className={linkClass} aria-current={tab.current ? 'page' : undefined}>
               {tab.label}
             </Link>
           </li>
@@ -22,4 +26,18 @@ export function SectionTabs({ tabs, label }: { tabs: TabLink[]; label: string })
       </ul>
     </nav>
   );
+}
+
+/**
+ * The current section's tabs. The tab of the page shown is marked: the one leading to `current`
+ * when given (a page that shows one of several categories), else the one leading to this route.
+ */
+export function SectionTabs({ current }: { current?: string | undefined }) {
+  const section = useCurrentSection();
+  const layout = orEmpty(useLayoutData());
+  const { pathname } = useLocation();
+  if (!section || SECTIONS[section].links.length < 2) return null;
+  const here = routeAt(pathname);
+  const tabs = sectionTabs(section, layout, (to) => (current ? to === current : routeAt(to.split('?')[0]!) === here));
+  return <TabRow tabs={tabs} label={`${SECTIONS[section].label}栏目`} />;
 }

@@ -1,7 +1,7 @@
 /** 荣誉奖项: the group's awards, newest first. */
 import { EmptyState, imageLoading } from '../components/content-card.js';
 import { AboutHead } from '../components/about-head.js';
-import { usePageData } from '../page-data-hooks.js';
+import { usePageData } from '../router-hooks.js';
 import '../styles/about.css';
 
 export default function AwardsPage() {
@@ -9,7 +9,7 @@ export default function AwardsPage() {
   const sorted = [...awards].sort((a, b) => b.year - a.year);
   return (
     <>
-      <AboutHead title="荣誉奖项" lead="专业与服务获得行业和社会的广泛认可" />
+      <AboutHead />
       <section className="page-body soft" aria-labelledby="awards-title">
         <div className="container">
           <div className="list-head">

@@ -1,8 +1,8 @@
 /** 联系我们: the group's contact details and every branch's address and phone. */
-import { telHref } from '../../shared/links.js';
+import { telHref } from '../href.js';
 import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
-import { usePageData } from '../page-data-hooks.js';
+import { usePageData } from '../router-hooks.js';
 import '../styles/hospitals.css';
 
 export default function ContactPage() {

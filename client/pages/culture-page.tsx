@@ -2,14 +2,14 @@
 import { AboutHead } from '../components/about-head.js';
 import { RichText } from '../components/rich-text.js';
 import { StatsList } from '../components/stats-list.js';
-import { usePageData } from '../page-data-hooks.js';
+import { usePageData } from '../router-hooks.js';
 import '../styles/about.css';
 
 export default function CulturePage() {
   const intro = usePageData<'culture'>();
   return (
     <>
-      <AboutHead title="企业文化" lead={intro.slogan} />
+      <AboutHead lead={intro.slogan} />
       <section className="page-body" aria-labelledby="about-intro">
         <div className="container about-intro">
           <div className="about-text">

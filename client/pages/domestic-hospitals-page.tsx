@@ -1,12 +1,12 @@
 /** 国内医院: the group's hospitals in China and the paged hospital news (category 20). */
 import { Link } from 'react-router';
 import { CATEGORY } from '../../shared/constants.js';
-import { categoryHref } from '../../shared/links.js';
+import { href } from '../href.js';
 import { ContentRow, EmptyState } from '../components/content-card.js';
 import { HospitalCard } from '../components/hospital-card.js';
 import { PageBanner } from '../components/page-banner.js';
 import { Pagination } from '../components/pagination.js';
-import { usePageData } from '../page-data-hooks.js';
+import { usePageData } from '../router-hooks.js';
 import '../styles/hospitals.css';
 
 export default function DomesticHospitalsPage() {
@@ -39,7 +39,7 @@ export default function DomesticHospitalsPage() {
             <h2 className="list-title" id="hospital-news-title">
               医院新闻
             </h2>
-            <Link className="more-link" to={categoryHref(CATEGORY.hospitalNews, '医院新闻')}>
+            <Link className="more-link" to={href('news', { category: CATEGORY.hospitalNews })}>
               进入医院新闻栏目
             </Link>
           </div>

@@ -1,16 +1,17 @@
 /** 专家详情: an expert's profile, education, achievements, clinic schedule and biography. */
 import { Link } from 'react-router';
+import { href } from '../href.js';
 import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
-import { usePageData } from '../page-data-hooks.js';
+import { usePageData } from '../router-hooks.js';
 import '../styles/experts.css';
 
 export default function ExpertDetailPage() {
   const expert = usePageData<'expertDetail'>();
   return (
     <>
-      <PageBanner title="专家详情" titleAs="p" trail={[{ label: '专家团队', to: '/zjxz/index' }]} current={expert.name} />
+      <PageBanner titleAs="p" current={expert.name} />
       <div className="page-body soft">
         <div className="container expert-profile">
           <section className="card profile-card" aria-labelledby="expert-name">
@@ -27,7 +28,7 @@ export default function ExpertDetailPage() {
                   ['教育背景', expert.education],
                 ]}
               />
-              <Link to="/lxwm/index" className="btn btn-primary">
+              <Link to={href('contact')} className="btn btn-primary">
                 预约咨询
               </Link>
             </div>

@@ -3,7 +3,7 @@ import { EmptyState } from '../components/content-card.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { PageBanner } from '../components/page-banner.js';
 import { Pagination } from '../components/pagination.js';
-import { usePageData } from '../page-data-hooks.js';
+import { usePageData } from '../router-hooks.js';
 import '../styles/experts.css';
 
 export default function ExpertsPage() {

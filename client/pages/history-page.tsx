@@ -1,6 +1,6 @@
 /** 发展历程: a timeline of the group's milestones. */
 import { AboutHead } from '../components/about-head.js';
-import { usePageData } from '../page-data-hooks.js';
+import { usePageData } from '../router-hooks.js';
 import '../styles/about.css';
 
 export default function HistoryPage() {
@@ -8,7 +8,7 @@ export default function HistoryPage() {
   const history = [...intro.history].sort((a, b) => a.year - b.year);
   return (
     <>
-      <AboutHead title="发展历程" lead={intro.slogan} />
+      <AboutHead lead={intro.slogan} />
       <section className="page-body soft" aria-labelledby="history-title">
         <div className="container">
           <div className="section-head">

@@ -1,15 +1,14 @@
 /** 首页 (SITE.md point 9): banner, featured treatments, experts, hospitals, news by category. */
 import { Link } from 'react-router';
-import { CATEGORY } from '../../shared/constants.js';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
-import { categoryHref, contentHref, treatmentHref } from '../../shared/links.js';
+import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../href.js';
 import { BannerCarousel } from '../components/carousel.js';
 import { ContentRow } from '../components/content-card.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
-import { orEmpty } from '../components/site-sections.js';
-import { useLayoutData, usePageData } from '../page-data-hooks.js';
+import { orEmpty } from '../navigation.js';
+import { useLayoutData, usePageData } from '../router-hooks.js';
 import '../styles/home.css';
 
 function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
@@ -29,7 +28,7 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
             ))}
           </ul>
         ) : null}
-        <Link to="/gjws/index" className="btn btn-primary">
+        <Link to={href('international')} className="btn btn-primary">
           了解{hospital.name}
         </Link>
       </div>
@@ -39,13 +38,16 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
 
 function NewsColumn({ id, name, items }: { id: number; name: string; items: ContentSummary[] }) {
   const [first, ...rest] = items;
+  const more = categoryHref(id);
   return (
     <section className="news-column" aria-labelledby={`news-col-${id}`}>
       <div className="news-column-head">
         <h3 id={`news-col-${id}`}>{name}</h3>
-        <Link to={categoryHref(id, name)} className="more-link">
-          更多{name}
-        </Link>
+        {more ? (
+          <Link to={more} className="more-link">
+            更多{name}
+          </Link>
+        ) : null}
       </div>
       {first ? (
         <article className="news-lead">
@@ -119,7 +121,7 @@ export default function HomePage() {
             ))}
           </div>
           <div className="section-more">
-            <Link to="/zjxz/index" className="btn btn-ghost">
+            <Link to={href('experts')} className="btn btn-ghost">
               查看全部专家
             </Link>
           </div>
@@ -147,7 +149,7 @@ export default function HomePage() {
             ))}
           </ul>
           <div className="section-more">
-            <Link to="/gnyy/index" className="btn btn-ghost">
+            <Link to={href('domesticHospitals')} className="btn btn-ghost">
               查看国内医院
             </Link>
           </div>
@@ -166,7 +168,7 @@ export default function HomePage() {
             ))}
           </div>
           <div className="section-more">
-            <Link to={categoryHref(CATEGORY.groupNews, '集团新闻')} className="btn btn-ghost">
+            <Link to={sectionHref('news')} className="btn btn-ghost">
               进入新闻中心
             </Link>
           </div>

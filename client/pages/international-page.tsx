@@ -1,10 +1,11 @@
 /** 国际医院: the group's hospital(s) abroad (Sydney), with highlights, departments and text. */
 import { Link } from 'react-router';
+import { href } from '../href.js';
 import { EmptyState } from '../components/content-card.js';
 import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
-import { usePageData } from '../page-data-hooks.js';
+import { usePageData } from '../router-hooks.js';
 import '../styles/hospitals.css';
 
 export default function InternationalPage() {
@@ -63,7 +64,7 @@ export default function InternationalPage() {
                     ))}
                   </ul>
                   <p className="intl-aside-text">跨境就医咨询、预约与病历转诊，请联系集团客服中心。</p>
-                  <Link to="/lxwm/index" className="btn btn-primary">
+                  <Link to={href('contact')} className="btn btn-primary">
                     联系我们
                   </Link>
                 </aside>

@@ -1,14 +1,14 @@
 /** 企业宣传片: the group's films, shown as cards (poster, duration, date); no video is published yet. */
 import { EmptyState, imageLoading } from '../components/content-card.js';
 import { AboutHead } from '../components/about-head.js';
-import { usePageData } from '../page-data-hooks.js';
+import { usePageData } from '../router-hooks.js';
 import '../styles/about.css';
 
 export default function PromotionsPage() {
   const promotions = usePageData<'promotions'>();
   return (
     <>
-      <AboutHead title="企业宣传片" lead="用影像记录每一次重见光明" />
+      <AboutHead />
       <section className="page-body soft" aria-labelledby="promo-title">
         <div className="container">
           <div className="list-head">

@@ -1,15 +1,25 @@
-/** 科研新闻 (category 18) and its sub-categories. */
-import { CATEGORY } from '../../shared/constants.js';
-import { ResearchNews } from '../components/research-news.js';
-import { usePageData } from '../page-data-hooks.js';
+/** 教育新闻 and 科研新闻: a research category's items, with its sub-categories as filters. */
+import { CategoryList } from '../components/category-list.js';
+import { categoryHref, href } from '../href.js';
+import { ROUTES } from '../route-table.js';
+import { useCurrentRoute, usePageData } from '../router-hooks.js';
 
 export default function ResearchNewsPage() {
-  const data = usePageData<'researchNews'>();
+  const { children, list, sub } = usePageData<'educationNews' | 'researchNews'>();
+  const route = useCurrentRoute() as 'educationNews' | 'researchNews';
+  const parent = ROUTES[route];
+  const selected = children.find((c) => c.id === sub);
+  const filters = [
+    { label: '全部', to: href(route), current: selected === undefined },
+    ...children.map((c) => ({ label: c.name, to: categoryHref(c.id) ?? href(route, { sub: c.id }), current: c.id === sub })),
+  ];
   return (
-    <ResearchNews
-      parent={{ id: CATEGORY.researchNews, name: '科研新闻' }}
-      lead="课题立项、论文发表与科研合作的最新进展"
-      data={data}
+    <CategoryList
+      list={list}
+      listTitle={selected?.name ?? `全部${parent.title}`}
+      filters={filters}
+      trail={selected ? [{ label: parent.title, to: href(route) }] : []}
+      current={selected?.name}
     />
   );
 }

@@ -1,27 +1,18 @@
 /** 特色治疗: every featured treatment in a side list; the selected one's picture, summary and text. */
 import { Link } from 'react-router';
-import { CATEGORY } from '../../shared/constants.js';
-import { treatmentHref } from '../../shared/links.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { SectionTabs } from '../components/section-tabs.js';
-import { categoriesOr, categoryTabs, orEmpty, SERVICE_CATEGORIES } from '../components/site-sections.js';
-import { useLayoutData, usePageData } from '../page-data-hooks.js';
+import { href, treatmentHref } from '../href.js';
+import { usePageData } from '../router-hooks.js';
 import '../styles/treatments.css';
 
 export default function TreatmentsPage() {
   const { treatments, selected } = usePageData<'treatments'>();
-  const layout = orEmpty(useLayoutData());
-  const categories = categoriesOr(layout.patientCategories, SERVICE_CATEGORIES);
   return (
     <>
-      <PageBanner
-        title="特色治疗"
-        lead="专科化、精细化的眼科诊疗服务"
-        trail={[{ label: '患者服务' }]}
-        current={selected.title}
-      />
-      <SectionTabs tabs={categoryTabs(categories, CATEGORY.featuredTreatments)} label="患者服务栏目" />
+      <PageBanner current={selected.title} />
+      <SectionTabs />
       <div className="page-body soft">
         <div className="container treatment-layout">
           <nav className="treatment-nav" aria-label="特色治疗项目">
@@ -55,10 +46,10 @@ export default function TreatmentsPage() {
               <p className="treatment-summary">{selected.summary}</p>
               <RichText html={selected.content} />
               <div className="treatment-cta">
-                <Link to="/zjxz/index" className="btn btn-primary">
+                <Link to={href('experts')} className="btn btn-primary">
                   查看相关专家
                 </Link>
-                <Link to="/lxwm/index" className="btn btn-ghost">
+                <Link to={href('contact')} className="btn btn-ghost">
                   预约咨询
                 </Link>
               </div>

@@ -1,9 +1,10 @@
 /**
  * Errors are values with a code and a message; this table is the one place that maps them to
- * HTTP statuses (SITE.md point 8). JSON errors have the stable shape { error: { code, message } }.
+ * HTTP statuses (docs/product/errors.md). JSON errors have the stable shape { error: { code, message } }.
  */
 import type { ServerResponse } from 'node:http';
 import { ContentError, isContentError } from '../../shared/content-api.js';
+import { baseHeaders } from './front-door.js';
 
 export const PROBLEM_STATUS = {
   bad_request: 400,
@@ -28,17 +29,18 @@ export function asProblem(error: unknown): ContentError {
   return isContentError(error) ? error : problem('internal', 'internal error');
 }
 
-export function sendProblem(
-  res: ServerResponse,
-  error: ContentError,
-  headers: Record<string, string> = {},
-): void {
+/** A JSON error with the headers every answer carries; `extra` as flat pairs (Allow, WWW-Authenticate). */
+export function sendProblem(res: ServerResponse, error: ContentError, extra: readonly string[] = []): void {
   const body = JSON.stringify({ error: { code: error.code, message: error.message } });
-  res.writeHead(error.status, {
-    ...headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-  });
+  res.writeHead(error.status, [
+    ...baseHeaders(res),
+    ...extra,
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(body)),
+    'cache-control',
+    'no-store',
+  ]);
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }

@@ -1,10 +1,26 @@
-/** Choosing a stored representation: content encoding and ETag validation (RFC 9110). */
+/**
+ * Representations of a body: which content encoding a client gets, compressed copies made once
+ * and kept, ETag validation (RFC 9110), and the encoder for a body that is streamed as it is
+ * made (docs/decisions/014).
+ */
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import {
+  brotliCompressSync,
+  constants as zlib,
+  createBrotliCompress,
+  createGzip,
+  createZstdCompress,
+  gzipSync,
+  zstdCompressSync,
+  type BrotliCompress,
+  type Gzip,
+  type ZstdCompress,
+} from 'node:zlib';
 import Negotiator from 'negotiator';
 
-export type Encoding = 'br' | 'gzip' | 'identity';
-const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity'];
+export type Encoding = 'br' | 'zstd' | 'gzip' | 'identity';
+/** On a tie in the client's weights, the first wins: brotli is the smallest, zstd the quickest to make. */
+const ENCODINGS: Encoding[] = ['br', 'zstd', 'gzip', 'identity'];
 const IDENTITY: readonly Encoding[] = ['identity'];
 const encodingMemo = new Map<string, readonly Encoding[]>();
 
@@ -13,7 +29,6 @@ export function acceptedEncodings(acceptEncoding: string | undefined): readonly 
   const header = acceptEncoding ?? '';
   let found = encodingMemo.get(header);
   if (!found) {
-    // Browsers list gzip before br with equal weight; on a tie the smaller one wins.
     // negotiator 1.x takes the tie-break order; its published types predate the option.
     const negotiator = new Negotiator({ headers: { 'accept-encoding': header } }) as unknown as {
       encodings(available: Encoding[], options: { preferred: Encoding[] }): Encoding[];
@@ -33,6 +48,13 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
 }
 
+/** A weak ETag naming the given parts (a body, or what a page was made from). */
+export function weakEtag(...parts: (string | Buffer)[]): string {
+  const hash = createHash('sha1');
+  for (const part of parts) hash.update(part).update('\u0000');
+  return `W/"${hash.digest('base64url')}"`;
+}
+
 const COMPRESS_MIN_BYTES = 512;
 /**
  * Compression windows no larger than the body: the encoders' state is allocated per call, and a
@@ -47,44 +69,70 @@ const brotliOptions = (size: number) => ({
   },
 });
 const gzipOptions = (size: number) => ({ level: 6, windowBits: windowBits(size, 9, 15), memLevel: 8 });
+const zstdOptions = { params: { [zlib.ZSTD_c_compressionLevel]: 3 } };
 
 /**
  * A stored body and its compressed copies, each made the first time a client asks for that
  * encoding, then kept: the work is done once per stored body, and not at all for encodings
- * nobody asks for. Brotli takes about three times as long as gzip to make, so the first
- * compressed answer of a body (usually the one to the miss that fetched it, which is waiting)
- * is gzip when the client takes gzip; brotli is made for the next one. (Making it on libuv's
- * thread pool instead was measured: handing work to a sleeping thread cost the event loop about
- * as much as compressing a few KB.)
+ * nobody asks for. Brotli is the smallest but takes two to three times as long to make, so
+ * the first compressed answer of a body (usually to the miss that fetched it, which is waiting)
+ * is zstd or gzip when the client takes one of them; brotli is made for the next one.
  */
 export class Representation {
   /** Weak: one tag names all encodings of the body. */
   readonly etag: string;
-  #gzip: Buffer | undefined;
-  #br: Buffer | undefined;
+  #copies: Partial<Record<'br' | 'zstd' | 'gzip', Buffer>> = {};
 
-  constructor(readonly body: Buffer) {
-    this.etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  constructor(
+    readonly body: Buffer,
+    etag?: string,
+  ) {
+    this.etag = etag ?? weakEtag(body);
   }
 
   /** The bytes to send for the client's Accept-Encoding, and the Content-Encoding to name. */
-  pick(acceptEncoding: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
-    const [first, second] = this.body.length < COMPRESS_MIN_BYTES ? IDENTITY : acceptedEncodings(acceptEncoding);
-    if (first === 'br') {
-      if (!this.#br && second === 'gzip' && !this.#gzip) return this.#gzipped();
-      this.#br ??= brotliCompressSync(this.body, brotliOptions(this.body.length));
-      return { body: this.#br, encoding: 'br' };
+  pick(acceptEncoding: string | undefined): { body: Buffer; encoding?: 'br' | 'zstd' | 'gzip' } {
+    if (this.body.length < COMPRESS_MIN_BYTES) return { body: this.body };
+    const accepted = acceptedEncodings(acceptEncoding);
+    let wanted = accepted[0]!;
+    if (wanted === 'identity') return { body: this.body };
+    if (wanted === 'br' && Object.keys(this.#copies).length === 0) {
+      // The body is new: answer with a quick encoding now, make brotli for the next request.
+      wanted = accepted.find((e) => e === 'zstd' || e === 'gzip') ?? wanted;
     }
-    return first === 'gzip' ? this.#gzipped() : { body: this.body };
+    return { body: this.#copy(wanted as 'br' | 'zstd' | 'gzip'), encoding: wanted as 'br' | 'zstd' | 'gzip' };
   }
 
-  #gzipped(): { body: Buffer; encoding: 'gzip' } {
-    this.#gzip ??= gzipSync(this.body, gzipOptions(this.body.length));
-    return { body: this.#gzip, encoding: 'gzip' };
+  #copy(encoding: 'br' | 'zstd' | 'gzip'): Buffer {
+    let copy = this.#copies[encoding];
+    if (!copy) {
+      const size = this.body.length;
+      copy =
+        encoding === 'br'
+          ? brotliCompressSync(this.body, brotliOptions(size))
+          : encoding === 'zstd'
+            ? zstdCompressSync(this.body, zstdOptions)
+            : gzipSync(this.body, gzipOptions(size));
+      this.#copies[encoding] = copy;
+    }
+    return copy;
   }
 
   /** The most it will hold: compressed copies are smaller than the body. */
   get maxBytes(): number {
-    return this.body.length * 3;
+    return this.body.length * 4;
   }
+}
+
+/**
+ * An encoder for a body streamed as it is made (a page on a miss): zstd where the client takes
+ * it (quick to make while the visitor waits), else brotli at a low quality, else gzip. `flush()`
+ * sends what has been written so far, so that the browser can start on the head.
+ */
+export function streamEncoder(acceptEncoding: string | undefined): { encoding?: 'br' | 'zstd' | 'gzip'; encoder?: ZstdCompress | BrotliCompress | Gzip } {
+  const accepted = acceptedEncodings(acceptEncoding);
+  if (accepted.includes('zstd')) return { encoding: 'zstd', encoder: createZstdCompress(zstdOptions) };
+  if (accepted[0] === 'br') return { encoding: 'br', encoder: createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }) };
+  if (accepted[0] === 'gzip') return { encoding: 'gzip', encoder: createGzip({ level: 6 }) };
+  return {};
 }

@@ -96,3 +96,5 @@ export function createRequestObserver(log: Logger, metrics: Metrics) {
     res.on('close', onClose);
   };
 }
+
+export type RequestObserver = ReturnType<typeof createRequestObserver>;

@@ -11,6 +11,7 @@ import { isContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
 import { Representation } from '../http/representation.js';
+import type { StoredAnswer } from '../http/stored-response.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -18,19 +19,22 @@ import { upstreamError, UpstreamError } from '../upstream/upstream-client.js';
 import type { ApiRequest } from './api-request.js';
 import { sanitizeContentFields } from './sanitize-content.js';
 
-/** A stored answer: the payload for in-process readers and its bytes, ready to send. */
-export interface CachedAnswer {
+/** A stored answer: the payload for in-process readers, and its JSON and headers, ready to send. */
+export interface CachedAnswer extends StoredAnswer {
   status: 200 | 404;
   /** The validated, sanitised payload (null for a 404). */
   data: unknown;
-  /** Its JSON, ready to send. */
-  json: Representation;
-  storedAt: number;
   /** Seconds the answer is fresh. */
   maxAge: number;
   /** Upstream latency of the call that produced it, in ms. */
   upstreamMs: number;
 }
+
+/** The settings of the cache's size and windows. */
+export type CacheWindows = Pick<
+  Config,
+  'CACHE_MAX_BYTES' | 'CACHE_MAX_AGE_MS' | 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S' | 'CACHE_NOT_FOUND_TTL_S'
+>;
 
 /** HIT fresh; MISS fetched now; STALE served stale; REFRESH stale entry fetched again now. */
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE' | 'REFRESH';
@@ -52,24 +56,21 @@ interface FetchContext {
   request: ApiRequest;
 }
 
-function toAnswer(status: 200 | 404, data: unknown, body: Buffer, maxAge: number, upstreamMs: number): CachedAnswer {
-  return { status, data, json: new Representation(body), storedAt: Date.now(), maxAge, upstreamMs };
-}
 
 export class ContentCache {
   readonly #lru: LRUCache<string, CachedAnswer, FetchContext>;
 
   constructor(
     private readonly upstream: UpstreamClient,
-    private readonly config: Config['cache'],
+    private readonly config: CacheWindows,
     private readonly metrics: Metrics,
     private readonly log: Logger,
   ) {
     this.#lru = new LRUCache<string, CachedAnswer, FetchContext>({
-      maxSize: config.maxBytes,
+      maxSize: config.CACHE_MAX_BYTES,
       sizeCalculation: (a, key) =>
         // The parsed payload is held too; count it as about twice its JSON.
-        key.length + a.json.maxBytes + a.json.body.length * 2 + 256,
+        key.length + a.body.maxBytes + a.body.body.length * 2 + 256,
       allowStale: true,
       noDeleteOnStaleGet: true,
       allowStaleOnFetchRejection: true,
@@ -81,7 +82,7 @@ export class ContentCache {
   }
 
   #maxAgeOf(request: ApiRequest): number {
-    const override = this.config.maxAgeOverrideMs;
+    const override = this.config.CACHE_MAX_AGE_MS;
     return override !== undefined ? override / 1000 : API_PATHS[request.name].maxAge;
   }
 
@@ -102,7 +103,7 @@ export class ContentCache {
    */
   async get(request: ApiRequest): Promise<CacheResult> {
     const path = API_PATHS[request.name].template;
-    const { staleWhileRevalidateS, staleIfErrorS } = this.config;
+    const { CACHE_STALE_WHILE_REVALIDATE_S: staleWhileRevalidateS, CACHE_STALE_IF_ERROR_S: staleIfErrorS } = this.config;
     let entry = this.#lru.peek(request.key, { allowStale: true });
     const ageS = entry ? (Date.now() - entry.storedAt) / 1000 : 0;
     if (entry && ageS >= entry.maxAge + Math.max(staleWhileRevalidateS, staleIfErrorS)) {
@@ -168,7 +169,7 @@ export class ContentCache {
   #toAnswer(request: ApiRequest, status: number, raw: Buffer, upstreamMs: number): CachedAnswer {
     if (status === 404) {
       const body = Buffer.from(JSON.stringify({ error: { code: 'not_found', message: `${request.key} does not exist` } }));
-      return toAnswer(404, null, body, this.config.notFoundTtlS, upstreamMs);
+      return this.#answer(404, null, body, this.config.CACHE_NOT_FOUND_TTL_S, upstreamMs);
     }
     if (status !== 200) throw upstreamError('status', `the content API answered ${status}`);
     let json: unknown;
@@ -183,6 +184,21 @@ export class ContentCache {
       throw upstreamError('invalid', `the content API's answer does not fit the contract at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
     }
     const data = sanitizeContentFields(parsed.data.data);
-    return toAnswer(200, data, Buffer.from(JSON.stringify({ data })), this.#maxAgeOf(request), upstreamMs);
+    return this.#answer(200, data, Buffer.from(JSON.stringify({ data })), this.#maxAgeOf(request), upstreamMs);
+  }
+
+  #answer(status: 200 | 404, data: unknown, json: Buffer, maxAge: number, upstreamMs: number): CachedAnswer {
+    const { CACHE_STALE_WHILE_REVALIDATE_S: swr, CACHE_STALE_IF_ERROR_S: sie } = this.config;
+    const age = Math.floor(maxAge);
+    const cacheControl = status === 404 ? `public, max-age=${age}` : `public, max-age=${age}, stale-while-revalidate=${swr}, stale-if-error=${sie}`;
+    return {
+      status,
+      data,
+      body: new Representation(json),
+      headers: ['content-type', 'application/json; charset=utf-8', 'cache-control', cacheControl, 'vary', 'Accept-Encoding'],
+      storedAt: Date.now(),
+      maxAge,
+      upstreamMs,
+    };
   }
 }

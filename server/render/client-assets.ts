@@ -4,6 +4,7 @@
  * the site's CSS, which the head carries inline so that the first paint waits on no request
  * (docs/decisions/010).
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -26,12 +27,15 @@ export interface PageAssets {
 export const CLIENT_ENTRY = 'client/entry-client.tsx';
 
 export interface ClientAssets {
+  /** Names the build: every instance of one build gives the same. */
+  readonly version: string;
   forModules(modules: readonly string[]): PageAssets;
 }
 
 /** Assets of the production build in `clientDir` (dist/client). */
 export function readClientAssets(clientDir: string): ClientAssets {
-  const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const manifestText = readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8');
+  const manifest = JSON.parse(manifestText) as Manifest;
   const url = (file: string) => `/${file}`;
 
   /** A chunk and, transitively, the chunks it imports statically. */
@@ -56,6 +60,8 @@ export function readClientAssets(clientDir: string): ClientAssets {
   };
 
   return {
+    // The manifest names every file by its content's hash.
+    version: createHash('sha1').update(manifestText).digest('base64url').slice(0, 12),
     forModules(modules) {
       const memoKey = modules.join('|');
       const known = memo.get(memoKey);
@@ -79,6 +85,7 @@ export function readClientAssets(clientDir: string): ClientAssets {
 }
 
 /** In development Vite serves the sources; CSS arrives with the modules. */
-export const devClientAssets: ClientAssets = {
+export const sourceClientAssets: ClientAssets = {
+  version: `source-${Date.now()}`,
   forModules: () => ({ entry: `/${CLIENT_ENTRY}`, css: '', preloads: [] }),
 };

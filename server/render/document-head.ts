@@ -1,5 +1,6 @@
 /** The document up to <body>, written before React's stream: title, meta, styles, preloads. */
 import { APP_MODULES_META } from '../../client/head-script.js';
+import { canonicalHref } from '../../client/href.js';
 import { escapeHtml } from '../../shared/escape-json.js';
 import type { PageAssets } from './client-assets.js';
 import type { ScaleMode } from './scale-mode.js';
@@ -33,16 +34,7 @@ export function documentHead(o: HeadOptions): string {
   ].join('');
 }
 
-/** The parameters that name a page's content; anything else is left out of canonical links. */
-const CANONICAL_PARAMS = ['id', 'sub', 'title', 'page'];
-
+/** A page's canonical link: its route's own parameters only (client/href.ts); the path as given for a path that is no route. */
 export function canonicalUrl(origin: string, url: URL): string {
-  const query = new URLSearchParams();
-  for (const key of CANONICAL_PARAMS) {
-    const value = url.searchParams.get(key);
-    if (value) query.set(key, value);
-  }
-  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : '/';
-  const s = query.toString();
-  return `${origin}${path}${s ? `?${s}` : ''}`;
+  return origin + (canonicalHref(url.pathname, url.searchParams) ?? url.pathname);
 }

@@ -1,24 +1,28 @@
 /**
- * Pages: runs the app's loaders, then writes the head (title, styles, preloads) and pipes
- * React's stream into the response. The status is known before the first byte: 200, 404 for
- * an unknown route or id, 503 when the page's data cannot be had. A page whose data was all
- * fresh is also kept in the page cache, which answers the next visitors ahead of Express.
+ * Pages: runs the app's loaders, then writes the head (title, styles, the app's modules) and
+ * streams React's output into the response, compressed as it is written. The status is known
+ * before the first byte: 200, 404 for an unknown route or id, 503 when the page's data cannot
+ * be had. The page's ETag is made from what it was drawn from (the build, the variant, the
+ * address and the validators of its data), so it is known before rendering: a client whose copy
+ * is current gets a 304 without a render. A 200 is kept in the page cache.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import type { AppRenderer } from '../../client/entry-server.js';
-import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../../shared/page-routes.js';
+import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../../client/route-table.js';
 import { routerSafe } from '../../shared/router-safe.js';
+import { etagMatches, Representation, streamEncoder, weakEtag } from '../http/representation.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
+import type { ContentCache } from '../proxy/content-cache.js';
 import type { ClientAssets } from './client-assets.js';
 import { canonicalUrl, documentHead } from './document-head.js';
-import { pageCacheKey, type PageCache } from './page-cache.js';
+import type { PageCache } from './page-cache.js';
+import { pageKey } from './page-key.js';
 import { UNAVAILABLE_HTML } from './plain-pages.js';
 import { RenderReads } from './render-tracking.js';
-import { serverContentApi } from './server-content-api.js';
-import type { ContentCache } from '../proxy/content-cache.js';
 import { scaleModeFor } from './scale-mode.js';
+import { serverContentApi } from './server-content-api.js';
 
 /** A render that has not produced its shell by then is abandoned. */
 const RENDER_TIMEOUT_MS = 10_000;
@@ -32,27 +36,28 @@ export interface PageHandlerDeps {
   /** Absent when the page cache is switched off. */
   pageCache: PageCache | undefined;
   /** Development: Vite adds its client and React's refresh preamble to the head. */
-  transformHead?: (url: string, head: string) => Promise<string>;
+  transformHead?: ((url: string, head: string) => Promise<string>) | undefined;
   log: Logger;
 }
 
 export function createPageHandler(deps: PageHandlerDeps) {
-  return async function handlePage(req: ExpressRequest, res: ExpressResponse): Promise<void> {
+  return async function handlePage(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const controller = new AbortController();
     res.once('close', () => controller.abort());
     // The route is known once the router has matched; until then a page is a page.
     observe(res, { route: 'page' });
+    const target = req.url ?? '/';
     const origin = deps.publicOrigin();
     // Concatenated, not resolved: a URL such as //other.host/ must stay a path on this origin.
-    const url = new URL(origin + routerSafe(req.originalUrl));
-    const scaleMode = scaleModeFor(req.get('user-agent'));
+    const url = new URL(origin + routerSafe(target));
+    const scaleMode = scaleModeFor(req.headers['user-agent']);
     const fail = (error: unknown, what: string) => {
-      deps.log.error({ err: error, url: req.originalUrl }, what);
+      deps.log.error({ err: error, url: target }, what);
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      res.status(500).set('cache-control', 'no-store').type('html').send(UNAVAILABLE_HTML);
+      res.writeHead(500, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(UNAVAILABLE_HTML);
     };
 
     const started = performance.now();
@@ -66,7 +71,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       return;
     }
     if (page instanceof Response) {
-      res.redirect(page.status, page.headers.get('location') ?? '/');
+      res.writeHead(page.status, { location: page.headers.get('location') ?? '/' }).end();
       return;
     }
     const dataMs = performance.now() - started;
@@ -76,51 +81,70 @@ export function createPageHandler(deps: PageHandlerDeps) {
     observe(res, { route, cache: 'MISS' });
     const title = status === 404 ? NOT_FOUND_TITLE : status === 503 ? UNAVAILABLE_TITLE : page.handle.title;
     const assets = deps.assets.forModules(page.modules);
+    const canonical = canonicalUrl(origin, url);
     let head = documentHead({
       title,
       description: page.handle.description || title,
-      canonical: canonicalUrl(origin, url),
+      canonical,
       scaleMode,
       headScript: deps.headScript,
       assets,
       indexable: status === 200,
     });
-    if (deps.transformHead) head = await deps.transformHead(req.originalUrl, head);
-    const pageHeaders = {
-      'content-type': 'text/html; charset=utf-8',
+    if (deps.transformHead) head = await deps.transformHead(target, head);
+    const etag = weakEtag(deps.assets.version, scaleMode, canonical, String(status), ...[...reads.etags].sort());
+    const headers = [
+      'content-type',
+      'text/html; charset=utf-8',
       // Revalidated on every visit (ETag, 304): a page changes when its content does.
-      'cache-control': status === 200 ? 'no-cache' : 'no-store',
-      vary: 'Accept-Encoding, User-Agent',
-    };
-    const cacheable = status === 200 && deps.pageCache !== undefined;
-    const chunks: Buffer[] = [];
+      'cache-control',
+      status === 200 ? 'no-cache' : 'no-store',
+      'vary',
+      'Accept-Encoding, User-Agent',
+    ];
+    const key = status === 200 && deps.pageCache ? pageKey(req) : undefined;
+    if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
+      res.writeHead(304, [...headers, 'etag', etag]).end();
+      return;
+    }
 
-    // Forwards React's output to the response (compressed as it goes: React calls flush()),
-    // keeping a copy when the page may be cached.
+    const { encoding, encoder } = streamEncoder(req.headers['accept-encoding']);
+    const chunks: Buffer[] = [Buffer.from(head)];
+    const out = encoder ?? res;
+    // React's output goes out as it comes (compressed) and is kept for the page cache.
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        if (cacheable) chunks.push(chunk);
-        // Backpressure is not followed: the whole page is already rendered into memory.
-        res.write(chunk);
+        if (key) chunks.push(chunk);
+        out.write(chunk);
         done();
       },
       final(done) {
-        res.end();
+        clearTimeout(timer);
+        out.end();
         done();
-        if (cacheable && !controller.signal.aborted) {
-          const html = Buffer.concat([Buffer.from(head), ...chunks]);
-          deps.pageCache!.store(pageCacheKey(req.originalUrl, scaleMode), html, route, pageHeaders, reads.reuseUntil);
+        if (key && !controller.signal.aborted) {
+          const html = new Representation(Buffer.concat(chunks), etag);
+          deps.pageCache!.store(key, { status: 200, body: html, headers, storedAt: Date.now(), route }, reads.reuseUntil);
         }
       },
     });
-    (sink as Writable & { flush(): void }).flush = () => (res as ExpressResponse & { flush?: () => void }).flush?.();
+    // React calls flush() when it has written a piece worth sending now.
+    Object.assign(sink, { flush: () => encoder?.flush() });
 
-    let timer: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | undefined = undefined;
     const stream = page.stream({
       onShellReady() {
-        res.status(status);
-        res.set({ ...pageHeaders, 'server-timing': `data;dur=${dataMs.toFixed(1)}, cache;desc=MISS`, 'x-cache': 'MISS' });
-        res.write(head);
+        res.writeHead(status, [
+          ...headers,
+          ...(status === 200 ? ['etag', etag] : []),
+          ...(encoding ? ['content-encoding', encoding] : []),
+          'x-cache',
+          'MISS',
+          'server-timing',
+          `data;dur=${dataMs.toFixed(1)}, cache;desc=MISS`,
+        ]);
+        if (encoder) encoder.pipe(res);
+        out.write(head);
         stream.pipe(sink);
       },
       onShellError(error) {
@@ -128,7 +152,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
         fail(error, 'page render failed');
       },
       onError(error) {
-        if (!controller.signal.aborted) deps.log.error({ err: error, url: req.originalUrl }, 'page render error');
+        if (!controller.signal.aborted) deps.log.error({ err: error, url: target }, 'page render error');
       },
     });
     timer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_TIMEOUT_MS);

@@ -3,7 +3,7 @@
  * (500) and a page address that cannot be decoded (400). No script and no stylesheet, so
  * they show whatever else is broken; readable, in Chinese, with a way back home.
  */
-import { UNAVAILABLE_TITLE } from '../../shared/page-routes.js';
+import { UNAVAILABLE_TITLE } from '../../client/route-table.js';
 
 function plainPage(title: string, heading: string, text: string): string {
   return (

@@ -3,17 +3,17 @@
  * every content item and expert, read through the cache; it is rebuilt at most every few minutes.
  */
 import type { Express } from 'express';
+import { contentHref, expertHref, href } from '../../client/href.js';
+import { ROUTES, type ItemRoute, type RouteKey } from '../../client/route-table.js';
 import { PAGE_SIZE_MAX } from '../../shared/constants.js';
 import type { ContentApi } from '../../shared/content-api.js';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
-import { contentHref, expertHref } from '../../shared/links.js';
-import { PAGE_ROUTES } from '../../shared/page-routes.js';
+import { Representation } from '../http/representation.js';
+import { sendStored, type StoredAnswer } from '../http/stored-response.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 
 const SITEMAP_TTL_MS = 5 * 60_000;
-/** Routes that show nothing without an id; their pages are listed one by one instead. */
-const DETAIL_ROUTES = new Set(['/hzhf/kpzsDetail', '/gnyy/detail', '/zjxz/detail']);
 
 async function everyPage<T>(read: (page: number) => Promise<Page<T>>): Promise<T[]> {
   const first = await read(1);
@@ -36,15 +36,13 @@ async function sitemapPaths(api: ContentApi): Promise<string[]> {
     everyPage((page) => api.get('experts', { query: { page, pageSize } })),
   ]);
   const items: ContentSummary[] = [...news, ...research, ...articles];
-  return [
-    ...PAGE_ROUTES.filter((r) => !DETAIL_ROUTES.has(r.path)).map((r) => r.path),
-    ...items.map(contentHref),
-    ...experts.map((e) => expertHref(e.id)),
-  ];
+  // A page of one item is listed once per item.
+  const lists = (Object.keys(ROUTES) as RouteKey[]).filter((key): key is Exclude<RouteKey, ItemRoute> => !('needsId' in ROUTES[key]));
+  return [...lists.map((key) => href(key)), ...items.map(contentHref), ...experts.map((e) => expertHref(e.id))];
 }
 
 export function seoRoutes(api: ContentApi, origin: () => string, log: Logger) {
-  let built: { at: number; xml: string } | undefined;
+  let built: { at: number; answer: StoredAnswer } | undefined;
 
   return (app: Express) => {
     app.get('/robots.txt', (_req, res) => {
@@ -55,15 +53,21 @@ export function seoRoutes(api: ContentApi, origin: () => string, log: Logger) {
         .send(`User-agent: *\nAllow: /\nDisallow: /api/\nSitemap: ${origin()}/sitemap.xml\n`);
     });
 
-    app.get('/sitemap.xml', async (_req, res) => {
+    app.get('/sitemap.xml', async (req, res) => {
       observe(res, { route: 'seo' });
       if (!built || Date.now() - built.at > SITEMAP_TTL_MS) {
         try {
           const paths = await sitemapPaths(api);
           const urls = paths.map((p) => `<url><loc>${xmlEscape(origin() + p)}</loc></url>`).join('');
+          const xml = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`;
           built = {
             at: Date.now(),
-            xml: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
+            answer: {
+              status: 200,
+              body: new Representation(Buffer.from(xml)),
+              headers: ['content-type', 'application/xml; charset=utf-8', 'cache-control', 'public, max-age=300', 'vary', 'Accept-Encoding'],
+              storedAt: Date.now(),
+            },
           };
         } catch (error) {
           log.warn({ err: error }, 'sitemap could not be built');
@@ -73,7 +77,7 @@ export function seoRoutes(api: ContentApi, origin: () => string, log: Logger) {
           }
         }
       }
-      res.type('application/xml').set('cache-control', 'public, max-age=300').send(built.xml);
+      sendStored(req, res, built.answer, []);
     });
   };
 }

@@ -25,7 +25,15 @@ export interface UpstreamAnswer {
   body: Buffer;
 }
 
-export type UpstreamOptions = Config['upstream'] & {
+export type UpstreamOptions = Pick<
+  Config,
+  | 'UPSTREAM_CONNECT_TIMEOUT_MS'
+  | 'UPSTREAM_TIMEOUT_MS'
+  | 'UPSTREAM_MAX_BYTES'
+  | 'UPSTREAM_CONNECTIONS'
+  | 'UPSTREAM_BREAKER_THRESHOLD'
+  | 'UPSTREAM_BREAKER_COOLDOWN_MS'
+> & {
   url: string;
   onCircuitChange?: (state: CircuitState) => void;
 };
@@ -38,14 +46,14 @@ export class UpstreamClient {
   constructor(readonly options: UpstreamOptions) {
     const url = new URL(options.url);
     this.#basePath = url.pathname.replace(/\/+$/, '');
-    this.#breaker = new CircuitBreaker(options.breakerThreshold, options.breakerCooldownMs, options.onCircuitChange);
+    this.#breaker = new CircuitBreaker(options.UPSTREAM_BREAKER_THRESHOLD, options.UPSTREAM_BREAKER_COOLDOWN_MS, options.onCircuitChange);
     this.#pool = new Pool(url.origin, {
-      connections: options.connections,
-      connectTimeout: options.connectTimeoutMs,
+      connections: options.UPSTREAM_CONNECTIONS,
+      connectTimeout: options.UPSTREAM_CONNECT_TIMEOUT_MS,
       keepAliveTimeout: 30_000,
       // The abort signal below is the real budget; these only stop a silent socket.
-      headersTimeout: options.timeoutMs + 1_000,
-      bodyTimeout: options.timeoutMs + 1_000,
+      headersTimeout: options.UPSTREAM_TIMEOUT_MS + 1_000,
+      bodyTimeout: options.UPSTREAM_TIMEOUT_MS + 1_000,
     });
   }
 
@@ -71,7 +79,7 @@ export class UpstreamClient {
 
   /** One GET, reading at most maxBytes of the answer. */
   async #request(pathAndQuery: string, signal?: AbortSignal): Promise<UpstreamAnswer> {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const timeout = AbortSignal.timeout(this.options.UPSTREAM_TIMEOUT_MS);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
       const res = await this.#pool.request({
@@ -81,7 +89,7 @@ export class UpstreamClient {
         signal: combined,
       });
       const declared = Number(res.headers['content-length']);
-      if (declared > this.options.maxBytes) {
+      if (declared > this.options.UPSTREAM_MAX_BYTES) {
         res.body.destroy();
         throw upstreamError('too_large', `upstream answer of ${declared} bytes is over the limit`);
       }
@@ -89,16 +97,16 @@ export class UpstreamClient {
       let size = 0;
       for await (const chunk of res.body) {
         size += chunk.length;
-        if (size > this.options.maxBytes) {
+        if (size > this.options.UPSTREAM_MAX_BYTES) {
           res.body.destroy();
-          throw upstreamError('too_large', `upstream answer is over ${this.options.maxBytes} bytes`);
+          throw upstreamError('too_large', `upstream answer is over ${this.options.UPSTREAM_MAX_BYTES} bytes`);
         }
         chunks.push(chunk);
       }
       return { status: res.statusCode, body: Buffer.concat(chunks, size) };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
-      if (timeout.aborted) throw upstreamError('timeout', `no answer within ${this.options.timeoutMs} ms`);
+      if (timeout.aborted) throw upstreamError('timeout', `no answer within ${this.options.UPSTREAM_TIMEOUT_MS} ms`);
       throw classify(error);
     }
   }

@@ -1,6 +1,7 @@
 /** Starts the real service on a free loopback port, with its logs collected for assertions. */
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { builtApp } from '../../server/app-source.js';
 import { loadConfig } from '../../server/config.js';
 import { createService, type Service } from '../../server/service.js';
 
@@ -23,7 +24,7 @@ export async function startService(
     },
   });
   const config = loadConfig({ LOG_LEVEL: 'info', ...env });
-  const service = await createService(config, { logger: pino({ level: 'info' }, sink), ...options });
+  const service = await createService(config, { logger: pino({ level: 'info' }, sink), app: builtApp(options.clientDir) });
   const url = await service.listen(0, '127.0.0.1');
   return { service, url, logs, close: () => service.close() };
 }

@@ -1,23 +1,20 @@
-/** A content item's page (内容详情, 报道详情): banner, then title, facts, cover and the text. */
+/** 内容详情 and 报道详情: a content item's banner, then its title, facts, cover and text. */
 import { Link } from 'react-router';
-import type { ContentDetail } from '../../shared/contract/entities.js';
-import { categoryHref } from '../../shared/links.js';
-import { PageBanner, type Crumb } from './page-banner.js';
-import { RichText } from './rich-text.js';
-import { categoryName, orEmpty, sectionOf } from './site-sections.js';
-import { useLayoutData } from '../page-data-hooks.js';
+import { PageBanner } from '../components/page-banner.js';
+import { RichText } from '../components/rich-text.js';
+import { categoryHref, href } from '../href.js';
+import { categoryName, orEmpty } from '../navigation.js';
+import { useLayoutData, usePageData } from '../router-hooks.js';
 import '../styles/article.css';
 
-export function ArticleView({ item, pageTitle }: { item: ContentDetail; pageTitle: string }) {
+export default function ArticlePage() {
+  const item = usePageData<'contentDetail' | 'reportDetail'>();
   const layout = orEmpty(useLayoutData());
   const category = categoryName(item.categoryId, layout);
-  const section = sectionOf(item.categoryId);
-  const trail: Crumb[] = [];
-  if (section) trail.push(section);
-  if (category) trail.push({ label: category, to: categoryHref(item.categoryId, category) });
+  const categoryLink = categoryHref(item.categoryId);
   return (
     <>
-      <PageBanner title={pageTitle} titleAs="p" trail={trail} current={pageTitle} />
+      <PageBanner titleAs="p" trail={category && categoryLink ? [{ label: category, to: categoryLink }] : []} />
       <div className="page-body soft">
         <div className="container article-layout">
           <article className="card article">
@@ -39,12 +36,12 @@ export function ArticleView({ item, pageTitle }: { item: ContentDetail; pageTitl
             <h2 className="sr-only">正文</h2>
             <RichText html={item.content} />
             <footer className="article-foot">
-              {category ? (
-                <Link to={categoryHref(item.categoryId, category)} className="btn btn-ghost">
+              {category && categoryLink ? (
+                <Link to={categoryLink} className="btn btn-ghost">
                   返回{category}
                 </Link>
               ) : (
-                <Link to="/" className="btn btn-ghost">
+                <Link to={href('home')} className="btn btn-ghost">
                   返回首页
                 </Link>
               )}

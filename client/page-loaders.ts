@@ -1,27 +1,28 @@
 /**
- * What each page reads (SITE.md point 6), as plain functions of the content API and the URL.
- * The route table wraps them as React Router loaders; pages read the result with usePageData.
+ * What each page reads from the content API (docs/product/pages-and-paths.md), as plain
+ * functions of the content API and the page's address. The app's routes wrap them as React
+ * Router loaders; pages read the result with usePageData.
  */
-import { CATEGORY, RESEARCH_SUBCATEGORY_IDS } from './constants.js';
-import { ContentError, type ContentApi } from './content-api.js';
-import { PAGE_MAX } from './constants.js';
-import { MAX_ID, parsePlainInt } from './plain-int.js';
+import { CATEGORY, PAGE_MAX, RESEARCH_SUBCATEGORY_IDS } from '../shared/constants.js';
+import { ContentError, type ContentApi } from '../shared/content-api.js';
+import { MAX_ID, parsePlainInt } from '../shared/plain-int.js';
+import type { RouteKey } from './route-table.js';
 
-/** A page URL whose parameters name nothing that exists: the page answers 404. */
+/** A page address whose parameters name nothing that exists: the page answers 404. */
 export class PageNotFound extends ContentError {
   constructor(message: string) {
     super(404, 'not_found', message);
   }
 }
 
-/** Read a required id from the query, or answer 404. */
+/** A required id from the query, or 404. */
 function requiredId(url: URL): number {
   const id = parsePlainInt(url.searchParams.get('id'), 1, MAX_ID);
   if (id === undefined) throw new PageNotFound('id must be a positive integer');
   return id;
 }
 
-/** The `page` query parameter (1 when absent), or 404 when it is not a page number. */
+/** The `page` parameter (1 when absent), or 404 when it is not a page number. */
 function pageNumber(url: URL): number {
   const raw = url.searchParams.get('page');
   if (raw === null) return 1;
@@ -39,6 +40,7 @@ function oneOf(url: URL, key: string, allowed: readonly number[], fallback: numb
   return n;
 }
 
+/** The categories the news page shows, chosen by its `id`. */
 export const NEWS_PAGE_CATEGORIES = [CATEGORY.groupNews, CATEGORY.hospitalNews, CATEGORY.mediaReports] as const;
 
 type Loader = (api: ContentApi, url: URL, signal: AbortSignal) => Promise<unknown>;
@@ -47,12 +49,7 @@ function research(api: ContentApi, url: URL, signal: AbortSignal, categoryId: nu
   return api.get('research', { query: { categoryId, page: pageNumber(url) }, signal });
 }
 
-async function researchWithChildren(
-  api: ContentApi,
-  url: URL,
-  signal: AbortSignal,
-  parent: 17 | 18,
-) {
+async function researchWithChildren(api: ContentApi, url: URL, signal: AbortSignal, parent: 17 | 18) {
   const sub = oneOf(url, 'sub', RESEARCH_SUBCATEGORY_IDS[parent], parent);
   const [children, list] = await Promise.all([
     api.get(parent === 17 ? 'educationSubcategories' : 'researchSubcategories', { signal }),
@@ -61,10 +58,13 @@ async function researchWithChildren(
   return { children, list, sub };
 }
 
+/** The value of a settled read, or null when it failed. */
+const valueOf = <T>(r: PromiseSettledResult<T>): T | null => (r.status === 'fulfilled' ? r.value : null);
+
 export const PAGE_LOADERS = {
-  /** Header and footer data, read once per visit, all at once. */
+  /** Header and footer data, read once per visit, all at once; a part that fails is left out. */
   layout: async (api, _url, signal) => {
-    const settled = await Promise.allSettled([
+    const [intro, patientCategories, treatments, researchCategories, newsCategories, contact] = await Promise.allSettled([
       api.get('groupIntroduction', { signal }),
       api.get('patientServiceCategories', { signal }),
       api.get('specialtyTreatment', { signal }),
@@ -72,15 +72,13 @@ export const PAGE_LOADERS = {
       api.get('newsCategories', { signal }),
       api.get('contactUs', { signal }),
     ]);
-    const value = <T,>(r: PromiseSettledResult<T>): T | null => (r.status === 'fulfilled' ? r.value : null);
-    const [intro, patientCategories, treatments, researchCategories, newsCategories, contact] = settled;
     return {
-      intro: value(intro!),
-      patientCategories: value(patientCategories!) ?? [],
-      treatments: value(treatments!)?.data ?? [],
-      researchCategories: value(researchCategories!) ?? [],
-      newsCategories: value(newsCategories!) ?? [],
-      contact: value(contact!),
+      intro: valueOf(intro),
+      patientCategories: valueOf(patientCategories) ?? [],
+      treatments: valueOf(treatments)?.data ?? [],
+      researchCategories: valueOf(researchCategories) ?? [],
+      newsCategories: valueOf(newsCategories) ?? [],
+      contact: valueOf(contact),
     };
   },
   home: async (api, _url, signal) => {
@@ -107,8 +105,7 @@ export const PAGE_LOADERS = {
   },
   knowledge: (api, url, signal) => api.get('knowledgeArticles', { query: { page: pageNumber(url) }, signal }),
   contentDetail: (api, url, signal) => api.get('newsDetail', { id: requiredId(url), signal }),
-  equipment: (api, url, signal) =>
-    api.get('news', { query: { categoryId: CATEGORY.equipment, page: pageNumber(url) }, signal }),
+  equipment: (api, url, signal) => api.get('news', { query: { categoryId: CATEGORY.equipment, page: pageNumber(url) }, signal }),
   international: (api, _url, signal) => api.get('internationalHospitals', { signal }),
   experts: (api, url, signal) => api.get('experts', { query: { page: pageNumber(url) }, signal }),
   expertDetail: (api, url, signal) => api.get('expert', { id: requiredId(url), signal }),
@@ -130,7 +127,7 @@ export const PAGE_LOADERS = {
   },
   reportDetail: (api, url, signal) => api.get('newsDetail', { id: requiredId(url), signal }),
   contact: (api, _url, signal) => api.get('contactUs', { signal }),
-} satisfies Record<string, Loader>;
+} satisfies Record<RouteKey | 'layout', Loader>;
 
 export type PageKey = keyof typeof PAGE_LOADERS;
 export type PageData<K extends PageKey> = Awaited<ReturnType<(typeof PAGE_LOADERS)[K]>>;

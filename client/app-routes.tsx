@@ -1,0 +1,93 @@
+/**
+ * The app's React Router routes, made from the route table: used by the server's static handler
+ * and the browser's router alike. Pages are lazy modules (one chunk each); loaders read content
+ * through the ContentApi in the router's context (the server's per request, the browser's own).
+ */
+import { createContext, data, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { isContentError, type ContentApi } from '../shared/content-api.js';
+import { Layout } from './components/layout.js';
+import { PageError, RootError } from './components/page-error.js';
+import { PAGE_LOADERS, type PageKey } from './page-loaders.js';
+import { NOT_FOUND_TITLE, ROUTES, type RouteKey } from './route-table.js';
+
+/** What a matched route tells the document and the server: its route and its page module. */
+export interface RouteHandle {
+  route?: RouteKey;
+  title: string;
+  description: string;
+  /** The page module, as Vite's manifest names it (client/pages/x-page.tsx). */
+  module?: string;
+}
+
+/** The id of the <script type="application/json"> that carries the loaders' data to the browser. */
+export const ROUTER_DATA_ID = '__router-data';
+
+/** The ContentApi that loaders read through. */
+export const contentApiContext = createContext<ContentApi>();
+
+type PageModule = { default: React.ComponentType };
+const pageModules = import.meta.glob<PageModule>('./pages/*-page.tsx');
+
+/** The error a page shows: 404 when the content does not exist, 503 otherwise. */
+function toRouteError(error: unknown): never {
+  if (isContentError(error)) {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- React Router's way to answer with a status
+    throw data({ code: error.code, message: error.message }, { status: error.status === 404 ? 404 : 503 });
+  }
+  throw error;
+}
+
+function loaderFor(key: PageKey) {
+  return async ({ context, url, request }: LoaderFunctionArgs) => {
+    try {
+      return await PAGE_LOADERS[key](context.get(contentApiContext), url, request.signal);
+    } catch (error) {
+      return toRouteError(error);
+    }
+  };
+}
+
+function pageRoute(key: RouteKey): RouteObject {
+  const route = ROUTES[key];
+  const load = pageModules[`./pages/${route.page}.tsx`];
+  if (!load) throw new Error(`client/pages/${route.page}.tsx is missing`);
+  const handle: RouteHandle = { route: key, title: route.title, description: route.description, module: `client/pages/${route.page}.tsx` };
+  return {
+    id: key,
+    ...(route.path === '/' ? { index: true } : { path: route.path }),
+    handle,
+    loader: loaderFor(key),
+    lazy: async () => ({ Component: (await load()).default }),
+    ErrorBoundary: PageError,
+  };
+}
+
+export function createRoutes(): RouteObject[] {
+  const notFound: RouteHandle = { title: NOT_FOUND_TITLE, description: NOT_FOUND_TITLE };
+  return [
+    {
+      id: 'root',
+      path: '/',
+      Component: Layout,
+      ErrorBoundary: RootError,
+      loader: loaderFor('layout'),
+      // Header and footer content is read once per visit, not on every navigation.
+      shouldRevalidate: () => false,
+      children: [
+        ...(Object.keys(ROUTES) as RouteKey[]).map(pageRoute),
+        {
+          id: 'not-found',
+          path: '*',
+          handle: notFound,
+          // Never drawn: the loader always throws, so the error boundary renders instead.
+          Component: () => null,
+          loader: () => {
+            // eslint-disable-next-line @typescript-eslint/only-throw-error -- React Router's way to answer with a status
+            throw data({ code: 'not_found', message: 'no such page' }, { status: 404 });
+          },
+          ErrorBoundary: PageError,
+        },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,312 @@
+/**
+ * The site's one table of routes, sections and categories (docs/product/routes.md). The router,
+ * the header, footer and panels, breadcrumbs, links, canonical URLs, page-cache keys and the
+ * sitemap are all derived from it: renaming a route, a section or a category is one line here.
+ */
+import { CATEGORY } from '../shared/constants.js';
+
+/**
+ * A query parameter a page's content depends on: an item's `id`; a `category`, written as `id`
+ * with its `name` beside it (the original site's links carry both); a sub-category; a
+ * treatment's title; a page number.
+ */
+export type PageParam = 'id' | 'category' | 'sub' | 'title' | 'page';
+
+export type SectionKey = 'home' | 'about' | 'services' | 'domestic' | 'international' | 'experts' | 'research' | 'news' | 'contact';
+
+export interface RouteFacts {
+  readonly path: string;
+  /** document.title, and the page's name in navigation. */
+  readonly title: string;
+  readonly description: string;
+  /** The line under the title in the page's banner. */
+  readonly lead?: string;
+  readonly section: SectionKey;
+  /** The one category the page lists: its links carry `id` and `name`, as the original site's do. */
+  readonly category?: CategoryId;
+  /** The query parameters the page reads, in canonical order; any other is ignored. */
+  readonly params: readonly PageParam[];
+  /** A page about one item: nothing without `id` (the sitemap lists it per item). */
+  readonly needsId?: true;
+  /** Its module in client/pages/, without extension. */
+  readonly page: string;
+}
+
+export type CategoryId = (typeof CATEGORY)[keyof typeof CATEGORY];
+
+/** The content API's fixed categories and their names (the API's own lists may rename them). */
+export const CATEGORY_NAMES: Readonly<Record<CategoryId, string>> = {
+  [CATEGORY.featuredTreatments]: '特色治疗',
+  [CATEGORY.knowledge]: '科普知识',
+  [CATEGORY.equipment]: '治疗设备',
+  [CATEGORY.researchInnovation]: '科研创新',
+  [CATEGORY.academicExchange]: '学术交流',
+  [CATEGORY.educationNews]: '教育新闻',
+  [CATEGORY.researchNews]: '科研新闻',
+  [CATEGORY.groupNews]: '集团新闻',
+  [CATEGORY.hospitalNews]: '医院新闻',
+  [CATEGORY.mediaReports]: '媒体报道',
+};
+
+const C = CATEGORY;
+
+export const ROUTES = {
+  home: {
+    path: '/',
+    title: '首页',
+    section: 'home',
+    params: [],
+    page: 'home-page',
+    description: '眼科医疗集团官方网站：特色治疗、专家团队、国内外医院与新闻动态。',
+  },
+  culture: {
+    path: '/jtjj/qywh',
+    title: '企业文化',
+    section: 'about',
+    params: [],
+    page: 'culture-page',
+    description: '了解集团的使命、愿景与核心价值观。',
+  },
+  history: {
+    path: '/jtjj/fzlc',
+    title: '发展历程',
+    section: 'about',
+    params: [],
+    page: 'history-page',
+    description: '集团自创立以来的发展历程与重要里程碑。',
+    lead: '二十年砥砺前行，始终专注眼健康',
+  },
+  awards: {
+    path: '/jtjj/ryjx',
+    title: '荣誉奖项',
+    section: 'about',
+    params: [],
+    page: 'awards-page',
+    description: '集团获得的荣誉与奖项。',
+    lead: '专业与服务获得行业和社会的广泛认可',
+  },
+  promotions: {
+    path: '/jtjj/qyhcp',
+    title: '企业宣传片',
+    section: 'about',
+    params: [],
+    page: 'promotions-page',
+    description: '集团企业宣传片与品牌影像。',
+    lead: '用影像记录每一次重见光明',
+  },
+  treatments: {
+    path: '/hzhf/tszl',
+    title: CATEGORY_NAMES[C.featuredTreatments],
+    section: 'services',
+    category: C.featuredTreatments,
+    params: ['title'],
+    page: 'treatments-page',
+    description: '特色治疗项目：屈光手术、白内障、青光眼、眼底病等。',
+    lead: '专科化、精细化的眼科诊疗服务',
+  },
+  knowledge: {
+    path: '/hzhf/kpzs',
+    title: CATEGORY_NAMES[C.knowledge],
+    section: 'services',
+    category: C.knowledge,
+    params: ['page'],
+    page: 'category-page',
+    description: '眼健康科普知识：护眼常识、常见眼病的预防与治疗。',
+    lead: '护眼常识与常见眼病的预防、识别和治疗',
+  },
+  contentDetail: {
+    path: '/hzhf/kpzsDetail',
+    title: '内容详情',
+    section: 'services',
+    params: ['id'],
+    needsId: true,
+    page: 'article-page',
+    description: '集团内容详情。',
+  },
+  equipment: {
+    path: '/hzhf/zlsb',
+    title: CATEGORY_NAMES[C.equipment],
+    section: 'services',
+    category: C.equipment,
+    params: ['page'],
+    page: 'category-page',
+    description: '集团引进的先进眼科诊疗设备。',
+    lead: '引进国际先进的眼科诊疗设备，让诊断更精准、手术更安全',
+  },
+  international: {
+    path: '/gjws/index',
+    title: '国际医院',
+    section: 'international',
+    params: [],
+    page: 'international-page',
+    description: '集团澳大利亚（悉尼）国际眼科医院介绍。',
+  },
+  experts: {
+    path: '/zjxz/index',
+    title: '专家团队',
+    section: 'experts',
+    params: ['page'],
+    page: 'experts-page',
+    description: '集团专家团队介绍。',
+    lead: '汇聚眼科各亚专业的资深专家，守护每一双眼睛',
+  },
+  expertDetail: {
+    path: '/zjxz/detail',
+    title: '专家详情',
+    section: 'experts',
+    params: ['id'],
+    needsId: true,
+    page: 'expert-detail-page',
+    description: '集团专家的详细介绍与出诊信息。',
+  },
+  researchInnovation: {
+    path: '/xsyj/xsyj',
+    title: CATEGORY_NAMES[C.researchInnovation],
+    section: 'research',
+    category: C.researchInnovation,
+    params: ['page'],
+    page: 'category-page',
+    description: '集团的科研创新成果。',
+    lead: '以临床问题为导向的眼科科研与技术创新',
+  },
+  academicExchange: {
+    path: '/xsyj/ykxs',
+    title: CATEGORY_NAMES[C.academicExchange],
+    section: 'research',
+    category: C.academicExchange,
+    params: ['page'],
+    page: 'category-page',
+    description: '集团的学术交流活动。',
+    lead: '与国内外眼科同行携手，分享经验、共促发展',
+  },
+  educationNews: {
+    path: '/xsyj/jyxw',
+    title: CATEGORY_NAMES[C.educationNews],
+    section: 'research',
+    category: C.educationNews,
+    params: ['sub', 'page'],
+    page: 'research-news-page',
+    description: '集团的教学与教育新闻。',
+    lead: '住院医师规范化培训、继续教育与患者健康教育',
+  },
+  researchNews: {
+    path: '/xsyj/kyxw',
+    title: CATEGORY_NAMES[C.researchNews],
+    section: 'research',
+    category: C.researchNews,
+    params: ['sub', 'page'],
+    page: 'research-news-page',
+    description: '集团的科研新闻。',
+    lead: '课题立项、论文发表与科研合作的最新进展',
+  },
+  news: {
+    path: '/news/index',
+    title: '新闻媒体',
+    section: 'news',
+    params: ['category', 'page'],
+    page: 'news-page',
+    description: '集团新闻、医院新闻与媒体报道。',
+    lead: '集团动态、各院新闻与媒体报道',
+  },
+  domesticHospitals: {
+    path: '/gnyy/index',
+    title: '国内医院',
+    section: 'domestic',
+    params: ['page'],
+    page: 'domestic-hospitals-page',
+    description: '集团在国内的医院与医院新闻。',
+    lead: '多家院区统一诊疗标准，就近享受优质眼科服务',
+  },
+  reportDetail: {
+    path: '/gnyy/detail',
+    title: '报道详情',
+    section: 'news',
+    params: ['id'],
+    needsId: true,
+    page: 'article-page',
+    description: '集团媒体报道详情。',
+  },
+  contact: {
+    path: '/lxwm/index',
+    title: '联系我们',
+    section: 'contact',
+    params: [],
+    page: 'contact-page',
+    description: '集团联系方式、地址与各院区电话。',
+    lead: '如需咨询、预约或合作，欢迎与我们联系',
+  },
+} as const satisfies Record<string, RouteFacts>;
+
+export type RouteKey = keyof typeof ROUTES;
+/** The routes of one item each (they need an `id`). */
+export type ItemRoute = { [K in RouteKey]: (typeof ROUTES)[K] extends { needsId: true } ? K : never }[RouteKey];
+
+/** Where each category's list is shown; the news page shows three, chosen by its `id`. */
+export const CATEGORY_ROUTES: Readonly<Record<CategoryId, RouteKey>> = {
+  [C.featuredTreatments]: 'treatments',
+  [C.knowledge]: 'knowledge',
+  [C.equipment]: 'equipment',
+  [C.researchInnovation]: 'researchInnovation',
+  [C.academicExchange]: 'academicExchange',
+  [C.educationNews]: 'educationNews',
+  [C.researchNews]: 'researchNews',
+  [C.groupNews]: 'news',
+  [C.hospitalNews]: 'news',
+  [C.mediaReports]: 'news',
+};
+
+export type PanelKey = 'intro' | 'services' | 'international' | 'research' | 'news';
+
+export interface Section {
+  readonly label: string;
+  /** The header item's hover panel. */
+  readonly panel?: PanelKey;
+  /** The panel's text, where the content API gives none. */
+  readonly lead?: string;
+  /** Its sub-pages, in order: routes, or categories; the first is where the header item leads. */
+  readonly links: readonly ({ route: Exclude<RouteKey, ItemRoute> } | { category: CategoryId })[];
+}
+
+/** The header's nine items, in order (docs/product/header-and-footer.md). */
+export const SECTIONS: Readonly<Record<SectionKey, Section>> = {
+  home: { label: '首页', links: [{ route: 'home' }] },
+  about: {
+    label: '集团简介',
+    panel: 'intro',
+    links: [{ route: 'culture' }, { route: 'history' }, { route: 'awards' }, { route: 'promotions' }],
+  },
+  services: {
+    label: '患者服务',
+    panel: 'services',
+    links: [{ category: C.featuredTreatments }, { category: C.knowledge }, { category: C.equipment }],
+  },
+  domestic: { label: '国内医院', links: [{ route: 'domesticHospitals' }] },
+  international: {
+    label: '国际医院',
+    panel: 'international',
+    lead: '集团在澳大利亚悉尼设立国际眼科医院，中澳两地专家协同诊疗，为海外华人与国际患者提供与国际标准接轨的眼科医疗服务。',
+    links: [{ route: 'international' }],
+  },
+  experts: { label: '专家团队', links: [{ route: 'experts' }] },
+  research: {
+    label: '学术研究',
+    panel: 'research',
+    lead: '以临床需求为导向，推动眼科诊疗技术创新与学术交流。',
+    links: [
+      { category: C.researchInnovation },
+      { category: C.academicExchange },
+      { category: C.educationNews },
+      { category: C.researchNews },
+    ],
+  },
+  news: {
+    label: '新闻媒体',
+    panel: 'news',
+    lead: '集团动态、各院新闻与媒体报道。',
+    links: [{ category: C.groupNews }, { category: C.hospitalNews }, { category: C.mediaReports }],
+  },
+  contact: { label: '联系我们', links: [{ route: 'contact' }] },
+};
+
+export const NOT_FOUND_TITLE = '页面未找到';
+export const UNAVAILABLE_TITLE = '暂时无法访问';

@@ -1,0 +1,31 @@
+/** Typed access to the router's state from pages and components: loader data, the current route and section. */
+import { useLoaderData, useMatches, useRouteLoaderData } from 'react-router';
+import type { ContentDetail } from '../shared/contract/entities.js';
+import type { RouteHandle } from './app-routes.js';
+import { categorySection } from './href.js';
+import type { PageData, PageKey } from './page-loaders.js';
+import { ROUTES, type RouteKey, type SectionKey } from './route-table.js';
+
+export function usePageData<K extends PageKey>(): PageData<K> {
+  return useLoaderData() as PageData<K>;
+}
+
+/** Header and footer data; parts the content API could not give are null or empty. */
+export function useLayoutData(): PageData<'layout'> | undefined {
+  return useRouteLoaderData('root') as PageData<'layout'> | undefined;
+}
+
+/** The route of the page shown; undefined for the 404 page. */
+export function useCurrentRoute(): RouteKey | undefined {
+  return (useMatches().at(-1)?.handle as RouteHandle | undefined)?.route;
+}
+
+/** The section of the page shown; a content item's page belongs to its category's section. */
+export function useCurrentSection(): SectionKey | undefined {
+  const route = useCurrentRoute();
+  const content = useRouteLoaderData('contentDetail') as ContentDetail | undefined;
+  const report = useRouteLoaderData('reportDetail') as ContentDetail | undefined;
+  const item = content ?? report;
+  if (item) return categorySection(item.categoryId) ?? (route && ROUTES[route].section);
+  return route && ROUTES[route].section;
+}
