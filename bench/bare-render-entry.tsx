@@ -14,7 +14,7 @@
  * started as `node bench/.build/bare-render/bare-render.js <service url> [port]`; prints
  * `ready <port>`.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -69,7 +69,9 @@ function headOf(url: string, userAgent: string): Promise<string> {
 
 const handler = createStaticHandler(createRoutes());
 
-const server = createServer(async (req, res) => {
+const server = createServer((req, res) => void answer(req, res));
+
+async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const url = req.url ?? '/';
     const head = await headOf(url, req.headers['user-agent'] ?? '');
@@ -118,6 +120,6 @@ const server = createServer(async (req, res) => {
     res.writeHead(500, { 'content-type': 'text/plain' });
     res.end(String(error));
   }
-});
+}
 server.keepAliveTimeout = 65_000;
 server.listen(Number(port), '127.0.0.1', () => console.log(`ready ${(server.address() as AddressInfo).port}`));

@@ -70,7 +70,7 @@ export async function benchPages() {
     const rows = pageRows(results, routes);
     const b = results.home.baseline;
     rows.push([
-      'home \`/\`, service with \`LOG_LEVEL=warn\` (no request log line)', fmt(quietHome.rps), fmt(quietHome.p50, 2), fmt(quietHome.p99, 2),
+      'home `/`, service with `LOG_LEVEL=warn` (no request log line)', fmt(quietHome.rps), fmt(quietHome.p50, 2), fmt(quietHome.p99, 2),
       fmt(b.rps), fmt(b.p50, 2), fmt(b.p99, 2), fmt(quietHome.rps / b.rps, 2), fmt(quietHome.p99 / b.p99, 2), String(quietHome.errors),
     ]);
     const ratios = Object.values(results).map((r) => r.service.rps / r.baseline.rps);

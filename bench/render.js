@@ -31,7 +31,7 @@ export function htmlCacheOff() {
     const [name, ...value] = given.split('=');
     return { name, candidates: [value.join('=')] };
   }
-  let source = '';
+  let source;
   try {
     source = readFileSync(`${ROOT}server/config.ts`, 'utf8');
   } catch {

@@ -31,7 +31,6 @@ const pageModules = import.meta.glob<PageModule>('./pages/*-page.tsx');
 /** The error a page shows: 404 when the content does not exist, 503 otherwise. */
 function toRouteError(error: unknown): never {
   if (isContentError(error)) {
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- React Router's way to answer with a status
     throw data({ code: error.code, message: error.message }, { status: error.status === 404 ? 404 : 503 });
   }
   throw error;
@@ -82,8 +81,7 @@ export function createRoutes(): RouteObject[] {
           // Never drawn: the loader always throws, so the error boundary renders instead.
           Component: () => null,
           loader: () => {
-            // eslint-disable-next-line @typescript-eslint/only-throw-error -- React Router's way to answer with a status
-            throw data({ code: 'not_found', message: 'no such page' }, { status: 404 });
+                    throw data({ code: 'not_found', message: 'no such page' }, { status: 404 });
           },
           ErrorBoundary: PageError,
         },

@@ -108,7 +108,7 @@ export function paramsOf<K extends RouteKey>(key: K, search: URLSearchParams): H
     const value = search.get(urlName(param));
     if (value !== null) out[param] = value;
   }
-  return out as HrefParams<K>;
+  return out;
 }
 
 /** The page shown with another page number: its route's own parameters kept, the rest dropped. */

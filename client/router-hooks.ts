@@ -12,7 +12,7 @@ export function usePageData<K extends PageKey>(): PageData<K> {
 
 /** Header and footer data; parts the content API could not give are null or empty. */
 export function useLayoutData(): PageData<'layout'> | undefined {
-  return useRouteLoaderData('root') as PageData<'layout'> | undefined;
+  return useRouteLoaderData<PageData<'layout'>>('root');
 }
 
 /** The route of the page shown; undefined for the 404 page. */
@@ -23,8 +23,8 @@ export function useCurrentRoute(): RouteKey | undefined {
 /** The section of the page shown; a content item's page belongs to its category's section. */
 export function useCurrentSection(): SectionKey | undefined {
   const route = useCurrentRoute();
-  const content = useRouteLoaderData('contentDetail') as ContentDetail | undefined;
-  const report = useRouteLoaderData('reportDetail') as ContentDetail | undefined;
+  const content = useRouteLoaderData<ContentDetail>('contentDetail');
+  const report = useRouteLoaderData<ContentDetail>('reportDetail');
   const item = content ?? report;
   if (item) return categorySection(item.categoryId) ?? (route && ROUTES[route].section);
   return route && ROUTES[route].section;

@@ -120,8 +120,8 @@ class Html {
       const attrs: Record<string, string> = {};
       for (const a of m[2]!.matchAll(/([a-z-]+)(?:="([^"]*)")?/g)) attrs[a[1]!] = decode(a[2] ?? '');
       if (!(attrs.class ?? '').split(' ').includes(className)) continue;
-      const close = this.html.indexOf(`</${m[1]}>`, m.index! + m[0].length);
-      const inner = this.html.slice(m.index! + m[0].length, close);
+      const close = this.html.indexOf(`</${m[1]}>`, m.index + m[0].length);
+      const inner = this.html.slice(m.index + m[0].length, close);
       out.push({ attrs, text: decode(inner.replace(/<[^>]+>/g, '')) });
     }
     return out;

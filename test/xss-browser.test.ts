@@ -137,6 +137,7 @@ function domProblems(page: Page): Promise<string[]> {
         if (name.startsWith('on')) found.push(`<${el.tagName}> has ${name}`);
         if (name === 'srcdoc') found.push(`<${el.tagName}> has srcdoc`);
         // Browsers drop ASCII whitespace and controls inside a scheme: "jav\tascript:" is javascript:.
+        // eslint-disable-next-line no-control-regex -- exactly the controls a browser drops
         const squeezed = attr.value.replace(/[\u0000-\u0020]/g, '').toLowerCase();
         if (URL_ATTRS.has(name) && /^(javascript|vbscript|data):/.test(squeezed)) found.push(`<${el.tagName} ${name}="${attr.value.slice(0, 60)}">`);
       }

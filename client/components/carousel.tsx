@@ -30,10 +30,8 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
   }, []);
 
   // The pictures drawn once stay, so that a slide fading out keeps its picture.
-  useEffect(() => {
-    const wanted = loaded && count > 1 ? [index, (index + 1) % count] : [index];
-    setDrawn((prev) => (wanted.every((i) => prev.includes(i)) ? prev : [...new Set([...prev, ...wanted])]));
-  }, [index, loaded, count]);
+  const wanted = loaded && count > 1 ? [index, (index + 1) % count] : [index];
+  if (!wanted.every((i) => drawn.includes(i))) setDrawn([...new Set([...drawn, ...wanted])]);
 
   useEffect(() => {
     const query = window.matchMedia('(prefers-reduced-motion: reduce)');
@@ -61,7 +59,7 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
       onMouseLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}
       onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setPaused(false);
+        if (!e.currentTarget.contains(e.relatedTarget)) setPaused(false);
       }}
     >
       <div className="carousel-track">

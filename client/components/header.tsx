@@ -36,7 +36,7 @@ export function Header() {
   const layout = orEmpty(useLayoutData());
   const location = useLocation();
   // The home page may be transparent over its banner; not when it failed and shows an error.
-  const homeData = useRouteLoaderData('home');
+  const homeData: unknown = useRouteLoaderData('home');
   const overBanner = location.pathname === '/' && homeData != null;
   const current = useCurrentSection();
 
@@ -55,11 +55,13 @@ export function Header() {
   }, []);
 
   // Navigation closes the panel and the phone menu.
-  useEffect(() => {
-    clearHover();
+  const [shownKey, setShownKey] = useState(location.key);
+  if (shownKey !== location.key) {
+    setShownKey(location.key);
     setActive(-1);
     setMenuOpen(false);
-  }, [location.key, clearHover]);
+  }
+  useEffect(() => clearHover(), [location.key, clearHover]);
 
   useEffect(() => clearHover, [clearHover]);
 
@@ -104,7 +106,7 @@ export function Header() {
   };
 
   const onBlur = (index: number, event: FocusEvent<HTMLLIElement>) => {
-    if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+    if (event.currentTarget.contains(event.relatedTarget)) return;
     setActive((current) => (current === index ? -1 : current));
   };
 

@@ -100,7 +100,7 @@ export class Representation {
       // The body is new: answer with a quick encoding now, make brotli for the next request.
       wanted = accepted.find((e) => e === 'zstd' || e === 'gzip') ?? wanted;
     }
-    return { body: this.#copy(wanted as 'br' | 'zstd' | 'gzip'), encoding: wanted as 'br' | 'zstd' | 'gzip' };
+    return { body: this.#copy(wanted), encoding: wanted };
   }
 
   #copy(encoding: 'br' | 'zstd' | 'gzip'): Buffer {

@@ -137,7 +137,7 @@ function talliedHistogram(config: { name: string; help: string; labelName: strin
     help,
     type: 'histogram' as const,
     aggregator: 'sum' as const,
-    async get() {
+    get() {
       const values: { value: number; labels: Record<string, string | number>; metricName: string }[] = [];
       for (const t of tallies.values()) {
         let cumulative = 0;

@@ -65,7 +65,7 @@ export function parseApiRequest(rawUrl: string): ApiRequest | ContentError {
   }
 
   const params = new URLSearchParams(search);
-  const raw: Record<string, string> = Object.create(null);
+  const raw = Object.create(null) as Record<string, string>;
   let count = 0;
   for (const [key, value] of params) {
     if (++count > MAX_PARAMS) return problem('bad_request', 'too many query parameters');

@@ -42,7 +42,7 @@ export function readClientAssets(clientDir: string): ClientAssets {
   function closure(key: string, seen = new Set<string>()): Set<string> {
     if (seen.has(key) || !manifest[key]) return seen;
     seen.add(key);
-    for (const imported of manifest[key]!.imports ?? []) closure(imported, seen);
+    for (const imported of manifest[key].imports ?? []) closure(imported, seen);
     return seen;
   }
 

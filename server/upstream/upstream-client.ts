@@ -95,7 +95,7 @@ export class UpstreamClient {
       }
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of res.body) {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > this.options.UPSTREAM_MAX_BYTES) {
           res.body.destroy();

@@ -22,8 +22,8 @@ export async function startBuiltServer(env: Record<string, string>, nodeArgs: st
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
   while (!stdout.includes('"listening"')) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
     await new Promise((r) => setTimeout(r, 50));

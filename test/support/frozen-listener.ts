@@ -16,7 +16,7 @@ export async function startFrozenListener(): Promise<FrozenListener> {
     ['-e', "require('net').createServer(()=>{}).listen({port:0,host:'127.0.0.1',backlog:1},function(){console.log(this.address().port)})"],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const port = Number(await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim()))));
+  const port = Number(await new Promise<string>((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim()))));
   child.kill('SIGSTOP');
   const fillers = Array.from({ length: 4 }, () => net.connect(port, '127.0.0.1').on('error', () => {}));
   await new Promise((r) => setTimeout(r, 200));
