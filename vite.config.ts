@@ -9,9 +9,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     react(),
     // Build-time brotli and gzip copies of the browser's files, served as they are (no
     // compression work per request).
-    ...(isSsrBuild
-      ? []
-      : [compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/, threshold: 1024 })]),
+    ...(isSsrBuild ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/, threshold: 1024 })]),
   ],
   publicDir: 'client/public',
   build: isSsrBuild

@@ -1,8 +1,23 @@
 // Cached API hit against a raw node:http server answering the same bytes, in the same run.
 import { writeFileSync } from 'node:fs';
 import {
-  commandLine, compare, ensureBuild, fmt, profileService, wrk, ensureWrk, isMain, rawGet, row, stamp, startHelper, startService,
-  storedResponse, TABLE_HEAD, measureSection, tempPath,
+  commandLine,
+  compare,
+  ensureBuild,
+  fmt,
+  profileService,
+  wrk,
+  ensureWrk,
+  isMain,
+  rawGet,
+  row,
+  stamp,
+  startHelper,
+  startService,
+  storedResponse,
+  TABLE_HEAD,
+  measureSection,
+  tempPath,
 } from './lib.js';
 
 const PATH = '/api/news?categoryId=19&page=1&pageSize=9';

@@ -14,7 +14,10 @@ const server = createServer(async (req, res) => {
   try {
     const answer = await pool.request({ method: 'GET', path: req.url ?? '/' });
     const body = Buffer.from(await answer.body.arrayBuffer());
-    res.writeHead(answer.statusCode, { 'content-type': answer.headers['content-type'] ?? 'application/json', 'content-length': body.length });
+    res.writeHead(answer.statusCode, {
+      'content-type': answer.headers['content-type'] ?? 'application/json',
+      'content-length': body.length,
+    });
     res.end(body);
   } catch (error) {
     res.writeHead(502, { 'content-type': 'text/plain' });

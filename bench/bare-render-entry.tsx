@@ -33,7 +33,8 @@ const data = new Map<string, Promise<unknown>>();
 async function load(key: string): Promise<unknown> {
   const res = await fetch(source + key, { headers: { accept: 'application/json' } });
   const body = (await res.json()) as { data?: unknown; error?: { code: string; message: string } };
-  if (!res.ok || !('data' in body)) throw new ContentError(res.status, body.error?.code ?? 'bad_answer', body.error?.message ?? `HTTP ${res.status}`);
+  if (!res.ok || !('data' in body))
+    throw new ContentError(res.status, body.error?.code ?? 'bad_answer', body.error?.message ?? `HTTP ${res.status}`);
   return body.data;
 }
 

@@ -5,7 +5,21 @@
 // document with the same CSS and media (bench/browser-baseline-server.js).
 import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { CHROME_UA, commandLine, ensureBuild, fmt, isMain, median, rawGet, stamp, startHelper, startService, table, tempPath, writeSection } from './lib.js';
+import {
+  CHROME_UA,
+  commandLine,
+  ensureBuild,
+  fmt,
+  isMain,
+  median,
+  rawGet,
+  stamp,
+  startHelper,
+  startService,
+  table,
+  tempPath,
+  writeSection,
+} from './lib.js';
 
 /** Loads per page and form. The mobile FCP comparison gets more: one load varies by ±30 % here. */
 const LOADS = { desktop: 3, mobile: 11 };
@@ -21,14 +35,38 @@ const PAGES = [
 
 const MOBILE_UA = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 const FORMS = {
-  desktop: { label: '1920×1080', viewport: { width: 1920, height: 1080 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false, userAgent: CHROME_UA, cpu: 1 },
-  mobile: { label: '390×844, 4× CPU', viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true, userAgent: MOBILE_UA, cpu: 4 },
+  desktop: {
+    label: '1920×1080',
+    viewport: { width: 1920, height: 1080 },
+    deviceScaleFactor: 1,
+    isMobile: false,
+    hasTouch: false,
+    userAgent: CHROME_UA,
+    cpu: 1,
+  },
+  mobile: {
+    label: '390×844, 4× CPU',
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 3,
+    isMobile: true,
+    hasTouch: true,
+    userAgent: MOBILE_UA,
+    cpu: 4,
+  },
 };
 
 const LAUNCH = {
   executablePath: '/usr/bin/chromium',
   headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 };
 
 /** Read in the page after load + SETTLE_MS: navigation timing, paint, LCP and CLS. */
@@ -115,7 +153,18 @@ async function measure(context, url, form, { blockScripts = false } = {}) {
   const bytes = {};
   for (const r of requests.values()) bytes[r.type] = (bytes[r.type] ?? 0) + r.bytes;
   const scripts = [...requests.values()].filter((r) => r.type === 'Script' || /\.js(\?|$)/.test(r.url)).map((r) => new URL(r.url).pathname);
-  const pageChunks = [...new Set(scripts.map((p) => p.split('/').pop().replace(/-[\w-]{8}\.js$/, '')).filter((n) => n.endsWith('-page')))];
+  const pageChunks = [
+    ...new Set(
+      scripts
+        .map((p) =>
+          p
+            .split('/')
+            .pop()
+            .replace(/-[\w-]{8}\.js$/, ''),
+        )
+        .filter((n) => n.endsWith('-page')),
+    ),
+  ];
   return { status: response?.status(), ...vitals, bytes, pageChunks, requests: requests.size };
 }
 
@@ -220,22 +269,56 @@ function report(s, failures) {
       const b = s[`${p.name}|${formKey}|baseline`];
       const only = x.pageChunks.length === 1 && x.pageChunks[0] === p.chunk;
       rows.push([
-        `${p.name} \`${decodeURIComponent(p.path)}\``, form.label, 'service',
-        fmt(x.ttfb, 1), fmt(x.fcp), fmt(x.lcp), fmt(x.cls, 4), fmt(x.longBeforeFcp), kb(x.js), kb(x.css), kb(x.doc), kb(x.total),
+        `${p.name} \`${decodeURIComponent(p.path)}\``,
+        form.label,
+        'service',
+        fmt(x.ttfb, 1),
+        fmt(x.fcp),
+        fmt(x.lcp),
+        fmt(x.cls, 4),
+        fmt(x.longBeforeFcp),
+        kb(x.js),
+        kb(x.css),
+        kb(x.doc),
+        kb(x.total),
         `${x.pageChunks.join(', ') || 'none'} ${only ? '(only its own)' : '(**not only its own**)'}`,
         b ? fmt(x.fcp / b.fcp, 2) : '',
       ]);
       const off = s[`${p.name}|${formKey}|service, scripts blocked`];
       if (off && b) {
         rows.push([
-          '', form.label, 'diagnosis: service, script files blocked',
-          fmt(off.ttfb, 1), fmt(off.fcp), fmt(off.lcp), fmt(off.cls, 4), fmt(off.longBeforeFcp), kb(off.js), kb(off.css), kb(off.doc), kb(off.total), '—', fmt(off.fcp / b.fcp, 2),
+          '',
+          form.label,
+          'diagnosis: service, script files blocked',
+          fmt(off.ttfb, 1),
+          fmt(off.fcp),
+          fmt(off.lcp),
+          fmt(off.cls, 4),
+          fmt(off.longBeforeFcp),
+          kb(off.js),
+          kb(off.css),
+          kb(off.doc),
+          kb(off.total),
+          '—',
+          fmt(off.fcp / b.fcp, 2),
         ]);
       }
       if (b) {
         rows.push([
-          '', form.label, 'baseline: static HTML, no script',
-          fmt(b.ttfb, 1), fmt(b.fcp), fmt(b.lcp), fmt(b.cls, 4), fmt(b.longBeforeFcp), kb(b.js), kb(b.css), kb(b.doc), kb(b.total), '—', '1',
+          '',
+          form.label,
+          'baseline: static HTML, no script',
+          fmt(b.ttfb, 1),
+          fmt(b.fcp),
+          fmt(b.lcp),
+          fmt(b.cls, 4),
+          fmt(b.longBeforeFcp),
+          kb(b.js),
+          kb(b.css),
+          kb(b.doc),
+          kb(b.total),
+          '—',
+          '1',
         ]);
         verdicts.push([
           `FCP ratio ≤ ${TARGETS.fcpRatio}×, ${p.name}, ${form.label}`,
@@ -243,7 +326,8 @@ function report(s, failures) {
           x.fcp / b.fcp <= TARGETS.fcpRatio,
         ]);
       }
-      if (p.name === 'home') verdicts.push([`home JS ≤ ${TARGETS.homeJsKB} KB, ${form.label}`, `${kb(x.js)} KB`, x.js <= TARGETS.homeJsKB * 1024]);
+      if (p.name === 'home')
+        verdicts.push([`home JS ≤ ${TARGETS.homeJsKB} KB, ${form.label}`, `${kb(x.js)} KB`, x.js <= TARGETS.homeJsKB * 1024]);
       verdicts.push([`CSS ≤ ${TARGETS.cssKB} KB, ${p.name}, ${form.label}`, `${kb(x.css)} KB`, x.css <= TARGETS.cssKB * 1024]);
       verdicts.push([`CLS 0 in every load, ${p.name}, ${form.label}`, `max ${fmt(x.clsMax, 4)}`, x.clsMax === 0]);
       verdicts.push([`only ${p.chunk} chunk loaded, ${p.name}, ${form.label}`, x.pageChunks.join(', ') || 'none', only]);
@@ -272,7 +356,10 @@ ${table(['page', 'viewport', 'served by', 'TTFB ms', 'FCP ms', 'LCP ms', 'CLS', 
 
 ${failures.length ? `Failed loads (left out of the medians): ${failures.length}: ${[...new Set(failures)].join('; ')}.\n\n` : ''}Targets:
 
-${table(['target', 'measured', 'met'], verdicts.map(([t, v, ok]) => [t, v, ok ? 'yes' : '**no**']))}
+${table(
+  ['target', 'measured', 'met'],
+  verdicts.map(([t, v, ok]) => [t, v, ok ? 'yes' : '**no**']),
+)}
 `;
   return { summary: s, verdicts, met: verdicts.every((v) => v[2]), markdown };
 }

@@ -5,8 +5,19 @@
 import { writeFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import {
-  commandLine, ensureBuild, fmt, isMain, profileService, quantile, rawGet, stamp, startHelper, startService, table,
-  measureSection, tempPath,
+  commandLine,
+  ensureBuild,
+  fmt,
+  isMain,
+  profileService,
+  quantile,
+  rawGet,
+  stamp,
+  startHelper,
+  startService,
+  table,
+  measureSection,
+  tempPath,
 } from './lib.js';
 
 const DELAY_MS = 20;
@@ -79,7 +90,8 @@ export async function benchColdMiss() {
       'upstream directly': { pool: 'direct', headers: {} },
     };
     const all = {};
-    for (const load of LOADS) for (const name of Object.keys(variants)) all[`${name}|${load.inFlight}`] = { latencies: [], statuses: {}, notMiss: 0 };
+    for (const load of LOADS)
+      for (const name of Object.keys(variants)) all[`${name}|${load.inFlight}`] = { latencies: [], statuses: {}, notMiss: 0 };
     try {
       // Warm-up: connections open, code paths compiled (keys of their own).
       for (const v of Object.values(variants)) {
@@ -91,7 +103,13 @@ export async function benchColdMiss() {
         for (const load of LOADS) {
           for (const [name, v] of Object.entries(variants)) {
             const pageSize = size++;
-            const res = await run(pools[v.pool], load.requests, (i) => `/api/news?page=${i + 1}&pageSize=${pageSize}`, v.headers, load.inFlight);
+            const res = await run(
+              pools[v.pool],
+              load.requests,
+              (i) => `/api/news?page=${i + 1}&pageSize=${pageSize}`,
+              v.headers,
+              load.inFlight,
+            );
             const acc = all[`${name}|${load.inFlight}`];
             acc.latencies.push(...res.latencies);
             acc.notMiss += res.notMiss;
@@ -120,7 +138,9 @@ export async function benchColdMiss() {
           name,
           String(load.inFlight),
           String(st.latencies.length),
-          Object.entries(st.statuses).map(([k, n]) => `${n}× ${k}`).join(', '),
+          Object.entries(st.statuses)
+            .map(([k, n]) => `${n}× ${k}`)
+            .join(', '),
           isService ? String(st.notMiss) : '—',
           fmt(st.p50, 2),
           fmt(st.p99, 2),
@@ -167,7 +187,8 @@ async function profileColdMiss() {
       async (url) => {
         const pool = new Pool(url, { connections: IN_FLIGHT });
         try {
-          for (let s = 1; s <= 2; s++) await run(pool, 1000, (i) => `/api/news?page=${i + 1}&pageSize=${s}`, { 'accept-encoding': 'gzip, br' });
+          for (let s = 1; s <= 2; s++)
+            await run(pool, 1000, (i) => `/api/news?page=${i + 1}&pageSize=${s}`, { 'accept-encoding': 'gzip, br' });
         } finally {
           await pool.close();
         }

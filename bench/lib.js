@@ -1,9 +1,7 @@
 // Helpers for the benchmarks: start processes on loopback, run wrk, read its figures, profile
 // the service, write RESULTS.md. Everything here talks to 127.0.0.1 only and stops by itself.
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +11,7 @@ export const ROOT = new URL('..', import.meta.url).pathname;
 export const RESULTS = `${ROOT}bench/RESULTS.md`;
 
 /** What a desktop Chrome sends; pages are fetched with these headers. */
-export const CHROME_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+export const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 export const BROWSER_HEADERS = {
   'User-Agent': CHROME_UA,
   'Accept-Encoding': 'gzip, br',
@@ -167,7 +164,11 @@ export async function startService({ env = {}, nodeArgs = [], onLine } = {}) {
     const url = `http://127.0.0.1:${port}`;
     const proc = await startNode(['dist/server/index.js'], {
       env: { NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', ...env },
-      probe: () => rawGet(`${url}/healthz`).then((r) => r.status === 200, () => false),
+      probe: () =>
+        rawGet(`${url}/healthz`).then(
+          (r) => r.status === 200,
+          () => false,
+        ),
       nodeArgs,
       onLine,
     });
@@ -310,7 +311,10 @@ export function compare(targets, { rounds = 3, ...options } = {}) {
         p50: median(list.map((x) => x.p50)),
         p99: median(list.map((x) => x.p99)),
         errors: list.reduce((a, x) => a + x.non2xx, 0),
-        socketErrors: list.map((x) => x.socketErrors).filter(Boolean).join('; '),
+        socketErrors: list
+          .map((x) => x.socketErrors)
+          .filter(Boolean)
+          .join('; '),
       },
     ]),
   );
@@ -401,7 +405,13 @@ export function topSelfTime(profile, limit = 15) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const fileOf = (frame) => (frame.url ? `${frame.url.replace(/^file:\/\//, '').replace(ROOT, '').replace(/^.*node_modules\//, '')}:${frame.lineNumber + 1}` : '');
+  const fileOf = (frame) =>
+    frame.url
+      ? `${frame.url
+          .replace(/^file:\/\//, '')
+          .replace(ROOT, '')
+          .replace(/^.*node_modules\//, '')}:${frame.lineNumber + 1}`
+      : '';
   /** Native functions (no URL) are named with their nearest JavaScript caller. */
   const callerOf = (id) => {
     for (let p = parent.get(id); p !== undefined; p = parent.get(p)) {
@@ -475,7 +485,12 @@ export async function profileService(load, { env = {}, limit = 12 } = {}) {
   return [
     table(
       ['self time', 'share', 'function', 'where'],
-      top.map((t) => [`${fmt(t.ms)} ms`, `${fmt(t.share * 100, 1)} %`, `\`${t.name}\``, t.where.startsWith('called') ? t.where : t.where ? `\`${t.where}\`` : '']),
+      top.map((t) => [
+        `${fmt(t.ms)} ms`,
+        `${fmt(t.share * 100, 1)} %`,
+        `\`${t.name}\``,
+        t.where.startsWith('called') ? t.where : t.where ? `\`${t.where}\`` : '',
+      ]),
     ),
     '',
     `By package: ${areas.map((a) => `${a.name} ${fmt(a.share * 100, 1)} %`).join(', ')}.`,
@@ -499,9 +514,7 @@ export async function buildBareRender() {
     // React Router's production build, as the service's build takes it (vite.config.ts); React's
     // renderer is the stock one.
     resolve: {
-      alias: [
-        { find: /^react-router$/, replacement: join(ROOT, 'node_modules/react-router/dist/production/index.mjs') },
-      ],
+      alias: [{ find: /^react-router$/, replacement: join(ROOT, 'node_modules/react-router/dist/production/index.mjs') }],
     },
     build: {
       ssr: 'bench/bare-render-entry.tsx',

@@ -253,7 +253,8 @@ try {
         ? `ERROR ${r.error}`
         : `${r.scores.join(' / ')}${r.perfRuns.length > 1 ? `  (perf runs: ${r.perfRuns.join(', ')})` : ''}  LCP ${r.metrics.lcp} CLS ${r.metrics.cls} TBT ${r.metrics.tbt}`;
       console.log(`${form.padEnd(7)} ${path.padEnd(20)} ${line.replace(/^(\d+ \/ \d+ \/ \d+ \/ \d+)/, '$1 ')}`);
-      for (const f of (r.failing ?? []).filter((f) => !f.diagnostic)) console.log(`          ✗ [${f.category}] ${f.id} ${f.display} ${f.where}`);
+      for (const f of (r.failing ?? []).filter((f) => !f.diagnostic))
+        console.log(`          ✗ [${f.category}] ${f.id} ${f.display} ${f.where}`);
       const diag = (r.failing ?? []).filter((f) => f.diagnostic).map((f) => f.id);
       if (diag.length > 0) console.log(`          (perf diagnostics, no weight: ${diag.join(', ')})`);
     }
@@ -267,7 +268,12 @@ const cell = (r, i) => (r.error ? 'error' : String(r.scores[i]));
 const lines = [];
 lines.push('# Lighthouse scores');
 lines.push('');
-lines.push(`Command: \`node bench/lighthouse.js${givenBase ? ` ${givenBase}` : ''}${args.filter((a) => a.startsWith('--')).map((a) => ` ${a}`).join('')}\``);
+lines.push(
+  `Command: \`node bench/lighthouse.js${givenBase ? ` ${givenBase}` : ''}${args
+    .filter((a) => a.startsWith('--'))
+    .map((a) => ` ${a}`)
+    .join('')}\``,
+);
 lines.push(`Date: ${startedAt.toISOString()}`);
 lines.push('');
 lines.push(
@@ -297,7 +303,9 @@ if (results.every((r) => !r.error && r.scores.every((s) => s === 100))) {
   lines.push('Every page run here scores 100 in the four categories on every form factor run.');
   lines.push('');
 }
-lines.push('Audits with weight that fail, per page (performance metrics only when below 0.9), then the performance diagnostics, which carry no weight in the score.');
+lines.push(
+  'Audits with weight that fail, per page (performance metrics only when below 0.9), then the performance diagnostics, which carry no weight in the score.',
+);
 lines.push('');
 for (const r of failures) {
   const path = new URL(r.url).pathname + new URL(r.url).search;
@@ -306,14 +314,20 @@ for (const r of failures) {
     continue;
   }
   for (const f of r.failing.filter((f) => !f.diagnostic)) {
-    lines.push(`- ${path} (${r.form}) [${f.category}] \`${f.id}\` score ${f.score}${f.display ? ` (${f.display})` : ''}${f.where ? `: ${f.where.replaceAll('|', '\\|')}` : ''}`);
+    lines.push(
+      `- ${path} (${r.form}) [${f.category}] \`${f.id}\` score ${f.score}${f.display ? ` (${f.display})` : ''}${f.where ? `: ${f.where.replaceAll('|', '\\|')}` : ''}`,
+    );
   }
   const diag = r.failing.filter((f) => f.diagnostic);
   if (diag.length > 0) {
-    lines.push(`- ${path} (${r.form}) perf diagnostics without weight: ${diag.map((f) => `\`${f.id}\`${f.display ? ` (${f.display})` : ''}`).join(', ')}`);
+    lines.push(
+      `- ${path} (${r.form}) perf diagnostics without weight: ${diag.map((f) => `\`${f.id}\`${f.display ? ` (${f.display})` : ''}`).join(', ')}`,
+    );
   }
   for (const f of r.otherFailing.filter((f) => !f.diagnostic)) {
-    lines.push(`- ${path} (${r.form}) [${f.category}] \`${f.id}\` in a re-run only (noise) score ${f.score}${f.display ? ` (${f.display})` : ''}`);
+    lines.push(
+      `- ${path} (${r.form}) [${f.category}] \`${f.id}\` in a re-run only (noise) score ${f.score}${f.display ? ` (${f.display})` : ''}`,
+    );
   }
 }
 lines.push('');

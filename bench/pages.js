@@ -3,8 +3,24 @@
 // same run. Requests carry a desktop Chrome User-Agent and `Accept-Encoding: gzip, br`.
 import { writeFileSync } from 'node:fs';
 import {
-  BROWSER_HEADERS, commandLine, compare, ensureBuild, ensureWrk, fmt, isMain, PAGES, profileService, rawGet, stamp,
-  startHelper, startService, storedResponse, table, wrk, measureSection, tempPath,
+  BROWSER_HEADERS,
+  commandLine,
+  compare,
+  ensureBuild,
+  ensureWrk,
+  fmt,
+  isMain,
+  PAGES,
+  profileService,
+  rawGet,
+  stamp,
+  startHelper,
+  startService,
+  storedResponse,
+  table,
+  wrk,
+  measureSection,
+  tempPath,
 } from './lib.js';
 
 const ROUNDS = 3;
@@ -30,13 +46,31 @@ export function pageRows(results, routes) {
     const ratio = s.rps / b.rps;
     return [
       `${name} \`${decodeURIComponent(path)}\` (${Buffer.from(r.body, 'base64').length} B ${r.headers['content-encoding'] ?? 'identity'})`,
-      fmt(s.rps), fmt(s.p50, 2), fmt(s.p99, 2), fmt(b.rps), fmt(b.p50, 2), fmt(b.p99, 2),
-      fmt(ratio, 2), fmt(s.p99 / b.p99, 2), s.errors || s.socketErrors ? `${s.errors} non-2xx ${s.socketErrors}` : '0',
+      fmt(s.rps),
+      fmt(s.p50, 2),
+      fmt(s.p99, 2),
+      fmt(b.rps),
+      fmt(b.p50, 2),
+      fmt(b.p99, 2),
+      fmt(ratio, 2),
+      fmt(s.p99 / b.p99, 2),
+      s.errors || s.socketErrors ? `${s.errors} non-2xx ${s.socketErrors}` : '0',
     ];
   });
 }
 
-export const PAGE_HEAD = ['page', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'baseline p50', 'baseline p99', 'throughput ratio', 'p99 ratio', 'service errors'];
+export const PAGE_HEAD = [
+  'page',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'baseline req/s',
+  'baseline p50',
+  'baseline p99',
+  'throughput ratio',
+  'p99 ratio',
+  'service errors',
+];
 
 export async function benchPages() {
   ensureWrk();
@@ -70,8 +104,16 @@ export async function benchPages() {
     const rows = pageRows(results, routes);
     const b = results.home.baseline;
     rows.push([
-      'home `/`, service with `LOG_LEVEL=warn` (no request log line)', fmt(quietHome.rps), fmt(quietHome.p50, 2), fmt(quietHome.p99, 2),
-      fmt(b.rps), fmt(b.p50, 2), fmt(b.p99, 2), fmt(quietHome.rps / b.rps, 2), fmt(quietHome.p99 / b.p99, 2), String(quietHome.errors),
+      'home `/`, service with `LOG_LEVEL=warn` (no request log line)',
+      fmt(quietHome.rps),
+      fmt(quietHome.p50, 2),
+      fmt(quietHome.p99, 2),
+      fmt(b.rps),
+      fmt(b.p50, 2),
+      fmt(b.p99, 2),
+      fmt(quietHome.rps / b.rps, 2),
+      fmt(quietHome.p99 / b.p99, 2),
+      String(quietHome.errors),
     ]);
     const ratios = Object.values(results).map((r) => r.service.rps / r.baseline.rps);
     const met = ratios.every((r) => r >= TARGET);

@@ -3,8 +3,24 @@
 // same route tree with the same data, in the same run.
 import { readFileSync } from 'node:fs';
 import {
-  BROWSER_HEADERS, buildBareRender, commandLine, compare, ensureBuild, ensureWrk, fmt, isMain, PAGES,
-  profileService, rawGet, ROOT, stamp, startHelper, startService, table, wrk, measureSection,
+  BROWSER_HEADERS,
+  buildBareRender,
+  commandLine,
+  compare,
+  ensureBuild,
+  ensureWrk,
+  fmt,
+  isMain,
+  PAGES,
+  profileService,
+  rawGet,
+  ROOT,
+  stamp,
+  startHelper,
+  startService,
+  table,
+  wrk,
+  measureSection,
 } from './lib.js';
 import { PAGE_HEAD, pageRows } from './pages.js';
 
@@ -45,7 +61,11 @@ export function htmlCacheOff() {
 /** Start the service with its HTML cache off (tries the candidate values in turn). */
 async function startFreshRenderService() {
   const setting = htmlCacheOff();
-  if (!setting) return { service: await startService(), how: 'the service has no HTML cache (no HTML/PAGE_CACHE setting in server/config.ts): every page is a fresh render' };
+  if (!setting)
+    return {
+      service: await startService(),
+      how: 'the service has no HTML cache (no HTML/PAGE_CACHE setting in server/config.ts): every page is a fresh render',
+    };
   let lastError;
   for (const value of setting.candidates) {
     try {
@@ -77,7 +97,10 @@ export async function benchRender() {
         for (let i = 0; i < 4; i++) await rawGet(bare.url + path, BROWSER_HEADERS);
         const mine = await rawGet(service.url + path, { ...BROWSER_HEADERS, 'Accept-Encoding': 'identity' });
         const theirs = await rawGet(bare.url + path, { ...BROWSER_HEADERS, 'Accept-Encoding': 'identity' });
-        if (!mine.body.equals(theirs.body)) console.warn(`render: ${path}: the bare render's HTML differs from the service's (${theirs.body.length} vs ${mine.body.length} B)`);
+        if (!mine.body.equals(theirs.body))
+          console.warn(
+            `render: ${path}: the bare render's HTML differs from the service's (${theirs.body.length} vs ${mine.body.length} B)`,
+          );
         const answer = await rawGet(service.url + path, BROWSER_HEADERS);
         routes[path] = { headers: answer.headers, body: answer.body.toString('base64') };
       }

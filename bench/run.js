@@ -21,19 +21,35 @@ const section = (title, markdown) => {
 
 const api = await runApiHit();
 section('api-hit', api.markdown);
-verdicts.push(['cached API hit: throughput ≥ 0.5 × raw node:http, p99 ≤ 2 ×', `${fmt(api.throughput, 2)}, p99 ${fmt(api.p99, 2)} ×`, api.met ? 'yes' : '**no**']);
+verdicts.push([
+  'cached API hit: throughput ≥ 0.5 × raw node:http, p99 ≤ 2 ×',
+  `${fmt(api.throughput, 2)}, p99 ${fmt(api.p99, 2)} ×`,
+  api.met ? 'yes' : '**no**',
+]);
 
 const pages = await runPages();
 section('pages', pages.markdown);
-verdicts.push(['pages, warm cache: throughput ≥ 0.5 × raw node:http, same bytes', pages.ratios.map((r) => fmt(r, 2)).join(', '), pages.met ? 'yes' : '**no**']);
+verdicts.push([
+  'pages, warm cache: throughput ≥ 0.5 × raw node:http, same bytes',
+  pages.ratios.map((r) => fmt(r, 2)).join(', '),
+  pages.met ? 'yes' : '**no**',
+]);
 
 const render = await runRender();
 section('render', render.markdown);
-verdicts.push(['fresh render: throughput ≥ 0.5 × bare renderToPipeableStream', render.ratios.map((r) => fmt(r, 2)).join(', '), render.met ? 'yes' : '**no**']);
+verdicts.push([
+  'fresh render: throughput ≥ 0.5 × bare renderToPipeableStream',
+  render.ratios.map((r) => fmt(r, 2)).join(', '),
+  render.met ? 'yes' : '**no**',
+]);
 
 const miss = await runColdMiss();
 section('cold-miss', miss.markdown);
-verdicts.push(['cold miss: < 2 ms added at p50, one at a time (10 in flight shown too)', miss.added.map(([n, a]) => `${n}: ${a >= 0 ? '+' : ''}${fmt(a, 2)} ms`).join('; '), miss.met ? 'yes' : '**no**']);
+verdicts.push([
+  'cold miss: < 2 ms added at p50, one at a time (10 in flight shown too)',
+  miss.added.map(([n, a]) => `${n}: ${a >= 0 ? '+' : ''}${fmt(a, 2)} ms`).join('; '),
+  miss.met ? 'yes' : '**no**',
+]);
 
 const browser = await runBrowser();
 section('browser', browser.markdown);

@@ -5,9 +5,7 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const [file, delay = '20', port = '0'] = process.argv.slice(2);
-const answers = new Map(
-  Object.entries(JSON.parse(readFileSync(file, 'utf8'))).map(([path, body]) => [path, Buffer.from(body, 'base64')]),
-);
+const answers = new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8'))).map(([path, body]) => [path, Buffer.from(body, 'base64')]));
 const delayMs = Number(delay);
 
 const server = createServer((req, res) => {

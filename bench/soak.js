@@ -10,8 +10,20 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import {
-  BROWSER_HEADERS, commandLine, ensureBuild, ensureWrk, fmt, isMain, rawGet, ROOT, stamp, startService, table,
-  wrkAsync, writeSection, tempPath,
+  BROWSER_HEADERS,
+  commandLine,
+  ensureBuild,
+  ensureWrk,
+  fmt,
+  isMain,
+  rawGet,
+  ROOT,
+  stamp,
+  startService,
+  table,
+  wrkAsync,
+  writeSection,
+  tempPath,
 } from './lib.js';
 
 /** `--cycles=N` (1…10, default 1) repeats the failing part and the recovery N times. */
@@ -48,12 +60,27 @@ function pageUrls() {
 }
 
 const API_URLS = [
-  '/api/group-introduction', '/api/banner', '/api/specialty-treatment', '/api/expert-group', '/api/news-media',
-  '/api/patient-service-categories', '/api/categories/6/articles', '/api/award-honors', '/api/promotions',
-  '/api/domestic-hospitals', '/api/international-hospitals', '/api/experts', '/api/experts/1',
-  '/api/academic-research-categories', '/api/academic-research?categoryId=15', '/api/news-categories',
-  '/api/news?categoryId=19&page=1&pageSize=9', '/api/news/101', '/api/contact-us',
-  '/api/academic-research-categories/17/children', '/api/academic-research-categories/18/children',
+  '/api/group-introduction',
+  '/api/banner',
+  '/api/specialty-treatment',
+  '/api/expert-group',
+  '/api/news-media',
+  '/api/patient-service-categories',
+  '/api/categories/6/articles',
+  '/api/award-honors',
+  '/api/promotions',
+  '/api/domestic-hospitals',
+  '/api/international-hospitals',
+  '/api/experts',
+  '/api/experts/1',
+  '/api/academic-research-categories',
+  '/api/academic-research?categoryId=15',
+  '/api/news-categories',
+  '/api/news?categoryId=19&page=1&pageSize=9',
+  '/api/news/101',
+  '/api/contact-us',
+  '/api/academic-research-categories/17/children',
+  '/api/academic-research-categories/18/children',
 ];
 
 /** wrk Lua: rotate over the URLs, count answers by status, print them when done. */
@@ -113,13 +140,14 @@ async function startFlakyProxy(target) {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  const listen = (port) => new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve(server.address().port);
+  const listen = (port) =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve(server.address().port);
+      });
     });
-  });
   const port = await listen(0);
   const dropAll = () => {
     for (const res of hanging) res.destroy();
@@ -158,7 +186,13 @@ function rssKiB(pid) {
   }
 }
 
-const MEMORY_METRICS = ['proxy_cache_bytes', 'proxy_cache_entries', 'nodejs_heap_size_used_bytes', 'nodejs_heap_size_total_bytes', 'nodejs_external_memory_bytes'];
+const MEMORY_METRICS = [
+  'proxy_cache_bytes',
+  'proxy_cache_entries',
+  'nodejs_heap_size_used_bytes',
+  'nodejs_heap_size_total_bytes',
+  'nodejs_external_memory_bytes',
+];
 
 /** Unlabelled gauges from the service's /metrics. */
 async function metrics(serviceUrl, names = MEMORY_METRICS) {
@@ -234,7 +268,15 @@ export async function soak() {
       });
       const statuses = Object.fromEntries([...r.out.matchAll(/^status (\d+) (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
       const errors = /^errors (.*)$/m.exec(r.out)?.[1] ?? '';
-      results.push({ ...p, ...r, statuses, errors, rssBefore, rssAfter: rssKiB(pid).rss, heapAfter: (await metrics(service.url)).nodejs_heap_size_used_bytes });
+      results.push({
+        ...p,
+        ...r,
+        statuses,
+        errors,
+        rssBefore,
+        rssAfter: rssKiB(pid).rss,
+        heapAfter: (await metrics(service.url)).nodejs_heap_size_used_bytes,
+      });
     }
     await proxy.setMode('healthy');
     clearInterval(sampler);
@@ -261,17 +303,31 @@ function report(results, memory, warnings, urls) {
     const served = Object.values(r.statuses).reduce((a, b) => a + b, 0);
     const ok = r.statuses['200'] ?? 0;
     return [
-      r.name, `${r.seconds} s`, String(served), fmt(r.rps), `${fmt((ok / Math.max(served, 1)) * 100, 1)} %`,
-      Object.entries(r.statuses).map(([s, n]) => `${n}× ${s}`).join(', ') || '—',
+      r.name,
+      `${r.seconds} s`,
+      String(served),
+      fmt(r.rps),
+      `${fmt((ok / Math.max(served, 1)) * 100, 1)} %`,
+      Object.entries(r.statuses)
+        .map(([s, n]) => `${n}× ${s}`)
+        .join(', ') || '—',
       r.errors.replace(/\b(connect|read|write|status|timeout) 0 ?/g, '').trim() || 'none',
-      fmt(r.p50, 1), fmt(r.p99, 1), `${mib(r.rssBefore)} → ${mib(r.rssAfter)}`, mb(r.heapAfter),
+      fmt(r.p50, 1),
+      fmt(r.p99, 1),
+      `${mib(r.rssBefore)} → ${mib(r.rssAfter)}`,
+      mb(r.heapAfter),
     ];
   });
   const total = results.reduce((a, r) => a + Object.values(r.statuses).reduce((x, y) => x + y, 0), 0);
   const byStatus = {};
   for (const r of results) for (const [s, n] of Object.entries(r.statuses)) byStatus[s] = (byStatus[s] ?? 0) + n;
   const growthKiB = memory.end.rss - memory.start.rss;
-  const memRow = (m) => [mb(m.nodejs_heap_size_used_bytes), mb(m.nodejs_heap_size_total_bytes), mb(m.nodejs_external_memory_bytes), `${fmt(m.proxy_cache_bytes / 1024, 1)} (${m.proxy_cache_entries})`];
+  const memRow = (m) => [
+    mb(m.nodejs_heap_size_used_bytes),
+    mb(m.nodejs_heap_size_total_bytes),
+    mb(m.nodejs_external_memory_bytes),
+    `${fmt(m.proxy_cache_bytes / 1024, 1)} (${m.proxy_cache_entries})`,
+  ];
   const beyond = growthKiB * 1024 > CACHE_MAX_BYTES;
   const warnRows = Object.entries(warnings).map(([k, n]) => {
     const [phase, what] = k.split('|');
@@ -283,18 +339,25 @@ Command: \`${commandLine()}${CYCLES > 1 ? ` --cycles=${CYCLES}` : ''}\` (${stamp
 \`wrk -t1 -c${CONNECTIONS} --timeout 10s\` with a Lua script rotating over ${urls.length} URLs (the 20 page routes and the 21 API
 paths, browser headers), one wrk run per phase. The measured service reads the content API through a proxy in
 \`bench/soak.js\` (in front of the embedded content API of a first service instance), with
-${Object.entries(SERVICE_ENV).map(([k, v]) => `\`${k}=${v}\``).join(', ')}, other settings default (\`UPSTREAM_TIMEOUT_MS=3000\`, \`CACHE_MAX_BYTES\`
+${Object.entries(SERVICE_ENV)
+  .map(([k, v]) => `\`${k}=${v}\``)
+  .join(', ')}, other settings default (\`UPSTREAM_TIMEOUT_MS=3000\`, \`CACHE_MAX_BYTES\`
 64 MiB, \`LOG_LEVEL=info\`). Every URL answered 200 before the soak (cache warm). RSS is VmRSS of the service process.
 
 ${table(['phase', 'length', 'answers', 'req/s', '200s', 'statuses', 'socket errors', 'p50 ms', 'p99 ms', 'RSS MiB', 'heap used after, MiB'], rows)}
 
-All phases: ${total} answers (${Object.entries(byStatus).map(([s, n]) => `${n}× ${s}`).join(', ')}).
+All phases: ${total} answers (${Object.entries(byStatus)
+    .map(([s, n]) => `${n}× ${s}`)
+    .join(', ')}).
 
-${table(['memory', 'RSS MiB', 'V8 heap used MiB', 'V8 heap total MiB', 'external MiB', 'proxy cache KiB (entries)'], [
+${table(
+  ['memory', 'RSS MiB', 'V8 heap used MiB', 'V8 heap total MiB', 'external MiB', 'proxy cache KiB (entries)'],
+  [
     ['start (cache warm)', mib(memory.start.rss), ...memRow(memory.metricsStart)],
     ['end of the soak', mib(memory.end.rss), ...memRow(memory.metricsEnd)],
     [`after ${IDLE_AFTER_MS / 1000} s idle`, mib(memory.idle.rss), ...memRow(memory.metricsIdle)],
-  ])}
+  ],
+)}
 
 RSS grew by ${mib(growthKiB)} MiB over the soak (peak ${mib(memory.peak)} MiB sampled each second, VmHWM ${mib(memory.end.hwm)} MiB), and is
 ${mib(memory.idle.rss - memory.start.rss)} MiB above the start after ${IDLE_AFTER_MS / 1000} s idle. Growth beyond the proxy cache's bound (\`CACHE_MAX_BYTES\`, 64 MiB):

@@ -81,7 +81,7 @@ export function createRoutes(): RouteObject[] {
           // Never drawn: the loader always throws, so the error boundary renders instead.
           Component: () => null,
           loader: () => {
-                    throw data({ code: 'not_found', message: 'no such page' }, { status: 404 });
+            throw data({ code: 'not_found', message: 'no such page' }, { status: 404 });
           },
           ErrorBoundary: PageError,
         },

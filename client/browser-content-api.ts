@@ -4,9 +4,7 @@ import { ContentError, type ContentApi } from '../shared/content-api.js';
 
 export const browserContentApi: ContentApi = {
   async get(name, request = {}) {
-    const search = new URLSearchParams(
-      Object.entries(request.query ?? {}).map(([k, v]) => [k, String(v)]),
-    ).toString();
+    const search = new URLSearchParams(Object.entries(request.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
     const url = pathFor(name, request.id) + (search ? `?${search}` : '');
     let res: Response;
     try {

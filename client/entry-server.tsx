@@ -18,11 +18,7 @@ export interface RenderedPage {
   /** Source paths of the lazy page modules matched, for modulepreload and CSS links. */
   modules: string[];
   /** Starts React's stream; the callbacks say when the shell can be piped or failed. */
-  stream(callbacks: {
-    onShellReady(): void;
-    onShellError(error: unknown): void;
-    onError(error: unknown): void;
-  }): PipeableStream;
+  stream(callbacks: { onShellReady(): void; onShellError(error: unknown): void; onError(error: unknown): void }): PipeableStream;
 }
 
 export interface AppRenderer {
@@ -59,11 +55,7 @@ export function createAppRenderer(): AppRenderer {
                   <StaticRouterProvider router={router} context={context} hydrate={false} />
                 </StrictMode>
               </div>
-              <script
-                type="application/json"
-                id={ROUTER_DATA_ID}
-                dangerouslySetInnerHTML={{ __html: serializeForScript(hydration) }}
-              />
+              <script type="application/json" id={ROUTER_DATA_ID} dangerouslySetInnerHTML={{ __html: serializeForScript(hydration) }} />
             </>,
             callbacks,
           ),

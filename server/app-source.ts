@@ -80,4 +80,3 @@ export async function viteApp(): Promise<AppSource> {
     close: () => vite.close(),
   };
 }
-

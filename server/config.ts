@@ -21,16 +21,22 @@ const schema = z.object({
     .describe('origin used in canonical links and the sitemap (never the Host header); default `http://localhost:$PORT`'),
   UPSTREAM_CONNECT_TIMEOUT_MS: int(10, 60_000).default(1_000).describe('connect timeout to the content API'),
   UPSTREAM_TIMEOUT_MS: int(10, 120_000).default(3_000).describe('whole budget for one upstream answer (headers and body)'),
-  UPSTREAM_MAX_BYTES: int(1_024, 64 * 1024 * 1024).default(1024 * 1024).describe('largest upstream answer accepted'),
+  UPSTREAM_MAX_BYTES: int(1_024, 64 * 1024 * 1024)
+    .default(1024 * 1024)
+    .describe('largest upstream answer accepted'),
   UPSTREAM_CONNECTIONS: int(1, 1_024).default(32).describe('keep-alive connections to the content API'),
   UPSTREAM_BREAKER_THRESHOLD: int(1, 1_000).default(5).describe('consecutive upstream failures that open the circuit breaker'),
   UPSTREAM_BREAKER_COOLDOWN_MS: int(100, 600_000).default(5_000).describe('how long the open circuit keeps calls away before one probe'),
-  CACHE_MAX_BYTES: int(1024 * 1024, 4 * 1024 * 1024 * 1024).default(64 * 1024 * 1024).describe('bound of the proxy cache, in bytes'),
+  CACHE_MAX_BYTES: int(1024 * 1024, 4 * 1024 * 1024 * 1024)
+    .default(64 * 1024 * 1024)
+    .describe('bound of the proxy cache, in bytes'),
   CACHE_MAX_AGE_MS: int(1, 86_400_000)
     .optional()
     .describe("overrides every path's freshness (each path has its own, see the OpenAPI document)"),
   CACHE_STALE_WHILE_REVALIDATE_S: int(0, 86_400).default(60).describe('after freshness, served stale at once while one refresh runs'),
-  CACHE_STALE_IF_ERROR_S: int(0, 7 * 86_400).default(86_400).describe('after freshness, the last good answer stands in when the upstream fails'),
+  CACHE_STALE_IF_ERROR_S: int(0, 7 * 86_400)
+    .default(86_400)
+    .describe('after freshness, the last good answer stands in when the upstream fails'),
   CACHE_NOT_FOUND_TTL_S: int(1, 3_600).default(10).describe('how long an upstream 404 is cached'),
   PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024)
     .default(64 * 1024 * 1024)

@@ -23,12 +23,7 @@ export const CATEGORY = {
 } as const;
 
 /** News categories served by /api/news (equipment items are content items of category 7). */
-export const NEWS_CATEGORY_IDS = [
-  CATEGORY.equipment,
-  CATEGORY.groupNews,
-  CATEGORY.hospitalNews,
-  CATEGORY.mediaReports,
-] as const;
+export const NEWS_CATEGORY_IDS = [CATEGORY.equipment, CATEGORY.groupNews, CATEGORY.hospitalNews, CATEGORY.mediaReports] as const;
 
 /** Sub-categories of 教育新闻 (17) and 科研新闻 (18), served by .../17/children and .../18/children. */
 export const RESEARCH_SUBCATEGORY_IDS = { 17: [22, 23, 24], 18: [25, 26, 27] } as const;

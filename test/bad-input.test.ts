@@ -82,10 +82,61 @@ function wellFormedPath(s: string): string {
 
 /** Pieces of traversal, encoding and id tricks, glued together at random. */
 const TOKENS = [
-  '..', '.', '/', '//', '\\', '%2e', '%2E', '%2f', '%2F', '%5c', '%5C', '%252e', '%252f', '%c0%ae', '%c0%af', '%ff', '%00', '%',
-  '?', '&', '=', '#', ';', ' ', '\t', '+', 'api', 'news', 'experts', 'banner', 'categories', '6', 'articles', 'children',
-  'academic-research-categories', '17', '1', '0', '-1', '01', '1.5', '1e3', '0x1f', '2147483648', '99999999999', 'page', 'pageSize',
-  'categoryId', '[]', '[a]', '新闻', '１', 'é', 'http://127.0.0.1:1/', '@127.0.0.1',
+  '..',
+  '.',
+  '/',
+  '//',
+  '\\',
+  '%2e',
+  '%2E',
+  '%2f',
+  '%2F',
+  '%5c',
+  '%5C',
+  '%252e',
+  '%252f',
+  '%c0%ae',
+  '%c0%af',
+  '%ff',
+  '%00',
+  '%',
+  '?',
+  '&',
+  '=',
+  '#',
+  ';',
+  ' ',
+  '\t',
+  '+',
+  'api',
+  'news',
+  'experts',
+  'banner',
+  'categories',
+  '6',
+  'articles',
+  'children',
+  'academic-research-categories',
+  '17',
+  '1',
+  '0',
+  '-1',
+  '01',
+  '1.5',
+  '1e3',
+  '0x1f',
+  '2147483648',
+  '99999999999',
+  'page',
+  'pageSize',
+  'categoryId',
+  '[]',
+  '[a]',
+  '新闻',
+  '１',
+  'é',
+  'http://127.0.0.1:1/',
+  '@127.0.0.1',
 ];
 const tricky = fc.array(fc.constantFrom(...TOKENS), { maxLength: 12 }).map((a) => a.join(''));
 const anyText = fc.oneof(
@@ -114,12 +165,31 @@ describe('bad input', () => {
   const expectOnlyContractCalls = () => expect(outsideContract(upstream.calls)).toEqual([]);
 
   it('the contract URL check itself accepts the 21 paths and refuses look-alikes', () => {
-    for (const ok of ['/api/banner', '/api/news/5', '/api/experts/2147483647', '/api/news?categoryId=19&page=1&pageSize=9', '/api/categories/6/articles?page=2&pageSize=9']) {
+    for (const ok of [
+      '/api/banner',
+      '/api/news/5',
+      '/api/experts/2147483647',
+      '/api/news?categoryId=19&page=1&pageSize=9',
+      '/api/categories/6/articles?page=2&pageSize=9',
+    ]) {
       expect(isContractUrl(ok), ok).toBe(true);
     }
     for (const bad of [
-      '/api/news/0', '/api/news/01', '/api/news/2147483648', '/api/news/1/..', '/api/news/%2e%2e', '/api/../etc/passwd', '/api/banner?', '/api/banner?page=1',
-      '/api/news?page=1&page=2', '/api/news?page=1?x=1', '/api/news?foo=1', '/api/news?page=01', '/etc/passwd', '/api/news/1\\..', '/api//banner',
+      '/api/news/0',
+      '/api/news/01',
+      '/api/news/2147483648',
+      '/api/news/1/..',
+      '/api/news/%2e%2e',
+      '/api/../etc/passwd',
+      '/api/banner?',
+      '/api/banner?page=1',
+      '/api/news?page=1&page=2',
+      '/api/news?page=1?x=1',
+      '/api/news?foo=1',
+      '/api/news?page=01',
+      '/etc/passwd',
+      '/api/news/1\\..',
+      '/api//banner',
     ]) {
       expect(isContractUrl(bad), bad).toBe(false);
     }
@@ -221,7 +291,12 @@ describe('bad input', () => {
     });
 
     it('an overlong path (10 KB) is a 400 JSON, not a 500 or an upstream call', async () => {
-      for (const target of ['/api/' + 'a'.repeat(10_240), '/api/news/' + '1'.repeat(10_240), '/api/news/..' + '%2f..'.repeat(2_000), '/api/news?page=' + '9'.repeat(10_240)]) {
+      for (const target of [
+        '/api/' + 'a'.repeat(10_240),
+        '/api/news/' + '1'.repeat(10_240),
+        '/api/news/..' + '%2f..'.repeat(2_000),
+        '/api/news?page=' + '9'.repeat(10_240),
+      ]) {
         const res = await get(target);
         expectJsonError(res, [400], /too long/);
       }
@@ -326,10 +401,32 @@ describe('bad input', () => {
     });
 
     it.each([
-      [['/api/news?page=2&pageSize=5', '/api/news?pageSize=5&page=2', '/api/news?page=%32&pageSize=5', '/api/news?p%61ge=2&pageSize=%35', '/api/news?&page=2&&pageSize=5&'], '/api/news?page=2&pageSize=5'],
-      [['/api/experts', '/api/experts?', '/api/experts?page=1', '/api/experts?pageSize=9', '/api/experts?pageSize=9&page=1'], '/api/experts?page=1&pageSize=9'],
-      [['/api/academic-research?categoryId=16&pageSize=4', '/api/academic-research?pageSize=4&categoryId=16&page=1', '/api/academic-research?%63ategoryId=%31%36&pageSize=4'], '/api/academic-research?categoryId=16&page=1&pageSize=4'],
-      [['/api/categories/6/articles?pageSize=3&page=2', '/api/categories/6/articles?page=2&pageSize=3'], '/api/categories/6/articles?page=2&pageSize=3'],
+      [
+        [
+          '/api/news?page=2&pageSize=5',
+          '/api/news?pageSize=5&page=2',
+          '/api/news?page=%32&pageSize=5',
+          '/api/news?p%61ge=2&pageSize=%35',
+          '/api/news?&page=2&&pageSize=5&',
+        ],
+        '/api/news?page=2&pageSize=5',
+      ],
+      [
+        ['/api/experts', '/api/experts?', '/api/experts?page=1', '/api/experts?pageSize=9', '/api/experts?pageSize=9&page=1'],
+        '/api/experts?page=1&pageSize=9',
+      ],
+      [
+        [
+          '/api/academic-research?categoryId=16&pageSize=4',
+          '/api/academic-research?pageSize=4&categoryId=16&page=1',
+          '/api/academic-research?%63ategoryId=%31%36&pageSize=4',
+        ],
+        '/api/academic-research?categoryId=16&page=1&pageSize=4',
+      ],
+      [
+        ['/api/categories/6/articles?pageSize=3&page=2', '/api/categories/6/articles?page=2&pageSize=3'],
+        '/api/categories/6/articles?page=2&pageSize=3',
+      ],
       [['/api/award-honors', '/api/award-honors?', '/api/award-honors?&'], '/api/award-honors'],
     ] as const)('equal spellings share one cache entry: %j', async (spellings, key) => {
       const answers: RawResponse[] = [];
@@ -361,10 +458,17 @@ describe('bad input', () => {
           fc.boolean(),
           fc.nat({ max: 2 }),
           async (list, page, pageSize, categoryPick, encode, reverse, extraAmps) => {
-            const category = list.categories.length > 0 && categoryPick < list.categories.length ? list.categories[categoryPick] : undefined;
-            const params: [string, string][] = [['page', String(page)], ['pageSize', String(pageSize)]];
+            const category =
+              list.categories.length > 0 && categoryPick < list.categories.length ? list.categories[categoryPick] : undefined;
+            const params: [string, string][] = [
+              ['page', String(page)],
+              ['pageSize', String(pageSize)],
+            ];
             if (category !== undefined) params.push(['categoryId', String(category)]);
-            const key = `${list.path}?${[...params].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&')}`;
+            const key = `${list.path}?${[...params]
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([k, v]) => `${k}=${v}`)
+              .join('&')}`;
             let n = 0;
             const spell = (s: string) => [...s].map((c) => (encode[n++ % encode.length] ? `%${c.charCodeAt(0).toString(16)}` : c)).join('');
             const ordered = reverse ? [...params].reverse() : params;
@@ -405,12 +509,26 @@ describe('bad input', () => {
     });
 
     it('GET /api/<one of the 21 paths>?<any query> never answers 500 and never calls outside the 21', async () => {
-      const paths = ['/api/news', '/api/experts', '/api/banner', '/api/academic-research', '/api/categories/6/articles', `/api/news/${newsItemId}`];
+      const paths = [
+        '/api/news',
+        '/api/experts',
+        '/api/banner',
+        '/api/academic-research',
+        '/api/categories/6/articles',
+        `/api/news/${newsItemId}`,
+      ];
       const query = fc.oneof(
         fc.webQueryParameters(),
         fc.string({ maxLength: 60 }),
         tricky,
-        fc.array(fc.tuple(fc.constantFrom('page', 'pageSize', 'categoryId', 'page[]', 'a[b]', '__proto__', 'x'), fc.oneof(fc.string({ maxLength: 8 }), fc.integer().map(String))), { maxLength: 10 })
+        fc
+          .array(
+            fc.tuple(
+              fc.constantFrom('page', 'pageSize', 'categoryId', 'page[]', 'a[b]', '__proto__', 'x'),
+              fc.oneof(fc.string({ maxLength: 8 }), fc.integer().map(String)),
+            ),
+            { maxLength: 10 },
+          )
           .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&')),
       );
       await fc.assert(
@@ -454,14 +572,24 @@ describe('bad input', () => {
   });
 
   describe('pages: malformed percent-encoding and odd request targets', () => {
-    it.each([['/%2e%2e/%2e%2e/etc/passwd'], ['/..%2f..%2fetc%2fpasswd'], ['/%E4%B8%AD'], ['/%00'], ['/a%00b'], ['/..\\..\\etc'], ['/lxwm/index?x=%ff'], ['/lxwm/index?%zz=1'], ['/%09/'], ['/%09%0A/'], ['/%0d/'], ['/x/%09/']])(
-      '%s answers 200 or 404 HTML, not 500',
-      async (target) => {
-        const res = await get(target);
-        expect([200, 404]).toContain(res.status);
-        expect(res.headers['content-type']).toMatch(/^text\/html/);
-      },
-    );
+    it.each([
+      ['/%2e%2e/%2e%2e/etc/passwd'],
+      ['/..%2f..%2fetc%2fpasswd'],
+      ['/%E4%B8%AD'],
+      ['/%00'],
+      ['/a%00b'],
+      ['/..\\..\\etc'],
+      ['/lxwm/index?x=%ff'],
+      ['/lxwm/index?%zz=1'],
+      ['/%09/'],
+      ['/%09%0A/'],
+      ['/%0d/'],
+      ['/x/%09/'],
+    ])('%s answers 200 or 404 HTML, not 500', async (target) => {
+      const res = await get(target);
+      expect([200, 404]).toContain(res.status);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    });
 
     it.each([['/%ff'], ['/%zz'], ['/%'], ['/%c0%ae%c0%ae/'], ['/lxwm/%E4%B8'], ['/zjxz/detail%ff?id=1']])(
       '%s (malformed percent-encoding in a page path) is a 400 or 404, never 500',
@@ -515,10 +643,27 @@ describe('bad input', () => {
 
     const ODD_HEADERS: [string, string][][] = [
       [['host', EVIL]],
-      [['host', `${EVIL}:443`], ['x-forwarded-host', EVIL], ['x-forwarded-proto', 'https'], ['x-forwarded-port', '443'], ['forwarded', `host=${EVIL};proto=https`]],
-      [['x-forwarded-proto', 'gopher'], ['x-forwarded-prefix', '/evil'], ['x-forwarded-for', '203.0.113.9']],
-      [['x-original-url', `/api/news/${newsItemId}`], ['x-rewrite-url', `/api/experts/${expertId}`]],
-      [['x-original-url', '/admin'], ['x-http-method-override', 'DELETE'], ['x-method-override', 'PURGE']],
+      [
+        ['host', `${EVIL}:443`],
+        ['x-forwarded-host', EVIL],
+        ['x-forwarded-proto', 'https'],
+        ['x-forwarded-port', '443'],
+        ['forwarded', `host=${EVIL};proto=https`],
+      ],
+      [
+        ['x-forwarded-proto', 'gopher'],
+        ['x-forwarded-prefix', '/evil'],
+        ['x-forwarded-for', '203.0.113.9'],
+      ],
+      [
+        ['x-original-url', `/api/news/${newsItemId}`],
+        ['x-rewrite-url', `/api/experts/${expertId}`],
+      ],
+      [
+        ['x-original-url', '/admin'],
+        ['x-http-method-override', 'DELETE'],
+        ['x-method-override', 'PURGE'],
+      ],
       [['accept-encoding', 'gzip']],
       [['accept-encoding', 'br']],
       [['accept-encoding', 'deflate']],
@@ -526,11 +671,31 @@ describe('bad input', () => {
       [['accept-encoding', 'identity;q=0, *;q=0']],
       [['accept-encoding', 'gzip;q=0, br;q=0']],
       [['accept-encoding', 'x'.repeat(2_000)]],
-      [['accept', 'text/html'], ['accept-language', 'en'], ['cookie', 'session=evil'], ['authorization', 'Bearer evil']],
-      [['cache-control', 'no-cache'], ['pragma', 'no-cache'], ['if-none-match', '*'], ['range', 'bytes=0-10']],
-      [['if-modified-since', 'Thu, 01 Jan 1970 00:00:00 GMT'], ['if-none-match', 'W/"evil"']],
+      [
+        ['accept', 'text/html'],
+        ['accept-language', 'en'],
+        ['cookie', 'session=evil'],
+        ['authorization', 'Bearer evil'],
+      ],
+      [
+        ['cache-control', 'no-cache'],
+        ['pragma', 'no-cache'],
+        ['if-none-match', '*'],
+        ['range', 'bytes=0-10'],
+      ],
+      [
+        ['if-modified-since', 'Thu, 01 Jan 1970 00:00:00 GMT'],
+        ['if-none-match', 'W/"evil"'],
+      ],
     ];
-    const URLS = ['/api/banner', '/api/contact-us', `/api/experts/${expertId}`, '/api/news?categoryId=19&page=1&pageSize=5', `/api/news/${newsItemId}`, '/api/nope'];
+    const URLS = [
+      '/api/banner',
+      '/api/contact-us',
+      `/api/experts/${expertId}`,
+      '/api/news?categoryId=19&page=1&pageSize=5',
+      `/api/news/${newsItemId}`,
+      '/api/nope',
+    ];
 
     it('odd request headers never change the body (or encoding) that later clients get for the same URL', async () => {
       for (const url of URLS) {
@@ -580,7 +745,10 @@ describe('bad input', () => {
         expect(plain.headers['content-encoding'], what).toBeUndefined();
         expect(plain.text, what).toBe(wanted.text);
         // The whole document: it ends with the hydration data.
-        expect(/<script type="application\/json" id="__router-data">[^<]*<\/script>\s*(<\/body>\s*<\/html>)?\s*$/.test(plain.text), what).toBe(true);
+        expect(
+          /<script type="application\/json" id="__router-data">[^<]*<\/script>\s*(<\/body>\s*<\/html>)?\s*$/.test(plain.text),
+          what,
+        ).toBe(true);
       };
 
       it('a HEAD first: later GETs get the whole page', async () => {
@@ -593,7 +761,8 @@ describe('bad input', () => {
 
       it('a Firefox visitor first: Chrome and UA-less visitors still get zoom, and the other way round', async () => {
         const url = '/jtjj/ryjx?first=firefox';
-        const scale = async (ua?: string) => /data-scale="(\w+)"/.exec((await get(url, ua === undefined ? [] : [['user-agent', ua]])).text)?.[1];
+        const scale = async (ua?: string) =>
+          /data-scale="(\w+)"/.exec((await get(url, ua === undefined ? [] : [['user-agent', ua]])).text)?.[1];
         expect(await scale(FIREFOX_UA)).toBe('transform');
         expect(await scale()).toBe('zoom');
         expect(await scale(CHROME_UA)).toBe('zoom');
@@ -604,7 +773,10 @@ describe('bad input', () => {
       });
 
       it('a gzip or brotli client first: an identity client gets plain HTML, a br client decodable br', async () => {
-        for (const [url, first] of [['/jtjj/qyhcp?first=gzip', 'gzip'], ['/hzhf/kpzs?first=br', 'br']] as const) {
+        for (const [url, first] of [
+          ['/jtjj/qyhcp?first=gzip', 'gzip'],
+          ['/hzhf/kpzs?first=br', 'br'],
+        ] as const) {
           const compressed = await get(url, [['accept-encoding', first]]);
           expect(compressed.status).toBe(200);
           await sameAsReference(url, `after ${first}`);
@@ -620,7 +792,11 @@ describe('bad input', () => {
 
       it('a conditional or ranged request first: later GETs get the whole page', async () => {
         const url = '/hzhf/zlsb?first=conditional';
-        const first = await get(url, [['if-none-match', '*'], ['range', 'bytes=0-10'], ['if-modified-since', 'Thu, 01 Jan 2099 00:00:00 GMT']]);
+        const first = await get(url, [
+          ['if-none-match', '*'],
+          ['range', 'bytes=0-10'],
+          ['if-modified-since', 'Thu, 01 Jan 2099 00:00:00 GMT'],
+        ]);
         expect([200, 206, 304]).toContain(first.status);
         await sameAsReference(url, 'after a conditional request');
       });
@@ -708,7 +884,17 @@ describe('bad input', () => {
   });
 
   describe('methods', () => {
-    const targets = ['/api/banner', `/api/news/${newsItemId}`, '/api/news?page=1', '/api/nope', '/api/news/abc', '/', '/lxwm/index', `/zjxz/detail?id=${expertId}`, '/no/such/page'];
+    const targets = [
+      '/api/banner',
+      `/api/news/${newsItemId}`,
+      '/api/news?page=1',
+      '/api/nope',
+      '/api/news/abc',
+      '/',
+      '/lxwm/index',
+      `/zjxz/detail?id=${expertId}`,
+      '/no/such/page',
+    ];
     const methods = ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'MKCOL', 'LOCK', 'PURGE', 'SEARCH'];
 
     it.each(methods)('%s on /api and on pages is a 405 JSON with Allow: GET, HEAD, and reaches no upstream', async (method) => {

@@ -58,7 +58,9 @@ describe('in Chromium', () => {
     // A proxy that holds back the end of the page (its data) for 1.5 s, long after the first paint.
     const held = createServer((req, res) => {
       void (async () => {
-        const answer = await fetch(svc.url + req.url, { headers: { 'accept-encoding': 'identity', 'user-agent': req.headers['user-agent'] ?? '' } });
+        const answer = await fetch(svc.url + req.url, {
+          headers: { 'accept-encoding': 'identity', 'user-agent': req.headers['user-agent'] ?? '' },
+        });
         const body = Buffer.from(await answer.arrayBuffer());
         const dropped = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
         res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => !dropped.has(k))));

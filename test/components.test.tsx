@@ -29,9 +29,7 @@ const layoutData: PageData<'layout'> = {
     { id: 6, name: '科普知识' },
     { id: 7, name: '治疗设备' },
   ],
-  treatments: [
-    { id: 1, title: '近视激光', icon: '/media/t/laser.svg', image: '/media/t/laser.svg', summary: '摘要', content: '' },
-  ],
+  treatments: [{ id: 1, title: '近视激光', icon: '/media/t/laser.svg', image: '/media/t/laser.svg', summary: '摘要', content: '' }],
   researchCategories: [
     { id: 15, name: '科研创新' },
     { id: 16, name: '学术交流' },
@@ -75,7 +73,14 @@ function routes(layout: PageData<'layout'> | null): RouteObject[] {
       loader: () => layout,
       children: [
         { id: 'home', index: true, handle: handle('home'), loader: () => ({}), Component: () => <p>home</p>, ErrorBoundary: PageError },
-        { id: 'contact', path: 'lxwm/index', handle: handle('contact'), loader: () => ({}), Component: () => <p>contact</p>, ErrorBoundary: PageError },
+        {
+          id: 'contact',
+          path: 'lxwm/index',
+          handle: handle('contact'),
+          loader: () => ({}),
+          Component: () => <p>contact</p>,
+          ErrorBoundary: PageError,
+        },
         { id: 'news', path: 'news/index', handle: handle('news'), loader: () => newsData, Component: NewsPage, ErrorBoundary: PageError },
         {
           id: 'broken',
@@ -166,14 +171,12 @@ describe('header', () => {
   });
 
   it('gives the five panel items closed panels of the right height', async () => {
-    const d = (await render('/lxwm/index'));
+    const d = await render('/lxwm/index');
     const withPanel = d.byClass('nav-link').filter((l) => l.attrs['aria-controls']);
     expect(withPanel.map((l) => l.text)).toEqual(['集团简介', '患者服务', '国际医院', '学术研究', '新闻媒体']);
     expect(withPanel.every((l) => l.attrs['aria-expanded'] === 'false')).toBe(true);
     const panels = d.byClass('header-panel');
-    expect(panels.map((p) => `panel-${p.attrs.id!.slice('panel-'.length)}`)).toEqual(
-      withPanel.map((l) => l.attrs['aria-controls']),
-    );
+    expect(panels.map((p) => `panel-${p.attrs.id!.slice('panel-'.length)}`)).toEqual(withPanel.map((l) => l.attrs['aria-controls']));
     for (const p of panels) {
       expect(p.attrs['data-open']).toBe('false');
       expect('hidden' in p.attrs).toBe(true);
@@ -187,7 +190,7 @@ describe('header', () => {
   });
 
   it('shows the group name in the logo link and a menu button for phones', async () => {
-    const d = (await render('/lxwm/index'));
+    const d = await render('/lxwm/index');
     const logo = d.byClass('site-logo')[0]!;
     expect(logo.attrs.href).toBe('/');
     expect(logo.text).toContain('测试眼科集团');
@@ -199,7 +202,7 @@ describe('header', () => {
 
 describe('footer', () => {
   it('links the categories 15, 16, 19, 20, 21 and shows the contact and copyright', async () => {
-    const d = (await render('/lxwm/index'));
+    const d = await render('/lxwm/index');
     const footer = d.byClass('site-footer')[0]!;
     const html = d.html.slice(d.html.indexOf('<footer'));
     const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((m) => decodeURIComponent(decode(m[1]!)));
@@ -212,7 +215,7 @@ describe('footer', () => {
   });
 
   it('renders without layout data', async () => {
-    const d = (await render('/lxwm/index', null));
+    const d = await render('/lxwm/index', null);
     expect(d.byClass('site-footer')[0]!.text).toContain('© 2004-2024 版权所有');
     expect(d.byClass('nav-link')).toHaveLength(9);
     expect(d.byClass('site-logo')[0]!.text).toBe('返回首页');
@@ -221,7 +224,7 @@ describe('footer', () => {
 
 describe('error states', () => {
   it('shows 页面未找到 for a 404 inside the layout', async () => {
-    const d = (await render('/no/such/page'));
+    const d = await render('/no/such/page');
     const state = d.byClass('error-state')[0]!;
     expect(state.text).toContain('页面未找到');
     expect(d.byClass('site-header')).toHaveLength(1);
@@ -229,7 +232,7 @@ describe('error states', () => {
   });
 
   it('shows 内容暂时无法加载 and a reload link for a 503', async () => {
-    const d = (await render('/broken?x=1'));
+    const d = await render('/broken?x=1');
     expect(d.byClass('error-state')[0]!.text).toContain('内容暂时无法加载');
     const reload = d.byClass('btn').find((b) => b.text === '重新加载');
     expect(reload?.attrs.href).toBe('/broken?x=1');
@@ -239,12 +242,16 @@ describe('error states', () => {
 
 describe('news page', () => {
   it('names its category and links the three news tabs and the pages', async () => {
-    const d = (await render('/news/index?id=20&name=%E5%8C%BB%E9%99%A2%E6%96%B0%E9%97%BB'));
+    const d = await render('/news/index?id=20&name=%E5%8C%BB%E9%99%A2%E6%96%B0%E9%97%BB');
     expect(d.byClass('list-title')[0]!.text).toBe('医院新闻');
     const tabs = d.byClass('tab-link');
     expect(tabs.map((t) => t.text)).toEqual(['集团新闻', '医院新闻', '媒体报道']);
     expect(tabs.find((t) => t.attrs['aria-current'])?.text).toBe('医院新闻');
     const pages = d.byClass('page-number').map((p) => decodeURIComponent(p.attrs.href!));
-    expect(pages).toEqual(['/news/index?id=20&name=医院新闻', '/news/index?id=20&name=医院新闻&page=2', '/news/index?id=20&name=医院新闻&page=3']);
+    expect(pages).toEqual([
+      '/news/index?id=20&name=医院新闻',
+      '/news/index?id=20&name=医院新闻&page=2',
+      '/news/index?id=20&name=医院新闻&page=3',
+    ]);
   });
 });

@@ -70,7 +70,8 @@ describe('demo content: schemas', () => {
   });
 
   it('categories and sub-categories', () => {
-    for (const c of [...D.patientServiceCategories, ...D.researchCategories, ...D.newsCategories]) expectValid(E.category, c, `category ${c.id}`);
+    for (const c of [...D.patientServiceCategories, ...D.researchCategories, ...D.newsCategories])
+      expectValid(E.category, c, `category ${c.id}`);
     D.researchSubcategories.forEach((c, i) => expectValid(E.subCategory, c, `researchSubcategories[${i}]`));
   });
 

@@ -38,17 +38,26 @@ describe('faults', () => {
       }
       const api = await request(s.url).get('/api/banner').expect(200);
       expect(api.headers['x-cache']).toBe('STALE');
-      expect(await metric(s.url, /upstream_errors_total\{path="\/api\/banner",kind="(?:unreachable|circuit_open)"\} (\d+)/)).toBeGreaterThan(0);
+      expect(
+        await metric(s.url, /upstream_errors_total\{path="\/api\/banner",kind="(?:unreachable|circuit_open)"\} (\d+)/),
+      ).toBeGreaterThan(0);
     } finally {
       await fixture.upstream.restart();
     }
     // Recovers by itself: once the cool-down passes, fresh answers come back.
     await sleep(150);
-    await expect.poll(async () => (await request(s.url).get('/api/contact-us')).headers['x-cache'], { timeout: 8_000, interval: 200 }).toMatch(/HIT|REFRESH|MISS/);
+    await expect
+      .poll(async () => (await request(s.url).get('/api/contact-us')).headers['x-cache'], { timeout: 8_000, interval: 200 })
+      .toMatch(/HIT|REFRESH|MISS/);
   });
 
   it('the circuit breaker stops calls after repeated failures, serves what it has, and probes again', async () => {
-    const s = await start({ UPSTREAM_BREAKER_THRESHOLD: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '400', CACHE_MAX_AGE_MS: '50', CACHE_STALE_WHILE_REVALIDATE_S: '0' });
+    const s = await start({
+      UPSTREAM_BREAKER_THRESHOLD: '3',
+      UPSTREAM_BREAKER_COOLDOWN_MS: '400',
+      CACHE_MAX_AGE_MS: '50',
+      CACHE_STALE_WHILE_REVALIDATE_S: '0',
+    });
     await request(s.url).get('/api/banner').expect(200);
     fixture.upstream.mode = 'status-500';
     for (const path of ['/api/promotions', '/api/award-honors', '/api/contact-us']) await request(s.url).get(path).expect(502);
@@ -114,7 +123,9 @@ describe('faults', () => {
   it('a visitor who leaves while the upstream hangs is logged as aborted and counted, not as an error', async () => {
     const s = await start({ UPSTREAM_TIMEOUT_MS: '3000' });
     fixture.upstream.mode = 'hang-headers';
-    const gone = await rawRequest(s.url, '/api/news?page=77', { headers: [['x-request-id', 'left-early']], timeoutMs: 100 }).catch((e: Error) => e);
+    const gone = await rawRequest(s.url, '/api/news?page=77', { headers: [['x-request-id', 'left-early']], timeoutMs: 100 }).catch(
+      (e: Error) => e,
+    );
     expect(gone).toBeInstanceOf(Error);
     await sleep(50);
     const line = s.logs.find((l) => l.reqId === 'left-early');

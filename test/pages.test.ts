@@ -30,20 +30,23 @@ describe('pages', () => {
   });
   afterAll(() => svc.close());
 
-  it.each(PAGE_ROUTES.map((r) => [r.path, r.title] as const))('%s answers 200 titled %s with the nine header items', async (path, title) => {
-    const res = await request(svc.url).get(sampleUrl(path)).expect(200);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(titleOf(res.text)).toBe(title);
-    expect(res.text).toMatch(/^<!doctype html><html lang="zh-CN" data-scale="zoom">/);
-    expect(navLabels(res.text)).toEqual(HEADER_LABELS);
-    expect(res.text).toContain('<main');
-    expect(res.text).toContain('<footer');
-    expect(res.text).toMatch(/<meta name="description" content="[^"]+">/);
-    expect(res.text).toMatch(/<link rel="canonical" href="http:\/\/localhost:\d+[^"]*">/);
-    expect(res.text).toContain('<script type="application/json" id="__router-data">');
-  });
+  it.each(PAGE_ROUTES.map((r) => [r.path, r.title] as const))(
+    '%s answers 200 titled %s with the nine header items',
+    async (path, title) => {
+      const res = await request(svc.url).get(sampleUrl(path)).expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(titleOf(res.text)).toBe(title);
+      expect(res.text).toMatch(/^<!doctype html><html lang="zh-CN" data-scale="zoom">/);
+      expect(navLabels(res.text)).toEqual(HEADER_LABELS);
+      expect(res.text).toContain('<main');
+      expect(res.text).toContain('<footer');
+      expect(res.text).toMatch(/<meta name="description" content="[^"]+">/);
+      expect(res.text).toMatch(/<link rel="canonical" href="http:\/\/localhost:\d+[^"]*">/);
+      expect(res.text).toContain('<script type="application/json" id="__router-data">');
+    },
+  );
 
-  it('names the current route\'s chunk in the head and carries the CSS inline', async () => {
+  it("names the current route's chunk in the head and carries the CSS inline", async () => {
     const res = await request(svc.url).get('/zjxz/index').expect(200);
     const head = res.text.slice(0, res.text.indexOf('</head>'));
     const modules = /<meta name="app-modules" content="([^"]+)">/.exec(head)![1]!.split(' ');
@@ -79,7 +82,9 @@ describe('pages', () => {
 
   it('shows the featured treatment named by title', async () => {
     const t = demoContent.treatments[2]!;
-    const res = await request(svc.url).get(`/hzhf/tszl?id=5&name=${encodeURIComponent('特色治疗')}&title=${encodeURIComponent(t.title)}`).expect(200);
+    const res = await request(svc.url)
+      .get(`/hzhf/tszl?id=5&name=${encodeURIComponent('特色治疗')}&title=${encodeURIComponent(t.title)}`)
+      .expect(200);
     expect(res.text).toContain(t.summary);
   });
 
@@ -94,10 +99,22 @@ describe('pages', () => {
 
   it.each([
     ['Firefox', 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0', 'transform'],
-    ['Edge', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0', 'transform'],
-    ['Opera', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.0.0 Safari/537.36 OPR/114.0.0.0', 'transform'],
+    [
+      'Edge',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0',
+      'transform',
+    ],
+    [
+      'Opera',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.0.0 Safari/537.36 OPR/114.0.0.0',
+      'transform',
+    ],
     ['Chrome', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36', 'zoom'],
-    ['Safari', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15', 'zoom'],
+    [
+      'Safari',
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
+      'zoom',
+    ],
     ['no User-Agent', '', 'zoom'],
     ['a huge User-Agent', 'x'.repeat(6000), 'zoom'],
   ])('%s gets %s scaling', async (_name, ua, mode) => {

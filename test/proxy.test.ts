@@ -158,7 +158,11 @@ describe('proxy on the embedded content API', () => {
   it('serves the OpenAPI 3.1 document of the 21 paths', async () => {
     const res = await request(svc.url).get('/api/openapi.json').expect(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(Object.keys(res.body.paths).sort()).toEqual(Object.values(API_PATHS).map((p) => p.template).sort());
+    expect(Object.keys(res.body.paths).sort()).toEqual(
+      Object.values(API_PATHS)
+        .map((p) => p.template)
+        .sort(),
+    );
     expect(res.body.paths['/api/news'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['categoryId', 'page', 'pageSize']);
     expect(res.body.paths['/api/news/{id}'].get.responses['200'].content['application/json'].schema.properties.data).toBeTruthy();
   });
@@ -199,9 +203,28 @@ describe('proxy on the embedded content API', () => {
     const text = (await request(svc.url).get('/metrics').expect(200)).text;
     expect(text).toMatch(/# TYPE http_request_duration_seconds histogram/);
     const series = (suffix: string) =>
-      [...text.matchAll(new RegExp(`^http_request_duration_seconds_${suffix}\\{(?:le="([^"]+)",)?route="/api/contact-us"\\} (\\S+)$`, 'gm'))].map((m) => ({ le: m[1], value: Number(m[2]) }));
+      [
+        ...text.matchAll(
+          new RegExp(`^http_request_duration_seconds_${suffix}\\{(?:le="([^"]+)",)?route="/api/contact-us"\\} (\\S+)$`, 'gm'),
+        ),
+      ].map((m) => ({ le: m[1], value: Number(m[2]) }));
     const buckets = series('bucket');
-    expect(buckets.map((b) => b.le)).toEqual(['0.0005', '0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf']);
+    expect(buckets.map((b) => b.le)).toEqual([
+      '0.0005',
+      '0.001',
+      '0.0025',
+      '0.005',
+      '0.01',
+      '0.025',
+      '0.05',
+      '0.1',
+      '0.25',
+      '0.5',
+      '1',
+      '2.5',
+      '5',
+      '+Inf',
+    ]);
     for (let i = 1; i < buckets.length; i++) expect(buckets[i]!.value).toBeGreaterThanOrEqual(buckets[i - 1]!.value);
     const [count] = series('count');
     expect(count!.value).toBeGreaterThanOrEqual(3);

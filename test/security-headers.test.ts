@@ -56,7 +56,17 @@ function expectSecurityHeaders(headers: Headers, what: string): void {
   expect(script![0], what).toBe("'self'");
   expect(script![1], what).toMatch(HASH);
   for (const list of [script!, d.get('default-src') ?? []]) {
-    for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "'strict-dynamic'", '*', 'data:', 'http:', 'https:', 'blob:']) {
+    for (const unsafe of [
+      "'unsafe-inline'",
+      "'unsafe-eval'",
+      "'unsafe-hashes'",
+      "'strict-dynamic'",
+      '*',
+      'data:',
+      'http:',
+      'https:',
+      'blob:',
+    ]) {
       expect(list, `${what}: ${unsafe}`).not.toContain(unsafe);
     }
   }
@@ -98,10 +108,14 @@ describe('security headers', () => {
     ['page POST (405)', (u) => request(u).post('/lxwm/index'), 405],
     ['API 200', (u) => request(u).get('/api/banner'), 200],
     ['API HIT, brotli', (u) => request(u).get('/api/banner').set('accept-encoding', 'br'), 200],
-    ['API 304', async (u) => {
-      const first = await request(u).get('/api/contact-us');
-      return request(u).get('/api/contact-us').set('if-none-match', String(first.headers.etag));
-    }, 304],
+    [
+      'API 304',
+      async (u) => {
+        const first = await request(u).get('/api/contact-us');
+        return request(u).get('/api/contact-us').set('if-none-match', String(first.headers.etag));
+      },
+      304,
+    ],
     ['API 400', (u) => request(u).get('/api/news/abc'), 400],
     ['API 404 (not one of the 21)', (u) => request(u).get('/api/nope'), 404],
     ['API 404 (upstream)', (u) => request(u).get('/api/news/999999'), 404],
@@ -167,7 +181,9 @@ describe('security headers', () => {
     const js = assetUrls.filter((u) => u.endsWith('.js'));
     // Pages carry the CSS inline; the stylesheet is still served, for tools and old caches.
     const manifest = JSON.parse(readFileSync(`${CLIENT_DIR}/.vite/manifest.json`, 'utf8')) as Record<string, { file: string }>;
-    const css = Object.values(manifest).filter((c) => c.file.endsWith('.css')).map((c) => `/${c.file}`);
+    const css = Object.values(manifest)
+      .filter((c) => c.file.endsWith('.css'))
+      .map((c) => `/${c.file}`);
     expect(js.length).toBeGreaterThanOrEqual(1);
     expect(css.length).toBeGreaterThanOrEqual(1);
     for (const url of [...js, ...css]) {
@@ -203,7 +219,12 @@ describe('security headers', () => {
 
     it('401 without the bearer token', async () => {
       expectUnauthorized(await request(svc.url).get('/metrics'), 'no header');
-      expectUnauthorized(await request(svc.url).head('/metrics').then((r) => ({ ...r, body: { error: { code: 'unauthorized' } }, text: '' })), 'HEAD');
+      expectUnauthorized(
+        await request(svc.url)
+          .head('/metrics')
+          .then((r) => ({ ...r, body: { error: { code: 'unauthorized' } }, text: '' })),
+        'HEAD',
+      );
     });
 
     it.each([

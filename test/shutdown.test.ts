@@ -30,7 +30,11 @@ describe('graceful shutdown', () => {
       await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
       expect(server.stdout()).toContain('shutting down');
       // Log lines still gathered in memory at exit are written out.
-      const lines = server.stdout().trim().split('\n').map((l) => JSON.parse(l) as { msg: string; url?: string; status?: number });
+      const lines = server
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { msg: string; url?: string; status?: number });
       expect(lines.filter((l) => l.msg === 'request' && l.url?.startsWith('/api/news') && l.status === 200)).toHaveLength(10);
       expect(lines.at(-1)!.msg).toBe('stopped');
       expect(server.stderr()).toBe('');

@@ -130,7 +130,19 @@ async function watchedPage(browser: Browser): Promise<Watch> {
 function domProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = [];
-    const URL_ATTRS = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'srcset', 'background', 'ping', 'cite']);
+    const URL_ATTRS = new Set([
+      'href',
+      'src',
+      'action',
+      'formaction',
+      'xlink:href',
+      'data',
+      'poster',
+      'srcset',
+      'background',
+      'ping',
+      'cite',
+    ]);
     for (const el of Array.from(document.querySelectorAll('*'))) {
       for (const attr of Array.from(el.attributes)) {
         const name = attr.name.toLowerCase();
@@ -139,10 +151,15 @@ function domProblems(page: Page): Promise<string[]> {
         // Browsers drop ASCII whitespace and controls inside a scheme: "jav\tascript:" is javascript:.
         // eslint-disable-next-line no-control-regex -- exactly the controls a browser drops
         const squeezed = attr.value.replace(/[\u0000-\u0020]/g, '').toLowerCase();
-        if (URL_ATTRS.has(name) && /^(javascript|vbscript|data):/.test(squeezed)) found.push(`<${el.tagName} ${name}="${attr.value.slice(0, 60)}">`);
+        if (URL_ATTRS.has(name) && /^(javascript|vbscript|data):/.test(squeezed))
+          found.push(`<${el.tagName} ${name}="${attr.value.slice(0, 60)}">`);
       }
     }
-    for (const el of Array.from(document.querySelectorAll('iframe, frame, frameset, object, embed, applet, base, meta[http-equiv], form, details[open] > *[ontoggle]'))) {
+    for (const el of Array.from(
+      document.querySelectorAll(
+        'iframe, frame, frameset, object, embed, applet, base, meta[http-equiv], form, details[open] > *[ontoggle]',
+      ),
+    )) {
       found.push(`<${el.tagName.toLowerCase()}> element`);
     }
     const scripts = Array.from(document.scripts);
@@ -170,9 +187,15 @@ async function expectNothingRan(w: Watch, where: string): Promise<void> {
   expect(state.csp, `${where}: CSP violations`).toEqual([]);
   expect(w.dialogs, `${where}: dialogs`).toEqual([]);
   expect(await domProblems(w.page), `${where}: DOM`).toEqual([]);
-  expect(w.problems.filter((p) => /Content Security Policy|Refused to|__xss/i.test(p)), `${where}: console`).toEqual([]);
+  expect(
+    w.problems.filter((p) => /Content Security Policy|Refused to|__xss/i.test(p)),
+    `${where}: console`,
+  ).toEqual([]);
   // Relative <img src="x"> survives sanitising (it is this site's own path) and 404s; nothing else may appear.
-  expect(w.problems.filter((p) => !/Failed to load resource: the server responded with a status of 404/.test(p)), `${where}: console`).toEqual([]);
+  expect(
+    w.problems.filter((p) => !/Failed to load resource: the server responded with a status of 404/.test(p)),
+    `${where}: console`,
+  ).toEqual([]);
 }
 
 describe('hostile upstream content in Chromium', () => {
@@ -199,7 +222,18 @@ describe('hostile upstream content in Chromium', () => {
       const html = res.text.replace(/<script type="application\/json" id="__router-data">[^<]*<\/script>/, '');
       expect(html, url).not.toMatch(/<(script|svg|iframe|object|details|base|meta http-equiv)[\s>][^<]*__xss/i);
     }
-    for (const api of ['/api/group-introduction', '/api/banner', '/api/specialty-treatment', '/api/experts', `/api/experts/${expert.id}`, '/api/news?categoryId=19', `/api/news/${newsItem.id}`, '/api/contact-us', '/api/domestic-hospitals', '/api/international-hospitals']) {
+    for (const api of [
+      '/api/group-introduction',
+      '/api/banner',
+      '/api/specialty-treatment',
+      '/api/experts',
+      `/api/experts/${expert.id}`,
+      '/api/news?categoryId=19',
+      `/api/news/${newsItem.id}`,
+      '/api/contact-us',
+      '/api/domestic-hospitals',
+      '/api/international-hospitals',
+    ]) {
       await request(svc.url).get(api).expect(200);
     }
   });
@@ -207,7 +241,9 @@ describe('hostile upstream content in Chromium', () => {
   it('the detectors work: an injected handler is caught by the CSP listener and the DOM check', async () => {
     const w = await watchedPage(browser);
     await gotoHydrated(w.page, `${svc.url}/lxwm/index`);
-    await w.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img id="canary" src="/nope.png" onerror="window.__xss=99">'));
+    await w.page.evaluate(() =>
+      document.body.insertAdjacentHTML('beforeend', '<img id="canary" src="/nope.png" onerror="window.__xss=99">'),
+    );
     await expect.poll(() => w.page.evaluate(() => (window as unknown as { __csp: string[] }).__csp.length)).toBeGreaterThan(0);
     expect(await w.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await domProblems(w.page)).toContain('<IMG> has onerror');

@@ -6,9 +6,7 @@ import { Pagination } from './pagination.js';
 
 /** Loading hints for an image: the first one of a page (its LCP on phones) loads at once, first. */
 export function imageLoading(priority: boolean | undefined) {
-  return priority
-    ? ({ loading: 'eager', fetchPriority: 'high' } as const)
-    : ({ loading: 'lazy', decoding: 'async' } as const);
+  return priority ? ({ loading: 'eager', fetchPriority: 'high' } as const) : ({ loading: 'lazy', decoding: 'async' } as const);
 }
 
 export function ContentCard({ item, priority }: { item: ContentSummary; priority?: boolean }) {

@@ -50,9 +50,7 @@ export function Footer() {
       </div>
       <div className="footer-bottom">
         <div className="container">
-          <p>
-            © 2004-2024 {groupName ? `${groupName} ` : ''}版权所有
-          </p>
+          <p>© 2004-2024 {groupName ? `${groupName} ` : ''}版权所有</p>
           <p className="footer-note">本网站内容仅供参考，具体诊疗请遵医嘱。</p>
         </div>
       </div>

@@ -126,9 +126,7 @@ export function Header() {
     <header className="site-header" data-solid={String(solid)} data-menu={menuOpen ? 'open' : 'closed'}>
       <div className="header-bar">
         <Link to="/" className="site-logo">
-          {layout.intro?.logo ? (
-            <img className="logo-mark" src={layout.intro.logo} alt="" width={48} height={48} />
-          ) : null}
+          {layout.intro?.logo ? <img className="logo-mark" src={layout.intro.logo} alt="" width={48} height={48} /> : null}
           {/* Without content there is no name to show: the link still says where it goes. */}
           <span className="logo-name">{name ?? '返回首页'}</span>
         </Link>
@@ -177,8 +175,7 @@ export function Header() {
                       data-open={String(open)}
                       hidden={!open}
                       style={{
-                        height:
-                          item.panel === 'services' ? PANEL_HEIGHT_PATIENT_SERVICES_PX : PANEL_HEIGHT_DEFAULT_PX,
+                        height: item.panel === 'services' ? PANEL_HEIGHT_PATIENT_SERVICES_PX : PANEL_HEIGHT_DEFAULT_PX,
                       }}
                     >
                       <div className={`panel-inner panel-${item.panel}-inner`}>

@@ -44,12 +44,7 @@ export function Pagination({ total, page, pageSize }: PaginationProps) {
             </li>
           ) : (
             <li key={n}>
-              <Link
-                to={href(n)}
-                className="page-number"
-                aria-current={n === page ? 'page' : undefined}
-                aria-label={`第 ${n} 页`}
-              >
+              <Link to={href(n)} className="page-number" aria-current={n === page ? 'page' : undefined} aria-label={`第 ${n} 页`}>
                 {n}
               </Link>
             </li>

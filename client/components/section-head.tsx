@@ -2,11 +2,7 @@
 export function SectionHead({ eyebrow, title, lead, id }: { eyebrow?: string; title: string; lead?: string; id?: string }) {
   return (
     <div className="section-head">
-      {eyebrow ? (
-        <p className="eyebrow">
-          {eyebrow}
-        </p>
-      ) : null}
+      {eyebrow ? <p className="eyebrow">{eyebrow}</p> : null}
       <h2 id={id}>{title}</h2>
       {lead ? <p className="section-lead">{lead}</p> : null}
     </div>

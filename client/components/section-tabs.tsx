@@ -11,7 +11,17 @@ export interface TabLink {
   current: boolean;
 }
 
-export function TabRow({ tabs, label, className = 'section-tabs', linkClass = 'tab-link' }: { tabs: TabLink[]; label: string; className?: string; linkClass?: string }) {
+export function TabRow({
+  tabs,
+  label,
+  className = 'section-tabs',
+  linkClass = 'tab-link',
+}: {
+  tabs: TabLink[];
+  label: string;
+  className?: string;
+  linkClass?: string;
+}) {
   if (tabs.length === 0) return null;
   return (
     <nav className={className} aria-label={label}>

@@ -20,7 +20,14 @@ export default function InternationalPage() {
           {hospitals.map((h, i) => (
             <article key={h.id} className="intl-hospital" aria-labelledby={`intl-${h.id}`}>
               <div className="card intl-hero">
-                <img className="media" src={h.image} alt={h.name} width={800} height={500} {...(i === 0 ? { fetchPriority: 'high' as const } : { loading: 'lazy' as const, decoding: 'async' as const })} />
+                <img
+                  className="media"
+                  src={h.image}
+                  alt={h.name}
+                  width={800}
+                  height={500}
+                  {...(i === 0 ? { fetchPriority: 'high' as const } : { loading: 'lazy' as const, decoding: 'async' as const })}
+                />
                 <div className="intl-hero-body">
                   <p className="eyebrow-pill">
                     {h.country} · {h.city}

@@ -9,6 +9,12 @@ export default function NewsPage() {
   const { categoryId, list } = usePageData<'news'>();
   const name = categoryName(categoryId, orEmpty(useLayoutData())) ?? ROUTES.news.title;
   return (
-    <CategoryList list={list} listTitle={name} currentTab={categoryHref(categoryId)} trail={[{ label: ROUTES.news.title }]} current={name} />
+    <CategoryList
+      list={list}
+      listTitle={name}
+      currentTab={categoryHref(categoryId)}
+      trail={[{ label: ROUTES.news.title }]}
+      current={name}
+    />
   );
 }

@@ -24,7 +24,14 @@ export default function PromotionsPage() {
               {promotions.map((p, i) => (
                 <li key={p.id} className="card promo-card">
                   <div className="promo-poster">
-                    <img className="media" src={p.poster} alt={`${p.title}海报`} width={POSTER_W} height={POSTER_H} {...imageLoading(i === 0)} />
+                    <img
+                      className="media"
+                      src={p.poster}
+                      alt={`${p.title}海报`}
+                      width={POSTER_W}
+                      height={POSTER_H}
+                      {...imageLoading(i === 0)}
+                    />
                     <span className="promo-duration">
                       <span className="sr-only">时长 </span>
                       {p.duration}

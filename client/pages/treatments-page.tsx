@@ -20,11 +20,7 @@ export default function TreatmentsPage() {
             <ul>
               {treatments.map((t) => (
                 <li key={t.id}>
-                  <Link
-                    to={treatmentHref(t.title)}
-                    className="treatment-nav-link"
-                    aria-current={t.id === selected.id ? 'page' : undefined}
-                  >
+                  <Link to={treatmentHref(t.title)} className="treatment-nav-link" aria-current={t.id === selected.id ? 'page' : undefined}>
                     <img src={t.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
                     <span>{t.title}</span>
                   </Link>

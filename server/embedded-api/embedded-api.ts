@@ -30,8 +30,7 @@ function paged<T>(items: T[], query: Record<string, number>) {
 
 /** Items of a category; a parent research category (17, 18) includes its children's items. */
 function itemsIn(content: DemoContent, categoryId: number | undefined, allowed: readonly number[]): ContentSummary[] {
-  const children: readonly number[] =
-    categoryId === 17 || categoryId === 18 ? RESEARCH_SUBCATEGORY_IDS[categoryId] : [];
+  const children: readonly number[] = categoryId === 17 || categoryId === 18 ? RESEARCH_SUBCATEGORY_IDS[categoryId] : [];
   const wanted = categoryId === undefined ? allowed : [categoryId, ...children];
   return newestFirst(content.contentItems.filter((i) => wanted.includes(i.categoryId))).map(summary);
 }

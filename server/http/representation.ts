@@ -129,7 +129,10 @@ export class Representation {
  * it (quick to make while the visitor waits), else brotli at a low quality, else gzip. `flush()`
  * sends what has been written so far, so that the browser can start on the head.
  */
-export function streamEncoder(acceptEncoding: string | undefined): { encoding?: 'br' | 'zstd' | 'gzip'; encoder?: ZstdCompress | BrotliCompress | Gzip } {
+export function streamEncoder(acceptEncoding: string | undefined): {
+  encoding?: 'br' | 'zstd' | 'gzip';
+  encoder?: ZstdCompress | BrotliCompress | Gzip;
+} {
   const accepted = acceptedEncodings(acceptEncoding);
   if (accepted.includes('zstd')) return { encoding: 'zstd', encoder: createZstdCompress(zstdOptions) };
   if (accepted[0] === 'br') return { encoding: 'br', encoder: createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }) };

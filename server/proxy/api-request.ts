@@ -90,9 +90,7 @@ export function parseApiRequest(rawUrl: string): ApiRequest | ContentError {
 /** The canonical request for an in-process read (server rendering); throws its problem. */
 export function apiRequestFor(name: ApiName, id?: number, query?: Record<string, string | number>): ApiRequest {
   let url = API_PATHS[name].template.replace('{id}', String(id ?? ''));
-  const search = new URLSearchParams(
-    Object.entries(query ?? {}).map(([k, v]) => [k, String(v)]),
-  ).toString();
+  const search = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)])).toString();
   if (search) url += `?${search}`;
   const parsed = parseApiRequest(url);
   if ('key' in parsed) return parsed;

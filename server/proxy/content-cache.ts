@@ -56,7 +56,6 @@ interface FetchContext {
   request: ApiRequest;
 }
 
-
 export class ContentCache {
   readonly #lru: LRUCache<string, CachedAnswer, FetchContext>;
 
@@ -124,11 +123,13 @@ export class ContentCache {
     // With allowStaleOnFetchRejection, a failed fetch with nothing stale resolves to undefined.
     if (!answer) throw isContentError(status.fetchError) ? status.fetchError : problem('internal', 'cache returned nothing');
 
-    const result: CacheStatus =
-      status.returnedStale ? 'STALE'
-      : status.fetch === 'hit' ? 'HIT'
-      : status.fetch === 'refresh' || status.fetch === 'stale' ? 'REFRESH'
-      : 'MISS';
+    const result: CacheStatus = status.returnedStale
+      ? 'STALE'
+      : status.fetch === 'hit'
+        ? 'HIT'
+        : status.fetch === 'refresh' || status.fetch === 'stale'
+          ? 'REFRESH'
+          : 'MISS';
     this.metrics.cacheEvents(path, result.toLowerCase()).inc();
     const freshUntil = answer.storedAt + answer.maxAge * 1000;
     const staleUntil = freshUntil + Math.max(staleWhileRevalidateS, staleIfErrorS) * 1000;
@@ -145,7 +146,11 @@ export class ContentCache {
     this.#lru.clear();
   }
 
-  async #load(request: ApiRequest, signal: AbortSignal, options: LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchContext>): Promise<CachedAnswer> {
+  async #load(
+    request: ApiRequest,
+    signal: AbortSignal,
+    options: LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchContext>,
+  ): Promise<CachedAnswer> {
     const path = API_PATHS[request.name].template;
     const started = performance.now();
     try {
@@ -181,7 +186,10 @@ export class ContentCache {
     const parsed = API_PATHS[request.name].answer.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw upstreamError('invalid', `the content API's answer does not fit the contract at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      throw upstreamError(
+        'invalid',
+        `the content API's answer does not fit the contract at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+      );
     }
     const data = sanitizeContentFields(parsed.data.data);
     return this.#answer(200, data, Buffer.from(JSON.stringify({ data })), this.#maxAgeOf(request), upstreamMs);
@@ -190,7 +198,8 @@ export class ContentCache {
   #answer(status: 200 | 404, data: unknown, json: Buffer, maxAge: number, upstreamMs: number): CachedAnswer {
     const { CACHE_STALE_WHILE_REVALIDATE_S: swr, CACHE_STALE_IF_ERROR_S: sie } = this.config;
     const age = Math.floor(maxAge);
-    const cacheControl = status === 404 ? `public, max-age=${age}` : `public, max-age=${age}, stale-while-revalidate=${swr}, stale-if-error=${sie}`;
+    const cacheControl =
+      status === 404 ? `public, max-age=${age}` : `public, max-age=${age}, stale-while-revalidate=${swr}, stale-if-error=${sie}`;
     return {
       status,
       data,

@@ -17,7 +17,10 @@ const cacheHeaders = {
   'Cache-Control': { description: 'max-age, stale-while-revalidate and stale-if-error of this path.', schema: { type: 'string' } },
   ETag: { description: 'Weak validator; send it back in If-None-Match for a 304.', schema: { type: 'string' } },
   Age: { description: 'Seconds since the answer was fetched from the content API.', schema: { type: 'integer' } },
-  'X-Cache': { description: 'HIT, MISS, STALE (served stale while refreshing or because the content API failed) or REFRESH.', schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE', 'REFRESH'] } },
+  'X-Cache': {
+    description: 'HIT, MISS, STALE (served stale while refreshing or because the content API failed) or REFRESH.',
+    schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE', 'REFRESH'] },
+  },
 };
 
 function operation(name: ApiName) {
@@ -53,15 +56,13 @@ function operation(name: ApiName) {
 }
 
 export function buildOpenApi(): object {
-  const paths = Object.fromEntries(
-    (Object.keys(API_PATHS) as ApiName[]).map((name) => [API_PATHS[name].template, operation(name)]),
-  );
+  const paths = Object.fromEntries((Object.keys(API_PATHS) as ApiName[]).map((name) => [API_PATHS[name].template, operation(name)]));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Content API proxy',
       version: '1.0.0',
-      description: 'The content API\'s 21 GET paths, validated and cached. Every answer is an envelope whose `data` holds the payload.',
+      description: "The content API's 21 GET paths, validated and cached. Every answer is an envelope whose `data` holds the payload.",
     },
     paths,
     components: { schemas: { Error: schemaOf(apiError) } },

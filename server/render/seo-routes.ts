@@ -65,7 +65,14 @@ export function seoRoutes(api: ContentApi, origin: () => string, log: Logger) {
             answer: {
               status: 200,
               body: new Representation(Buffer.from(xml)),
-              headers: ['content-type', 'application/xml; charset=utf-8', 'cache-control', 'public, max-age=300', 'vary', 'Accept-Encoding'],
+              headers: [
+                'content-type',
+                'application/xml; charset=utf-8',
+                'cache-control',
+                'public, max-age=300',
+                'vary',
+                'Accept-Encoding',
+              ],
               storedAt: Date.now(),
             },
           };

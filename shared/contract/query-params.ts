@@ -24,9 +24,7 @@ export function idParam(allowed: readonly number[]) {
     .string()
     .regex(DIGITS, 'must be a positive integer without leading zeros')
     .transform(Number)
-    .pipe(
-      z.number().refine((n) => allowed.includes(n), `must be one of ${allowed.join(', ')}`),
-    )
+    .pipe(z.number().refine((n) => allowed.includes(n), `must be one of ${allowed.join(', ')}`))
     .describe(`one of ${allowed.join(', ')}`);
 }
 

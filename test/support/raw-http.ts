@@ -75,7 +75,9 @@ export function rawRequest(baseUrl: string, target: string | Buffer, options: Ra
       const all = Buffer.concat(chunks);
       const split = all.indexOf('\r\n\r\n');
       if (split === -1) {
-        reject(new Error(`no HTTP answer to ${method} ${String(target).slice(0, 100)}: ${JSON.stringify(all.toString('latin1').slice(0, 200))}`));
+        reject(
+          new Error(`no HTTP answer to ${method} ${String(target).slice(0, 100)}: ${JSON.stringify(all.toString('latin1').slice(0, 200))}`),
+        );
         return;
       }
       const [statusLine, ...lines] = all.subarray(0, split).toString('latin1').split('\r\n');

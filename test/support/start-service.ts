@@ -12,10 +12,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(
-  env: Record<string, string> = {},
-  options: { clientDir?: string } = {},
-): Promise<RunningService> {
+export async function startService(env: Record<string, string> = {}, options: { clientDir?: string } = {}): Promise<RunningService> {
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {

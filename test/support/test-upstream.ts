@@ -10,15 +10,7 @@ import { parseApiRequest } from '../../server/proxy/api-request.js';
 import type { DemoContent } from '../../server/embedded-api/demo-content-type.js';
 
 export type UpstreamMode =
-  | 'ok'
-  | 'status-500'
-  | 'malformed-json'
-  | 'wrong-shape'
-  | 'oversize'
-  | 'redirect'
-  | 'hang-headers'
-  | 'trickle-body'
-  | 'close-mid-body';
+  'ok' | 'status-500' | 'malformed-json' | 'wrong-shape' | 'oversize' | 'redirect' | 'hang-headers' | 'trickle-body' | 'close-mid-body';
 
 export interface TestUpstream {
   url: string;

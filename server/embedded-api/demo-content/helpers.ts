@@ -62,11 +62,7 @@ export interface Draft {
 }
 
 /** Builds the content items of one category, with default source and author. */
-export function items(
-  categoryId: number,
-  defaults: { source: string; author: string },
-  drafts: readonly Draft[],
-): ContentDetail[] {
+export function items(categoryId: number, defaults: { source: string; author: string }, drafts: readonly Draft[]): ContentDetail[] {
   return drafts.map((d) => ({
     id: d.id,
     categoryId,
