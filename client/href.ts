@@ -17,7 +17,7 @@ import {
 
 type ParamOf<K extends RouteKey> = (typeof ROUTES)[K]['params'][number];
 
-export type HrefParams<K extends RouteKey> = { [P in ParamOf<K>]?: string | number };
+type HrefParams<K extends RouteKey> = { [P in ParamOf<K>]?: string | number };
 type HrefArgs<K extends RouteKey> = K extends ItemRoute ? [params: { id: number }] : [params?: HrefParams<K>];
 
 /** The name a parameter has in the address (a category travels as `id`). */
@@ -102,7 +102,7 @@ export function routeAt(pathname: string): RouteKey | undefined {
 }
 
 /** The values of the parameters a route reads, as the address gives them; everything else is dropped. */
-export function paramsOf<K extends RouteKey>(key: K, search: URLSearchParams): HrefParams<K> {
+function paramsOf<K extends RouteKey>(key: K, search: URLSearchParams): HrefParams<K> {
   const out: Partial<Record<PageParam, string>> = {};
   for (const param of ROUTES[key].params as readonly PageParam[]) {
     const value = search.get(urlName(param));

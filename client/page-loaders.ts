@@ -9,7 +9,7 @@ import { MAX_ID, parsePlainInt } from '../shared/plain-int.js';
 import type { RouteKey } from './route-table.js';
 
 /** A page address whose parameters name nothing that exists: the page answers 404. */
-export class PageNotFound extends ContentError {
+class PageNotFound extends ContentError {
   constructor(message: string) {
     super(404, 'not_found', message);
   }
@@ -41,7 +41,7 @@ function oneOf(url: URL, key: string, allowed: readonly number[], fallback: numb
 }
 
 /** The categories the news page shows, chosen by its `id`. */
-export const NEWS_PAGE_CATEGORIES = [CATEGORY.groupNews, CATEGORY.hospitalNews, CATEGORY.mediaReports] as const;
+const NEWS_PAGE_CATEGORIES = [CATEGORY.groupNews, CATEGORY.hospitalNews, CATEGORY.mediaReports] as const;
 
 type Loader = (api: ContentApi, url: URL, signal: AbortSignal) => Promise<unknown>;
 

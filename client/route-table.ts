@@ -255,7 +255,7 @@ export const CATEGORY_ROUTES: Readonly<Record<CategoryId, RouteKey>> = {
   [C.mediaReports]: 'news',
 };
 
-export type PanelKey = 'intro' | 'services' | 'international' | 'research' | 'news';
+type PanelKey = 'intro' | 'services' | 'international' | 'research' | 'news';
 
 export interface Section {
   readonly label: string;

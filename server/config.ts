@@ -47,7 +47,6 @@ const schema = z.object({
 });
 
 export type Config = z.output<typeof schema>;
-export type Env = Partial<Record<keyof Config, string>>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

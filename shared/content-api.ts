@@ -4,7 +4,7 @@
  */
 import type { ApiData, ApiName, ApiQuery } from './contract/api-paths.js';
 
-export interface ContentRequest<N extends ApiName> {
+interface ContentRequest<N extends ApiName> {
   id?: number;
   query?: ApiQuery<N>;
   signal?: AbortSignal;

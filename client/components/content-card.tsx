@@ -9,7 +9,7 @@ export function imageLoading(priority: boolean | undefined) {
   return priority ? ({ loading: 'eager', fetchPriority: 'high' } as const) : ({ loading: 'lazy', decoding: 'async' } as const);
 }
 
-export function ContentCard({ item, priority }: { item: ContentSummary; priority?: boolean }) {
+function ContentCard({ item, priority }: { item: ContentSummary; priority?: boolean }) {
   return (
     <article className="card content-card">
       <img className="card-media media" src={item.cover} alt="" width={800} height={500} {...imageLoading(priority)} />

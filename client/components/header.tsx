@@ -20,7 +20,7 @@ import { scrollContainer, scrollOffset } from '../scroll.js';
 import { PanelContent } from './header-panels.js';
 
 /** The header's nine items, one per section, in the route table's order. */
-export const NAV_ITEMS = (Object.keys(SECTIONS) as SectionKey[]).map((section) => ({
+const NAV_ITEMS = (Object.keys(SECTIONS) as SectionKey[]).map((section) => ({
   section,
   label: SECTIONS[section].label,
   href: sectionHref(section),

@@ -4,7 +4,7 @@ import { useLocation, useMatches } from 'react-router';
 import type { RouteHandle } from '../app-routes.js';
 import { scrollToTop } from '../scroll.js';
 
-export function pageTitle(matches: ReturnType<typeof useMatches>): string | undefined {
+function pageTitle(matches: ReturnType<typeof useMatches>): string | undefined {
   for (let i = matches.length - 1; i >= 0; i--) {
     const handle = matches[i]!.handle as RouteHandle | undefined;
     if (handle?.title) return handle.title;

@@ -19,7 +19,7 @@ export function baseHeaders(res: ServerResponse): string[] {
 }
 
 /** The same headers set one by one, for layers that write their own (Express). */
-export function applyBaseHeaders(res: ServerResponse): void {
+function applyBaseHeaders(res: ServerResponse): void {
   const pairs = baseHeaders(res);
   for (let i = 0; i < pairs.length; i += 2) res.setHeader(pairs[i]!, pairs[i + 1]!);
 }

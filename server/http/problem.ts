@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { ContentError, isContentError } from '../../shared/content-api.js';
 import { baseHeaders } from './front-door.js';
 
-export const PROBLEM_STATUS = {
+const PROBLEM_STATUS = {
   bad_request: 400,
   not_found: 404,
   method_not_allowed: 405,

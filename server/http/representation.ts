@@ -18,14 +18,14 @@ import {
 } from 'node:zlib';
 import Negotiator from 'negotiator';
 
-export type Encoding = 'br' | 'zstd' | 'gzip' | 'identity';
+type Encoding = 'br' | 'zstd' | 'gzip' | 'identity';
 /** On a tie in the client's weights, the first wins: brotli is the smallest, zstd the quickest to make. */
 const ENCODINGS: Encoding[] = ['br', 'zstd', 'gzip', 'identity'];
 const IDENTITY: readonly Encoding[] = ['identity'];
 const encodingMemo = new Map<string, readonly Encoding[]>();
 
 /** The encodings the client accepts, best first; the few distinct Accept-Encoding values are memoised. */
-export function acceptedEncodings(acceptEncoding: string | undefined): readonly Encoding[] {
+function acceptedEncodings(acceptEncoding: string | undefined): readonly Encoding[] {
   const header = acceptEncoding ?? '';
   let found = encodingMemo.get(header);
   if (!found) {

@@ -45,7 +45,3 @@ export function securityHeaders(inlineScriptHashes: readonly string[], options =
   middleware({} as IncomingMessage, res as unknown as ServerResponse, () => {});
   return Object.freeze(headers);
 }
-
-export function applyHeaders(res: ServerResponse, headers: HeaderSet): void {
-  for (const name in headers) res.setHeader(name, headers[name]!);
-}

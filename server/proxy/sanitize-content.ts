@@ -52,7 +52,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
-export function sanitizeHtmlFragment(html: string): string {
+function sanitizeHtmlFragment(html: string): string {
   return sanitizeHtml(html, OPTIONS);
 }
 

@@ -24,7 +24,7 @@ export interface PageAssets {
   preloads: string[];
 }
 
-export const CLIENT_ENTRY = 'client/entry-client.tsx';
+const CLIENT_ENTRY = 'client/entry-client.tsx';
 
 export interface ClientAssets {
   /** Names the build: every instance of one build gives the same. */

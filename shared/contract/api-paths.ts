@@ -10,7 +10,7 @@ import * as e from './entities.js';
 import { API_TEMPLATES, type ApiName } from './api-templates.js';
 import { idParam, paging } from './query-params.js';
 
-export { pathFor, type ApiName } from './api-templates.js';
+export type { ApiName } from './api-templates.js';
 
 export interface ApiPath<Q extends z.ZodObject = z.ZodObject, D extends z.ZodType = z.ZodType> {
   /** The path as SPEC.md writes it, with `{id}` for a path id. */
@@ -153,7 +153,7 @@ export type ApiData<N extends ApiName> = z.output<(typeof API_PATHS)[N]['data']>
 export type ApiQuery<N extends ApiName> = Partial<Record<keyof z.input<(typeof API_PATHS)[N]['query']>, string | number>>;
 
 /** Every answer is an envelope whose `data` holds the payload (SITE.md point 2). */
-export function envelope<D extends z.ZodType>(data: D) {
+function envelope<D extends z.ZodType>(data: D) {
   return z.object({ data });
 }
 
@@ -161,4 +161,3 @@ export function envelope<D extends z.ZodType>(data: D) {
 export const apiError = z.object({
   error: z.object({ code: z.string(), message: z.string() }),
 });
-export type ApiErrorBody = z.infer<typeof apiError>;

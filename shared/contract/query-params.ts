@@ -9,7 +9,7 @@ import { MAX_ID, PLAIN_INT } from '../plain-int.js';
 const DIGITS = PLAIN_INT;
 
 /** A positive integer written plainly, within [min, max]. */
-export function intParam(min: number, max: number) {
+function intParam(min: number, max: number) {
   return z
     .string()
     .regex(DIGITS, 'must be a positive integer without leading zeros')

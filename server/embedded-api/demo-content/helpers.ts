@@ -2,7 +2,7 @@
 import type { ContentDetail } from '../../../shared/contract/entities.js';
 
 /** The cover illustrations under /media/covers (800x500). */
-export type CoverName =
+type CoverName =
   | 'ceremony'
   | 'child-check'
   | 'community-screening'
@@ -24,7 +24,7 @@ export type CoverName =
   | 'surgery'
   | 'training';
 
-export const cover = (name: CoverName): string => `/media/covers/${name}.svg`;
+const cover = (name: CoverName): string => `/media/covers/${name}.svg`;
 
 /**
  * Turns a list of blocks into simple HTML:
