@@ -22,7 +22,7 @@ describe('configuration', () => {
     }
   });
 
-  it("drops a trailing slash from PUBLIC_ORIGIN, so that links join it with a path", () => {
+  it('drops a trailing slash from PUBLIC_ORIGIN, so that links join it with a path', () => {
     expect(loadConfig({ PUBLIC_ORIGIN: 'https://eye.example/' }).PUBLIC_ORIGIN).toBe('https://eye.example');
   });
 

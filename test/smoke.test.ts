@@ -1,5 +1,5 @@
 /** The real scripts: the built service starts on the embedded content, serves a page and the API, and writes nothing to stderr. */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { BUILT_SERVER, startBuiltServer } from './support/built-server.js';
@@ -25,6 +25,48 @@ describe('smoke: node dist/server/index.js', () => {
     } finally {
       server.kill();
     }
+  });
+
+  it('runs on Node 26 and says so in /metrics', async () => {
+    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production' });
+    try {
+      expect(process.versions.node.split('.')[0]).toBe('26');
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(metrics).toMatch(/nodejs_version_info\{version="v26\.\d+\.\d+",major="26"/);
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('at a terminal, prints one plain line saying where the site is, besides the JSON logs', () => {
+    // `script` gives the service a terminal for its standard output, as `npm start` in a shell does.
+    const out = spawnSync('script', ['-qec', `PORT=0 timeout -s INT 3 ${process.execPath} ${BUILT_SERVER}`, '/dev/null'], {
+      env: { ...process.env, UPSTREAM_URL: '', LOG_LEVEL: 'info' },
+      encoding: 'utf8',
+    }).stdout;
+    expect(out).toMatch(/明瞳眼科 website: http:\/\/localhost:\d+ {2}\(embedded demo content, Node v26\./);
+    expect(out).toContain('"msg":"listening"');
+  });
+
+  it('refuses to start on an older Node, saying which it needs and how to get it', () => {
+    const expectRefusal = (run: ReturnType<typeof spawnSync>) => {
+      expect(run.status).toBe(1);
+      expect(String(run.stderr)).toContain('needs Node.js 26');
+      expect(String(run.stderr)).toContain('npm start');
+      expect(String(run.stdout)).toBe('');
+    };
+    // This Node, made to say it is Node 20.
+    const older = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.20.2"})';
+    expectRefusal(spawnSync(process.execPath, ['--import', older, BUILT_SERVER], { encoding: 'utf8' }));
+    // And the machine's own Node, where it is an older one (Node 20 on the machines here).
+    const machine = execFileSync('sh', ['-c', 'command -v node || true'], {
+      env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+      encoding: 'utf8',
+    }).trim();
+    const machineMajor = machine
+      ? spawnSync(machine, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).stdout.trim()
+      : '';
+    if (machineMajor && Number(machineMajor) < 26) expectRefusal(spawnSync(machine, [BUILT_SERVER], { encoding: 'utf8' }));
   });
 
   it('refuses a bad configuration with a message naming the variable', async () => {
