@@ -1,6 +1,6 @@
 /**
  * Which element scrolls. In zoom mode the window does; in transform mode the body is scaled
- * and clipped (SPEC.md point 9), so the app's root element scrolls inside it.
+ * and clipped (docs/product/scaling.md), so the app's root element scrolls inside it.
  */
 export function scrollContainer(): HTMLElement | Window {
   if (document.documentElement.dataset.scale === 'transform') {

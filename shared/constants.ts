@@ -1,4 +1,4 @@
-/** The business constants of SPEC.md point 9 and the fixed category ids of SITE.md point 5. */
+/** The site's fixed numbers: header and scaling constants (docs/product/header-and-footer.md, scaling.md), category ids (categories.md), paging limits. */
 
 export const HEADER_HOVER_DELAY_MS = 100;
 export const SOLID_HEADER_SCROLL_THRESHOLD_PX = 10;

@@ -1,4 +1,4 @@
-/** The site footer (SPEC.md point 2): section links, the group's address and phone, copyright. */
+/** The site footer (docs/product/header-and-footer.md): section links, the group's address and phone, copyright. */
 import { Link } from 'react-router';
 import { telHref } from '../href.js';
 import { footerColumns, orEmpty } from '../navigation.js';

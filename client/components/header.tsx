@@ -1,5 +1,5 @@
 /**
- * The fixed site header (SPEC.md point 2, SITE.md point 4): logo, nine items, hover panels,
+ * The fixed site header (docs/product/header-and-footer.md): logo, nine items, hover panels,
  * transparent over the home banner until the page scrolls, and a menu button on phones.
  */
 import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';

@@ -1,4 +1,4 @@
-/** On every client-side navigation: the page's title (SITE.md point 3) and a smooth scroll to the top. */
+/** On every client-side navigation: the page's title (docs/product/routes.md) and a smooth scroll to the top. */
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useMatches } from 'react-router';
 import type { RouteHandle } from '../app-routes.js';

@@ -1,5 +1,5 @@
 /**
- * Error states (SITE.md point 8): a Chinese message inside the normal layout for a page, or a
+ * Error states (docs/product/errors.md): a Chinese message inside the normal layout for a page, or a
  * minimal page when even the layout failed. Never a stack trace.
  */
 import { useEffect } from 'react';

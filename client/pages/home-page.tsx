@@ -1,4 +1,4 @@
-/** 首页 (SITE.md point 9): banner, featured treatments, experts, hospitals, news by category. */
+/** 首页: banner, featured treatments, experts, hospitals, news by category. */
 import { Link } from 'react-router';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
 import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../href.js';

@@ -9,7 +9,7 @@ const FLUSH_MS = 100;
 /**
  * Lines go to stdout asynchronously, gathered until there are 4 KB of them or FLUSH_MS has
  * passed: one write for about fifteen request lines. Each write hands work to libuv's thread
- * pool; one per event-loop turn cost a cached page about 7 µs of CPU (docs/decisions/012).
+ * pool, which is dear per write (docs/decisions/012).
  * Written asynchronously, a slow reader of stdout never blocks the service. pino writes what
  * is pending when the process exits.
  */

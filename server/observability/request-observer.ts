@@ -6,7 +6,7 @@
  * Written directly on pino rather than with pino-http: pino-http builds a child logger for
  * every request, which costs more than answering a cached hit. The request line has a fixed
  * shape, so it is composed as a string and written to the logger's own stream, in pino's
- * format: composing it through pino took a quarter of a cached hit (docs/decisions/007).
+ * format (docs/decisions/007); test/observability.test.ts checks that it is pino's own line.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -39,7 +39,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
     img: ['src', 'alt', 'width', 'height', 'loading', 'decoding'],
   },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  // Images are the site's own files (SITE.md point 2); no remote or data: images.
+  // Images are the site's own files; no remote or data: images.
   allowedSchemesByTag: { img: [] },
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',

@@ -1,5 +1,5 @@
 /**
- * SITE.md point 7: the scaling mode is decided from the User-Agent on the server, so the first
+ * The scaling mode is decided from the User-Agent on the server, so the first
  * paint is already scaled. Edge, Opera and Firefox get a transform; everything else zoom.
  * Each distinct User-Agent string is parsed once.
  */

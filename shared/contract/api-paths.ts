@@ -1,5 +1,5 @@
 /**
- * The content API's 21 GET paths (SPEC.md point 7): the only paths the service proxies.
+ * The content API's 21 GET paths (docs/product/pages-and-paths.md): the only paths the service proxies.
  * Each entry names its query parameters, its payload (the `data` of the envelope) and how long
  * an answer stays fresh. The embedded API, the proxy, the OpenAPI document and the pages all
  * read this table.
@@ -13,7 +13,7 @@ import { idParam, paging } from './query-params.js';
 export type { ApiName } from './api-templates.js';
 
 export interface ApiPath<Q extends z.ZodObject = z.ZodObject, D extends z.ZodType = z.ZodType> {
-  /** The path as SPEC.md writes it, with `{id}` for a path id. */
+  /** The path, with `{id}` for a path id. */
   readonly template: string;
   readonly summary: string;
   /** Allowed query parameters; anything else is a 400. */
@@ -152,12 +152,12 @@ export type ApiData<N extends ApiName> = z.output<(typeof API_PATHS)[N]['data']>
 /** Query as a caller writes it (before defaults). */
 export type ApiQuery<N extends ApiName> = Partial<Record<keyof z.input<(typeof API_PATHS)[N]['query']>, string | number>>;
 
-/** Every answer is an envelope whose `data` holds the payload (SITE.md point 2). */
+/** Every answer is an envelope whose `data` holds the payload. */
 function envelope<D extends z.ZodType>(data: D) {
   return z.object({ data });
 }
 
-/** The stable error shape of SITE.md point 8. */
+/** The stable error shape (docs/product/errors.md). */
 export const apiError = z.object({
   error: z.object({ code: z.string(), message: z.string() }),
 });

@@ -1,5 +1,5 @@
 /**
- * The 21 paths of the content API (SPEC.md point 7) by name. Kept apart from their schemas
+ * The 21 paths of the content API (docs/product/pages-and-paths.md) by name. Kept apart from their schemas
  * (api-paths.ts) so that the browser can build URLs without loading the schema library.
  */
 export const API_TEMPLATES = {

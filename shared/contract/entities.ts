@@ -8,7 +8,7 @@ import { z } from 'zod';
 const id = z.number().int().positive();
 const text = z.string().min(1).max(2_000);
 const longText = z.string().min(1).max(20_000);
-/** A local image served by this site under /media (SITE.md point 2: no remote images). */
+/** A local image served by this site under /media: never a remote one. */
 const image = z.string().regex(/^\/media\/[a-z0-9/_-]+\.(svg|webp|png|jpg)$/);
 /** A link inside this site: a path, never a scheme or another host. */
 const internalLink = z.string().regex(/^\/(?!\/)[^\s]*$/);
@@ -43,7 +43,7 @@ export const treatment = z.object({
   summary: text,
   content: html,
 });
-/** SPEC.md point 3: the featured-treatment list sits under a `data.data` wrapper. */
+/** The featured-treatment list sits under a `data.data` wrapper. */
 export const specialtyTreatments = z.object({ data: z.array(treatment) });
 
 export const expertSummary = z.object({
