@@ -1,7 +1,7 @@
 // Baseline for bench/browser.js: a node:http server answering stored HTML documents (the
 // service's pages with every <script> and modulepreload link removed) and the build's static
 // files from dist/client (/assets, /media), compressed with brotli (quality 4, as the
-// service's compression middleware) when the browser accepts it, from memory.
+// service's streamed pages) when the browser accepts it, from memory.
 // Args: <pages.json> [port]; pages.json maps a URL (path and query as sent) to HTML text.
 // Prints "ready <port>" when listening.
 import { createServer } from 'node:http';

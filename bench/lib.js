@@ -511,16 +511,11 @@ export async function buildBareRender() {
     logLevel: 'warn',
     publicDir: false,
     plugins: [react()],
-    // React Router's production build, as the service's build takes it (vite.config.ts); React's
-    // renderer is the stock one.
-    resolve: {
-      alias: [{ find: /^react-router$/, replacement: join(ROOT, 'node_modules/react-router/dist/production/index.mjs') }],
-    },
     build: {
       ssr: 'bench/bare-render-entry.tsx',
       outDir: 'bench/.build/bare-render',
       emptyOutDir: true,
-      target: 'node20',
+      target: 'node26',
       copyPublicDir: false,
       rollupOptions: { output: { entryFileNames: 'bare-render.js' } },
     },

@@ -122,10 +122,10 @@ export async function benchRender() {
 Command: \`${commandLine()}\` (${stamp()}).
 \`wrk -t1 -c50\`, ${ROUNDS} alternating rounds of ${SECONDS} s per target and page, medians, browser headers as
 above. Service: ${how}. Baseline: \`bench/bare-render-entry.tsx\`, built with Vite's SSR build into
-\`bench/.build/bare-render/\`: a bare \`node:http\` server running \`createStaticHandler(createRoutes(api))\`,
+\`bench/.build/bare-render/\`: a bare \`node:http\` server running \`createStaticHandler(createRoutes())\`,
 \`StaticRouterProvider\` and \`renderToPipeableStream\` per request, content from an in-memory map filled
-once from the service's \`/api\` answers, the service's own head for that URL, and the same compression
-as the service (brotli quality 4 here). Its HTML is byte-identical to the service's (checked each run).
+once from the service's \`/api\` answers, the service's own head for that URL, and the service's own
+stream encoder (brotli quality 4 for these headers). Its HTML is byte-identical to the service's (checked each run).
 Both run with \`NODE_ENV=production\` and React Router's production build.
 
 ${tableText}

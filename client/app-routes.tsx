@@ -14,7 +14,6 @@ import { NOT_FOUND_TITLE, ROUTES, type RouteKey } from './route-table.js';
 export interface RouteHandle {
   route?: RouteKey;
   title: string;
-  description: string;
   /** The page module, as Vite's manifest names it (client/pages/x-page.tsx). */
   module?: string;
 }
@@ -50,7 +49,7 @@ function pageRoute(key: RouteKey): RouteObject {
   const route = ROUTES[key];
   const load = pageModules[`./pages/${route.page}.tsx`];
   if (!load) throw new Error(`client/pages/${route.page}.tsx is missing`);
-  const handle: RouteHandle = { route: key, title: route.title, description: route.description, module: `client/pages/${route.page}.tsx` };
+  const handle: RouteHandle = { route: key, title: route.title, module: `client/pages/${route.page}.tsx` };
   return {
     id: key,
     ...(route.path === '/' ? { index: true } : { path: route.path }),
@@ -62,7 +61,7 @@ function pageRoute(key: RouteKey): RouteObject {
 }
 
 export function createRoutes(): RouteObject[] {
-  const notFound: RouteHandle = { title: NOT_FOUND_TITLE, description: NOT_FOUND_TITLE };
+  const notFound: RouteHandle = { title: NOT_FOUND_TITLE };
   return [
     {
       id: 'root',

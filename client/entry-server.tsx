@@ -13,7 +13,7 @@ export interface RenderedPage {
   status: number;
   /** The matched route's key, or `not-found` (a bounded label for logs and metrics). */
   route: string;
-  /** The deepest matched route's handle (title, description, page module). */
+  /** The deepest matched route's handle (route, title, page module). */
   handle: RouteHandle;
   /** Source paths of the lazy page modules matched, for modulepreload and CSS links. */
   modules: string[];
@@ -69,5 +69,5 @@ function deepestHandle(handles: (RouteHandle | undefined)[]): RouteHandle {
     const h = handles[i];
     if (h?.title) return h;
   }
-  return { title: '', description: '' };
+  return { title: '' };
 }

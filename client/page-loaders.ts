@@ -31,6 +31,13 @@ function pageNumber(url: URL): number {
   return page;
 }
 
+/** A page of a list: past its last page, the address names nothing (404). */
+async function listPage<T extends { items: unknown[]; page: number }>(read: Promise<T>): Promise<T> {
+  const list = await read;
+  if (list.page > 1 && list.items.length === 0) throw new PageNotFound('page is past the last page');
+  return list;
+}
+
 /** An optional id that must be one of `allowed`; `fallback` when absent. */
 function oneOf(url: URL, key: string, allowed: readonly number[], fallback: number): number {
   const raw = url.searchParams.get(key);
@@ -46,7 +53,7 @@ const NEWS_PAGE_CATEGORIES = [CATEGORY.groupNews, CATEGORY.hospitalNews, CATEGOR
 type Loader = (api: ContentApi, url: URL, signal: AbortSignal) => Promise<unknown>;
 
 function research(api: ContentApi, url: URL, signal: AbortSignal, categoryId: number) {
-  return api.get('research', { query: { categoryId, page: pageNumber(url) }, signal });
+  return listPage(api.get('research', { query: { categoryId, page: pageNumber(url) }, signal }));
 }
 
 async function researchWithChildren(api: ContentApi, url: URL, signal: AbortSignal, parent: 17 | 18) {
@@ -103,11 +110,11 @@ export const PAGE_LOADERS = {
     if (!selected) throw new PageNotFound('no such treatment');
     return { treatments: data, selected };
   },
-  knowledge: (api, url, signal) => api.get('knowledgeArticles', { query: { page: pageNumber(url) }, signal }),
+  knowledge: (api, url, signal) => listPage(api.get('knowledgeArticles', { query: { page: pageNumber(url) }, signal })),
   contentDetail: (api, url, signal) => api.get('newsDetail', { id: requiredId(url), signal }),
-  equipment: (api, url, signal) => api.get('news', { query: { categoryId: CATEGORY.equipment, page: pageNumber(url) }, signal }),
+  equipment: (api, url, signal) => listPage(api.get('news', { query: { categoryId: CATEGORY.equipment, page: pageNumber(url) }, signal })),
   international: (api, _url, signal) => api.get('internationalHospitals', { signal }),
-  experts: (api, url, signal) => api.get('experts', { query: { page: pageNumber(url) }, signal }),
+  experts: (api, url, signal) => listPage(api.get('experts', { query: { page: pageNumber(url) }, signal })),
   expertDetail: (api, url, signal) => api.get('expert', { id: requiredId(url), signal }),
   researchInnovation: (api, url, signal) => research(api, url, signal, CATEGORY.researchInnovation),
   academicExchange: (api, url, signal) => research(api, url, signal, CATEGORY.academicExchange),
@@ -115,13 +122,13 @@ export const PAGE_LOADERS = {
   researchNews: (api, url, signal) => researchWithChildren(api, url, signal, 18),
   news: async (api, url, signal) => {
     const categoryId = oneOf(url, 'id', NEWS_PAGE_CATEGORIES, CATEGORY.groupNews);
-    const list = await api.get('news', { query: { categoryId, page: pageNumber(url) }, signal });
+    const list = await listPage(api.get('news', { query: { categoryId, page: pageNumber(url) }, signal }));
     return { categoryId, list };
   },
   domesticHospitals: async (api, url, signal) => {
     const [hospitals, news] = await Promise.all([
       api.get('domesticHospitals', { signal }),
-      api.get('news', { query: { categoryId: CATEGORY.hospitalNews, page: pageNumber(url) }, signal }),
+      listPage(api.get('news', { query: { categoryId: CATEGORY.hospitalNews, page: pageNumber(url) }, signal })),
     ]);
     return { hospitals, news };
   },

@@ -18,7 +18,6 @@ export interface RouteFacts {
   readonly path: string;
   /** document.title, and the page's name in navigation. */
   readonly title: string;
-  readonly description: string;
   /** The line under the title in the page's banner. */
   readonly lead?: string;
   readonly section: SectionKey;
@@ -57,7 +56,6 @@ export const ROUTES = {
     section: 'home',
     params: [],
     page: 'home-page',
-    description: '眼科医疗集团官方网站：特色治疗、专家团队、国内外医院与新闻动态。',
   },
   culture: {
     path: '/jtjj/qywh',
@@ -65,7 +63,6 @@ export const ROUTES = {
     section: 'about',
     params: [],
     page: 'culture-page',
-    description: '了解集团的使命、愿景与核心价值观。',
   },
   history: {
     path: '/jtjj/fzlc',
@@ -73,7 +70,6 @@ export const ROUTES = {
     section: 'about',
     params: [],
     page: 'history-page',
-    description: '集团自创立以来的发展历程与重要里程碑。',
     lead: '二十年砥砺前行，始终专注眼健康',
   },
   awards: {
@@ -82,7 +78,6 @@ export const ROUTES = {
     section: 'about',
     params: [],
     page: 'awards-page',
-    description: '集团获得的荣誉与奖项。',
     lead: '专业与服务获得行业和社会的广泛认可',
   },
   promotions: {
@@ -91,7 +86,6 @@ export const ROUTES = {
     section: 'about',
     params: [],
     page: 'promotions-page',
-    description: '集团企业宣传片与品牌影像。',
     lead: '用影像记录每一次重见光明',
   },
   treatments: {
@@ -101,7 +95,6 @@ export const ROUTES = {
     category: C.featuredTreatments,
     params: ['title'],
     page: 'treatments-page',
-    description: '特色治疗项目：屈光手术、白内障、青光眼、眼底病等。',
     lead: '专科化、精细化的眼科诊疗服务',
   },
   knowledge: {
@@ -111,7 +104,6 @@ export const ROUTES = {
     category: C.knowledge,
     params: ['page'],
     page: 'category-page',
-    description: '眼健康科普知识：护眼常识、常见眼病的预防与治疗。',
     lead: '护眼常识与常见眼病的预防、识别和治疗',
   },
   contentDetail: {
@@ -121,7 +113,6 @@ export const ROUTES = {
     params: ['id'],
     needsId: true,
     page: 'article-page',
-    description: '集团内容详情。',
   },
   equipment: {
     path: '/hzhf/zlsb',
@@ -130,7 +121,6 @@ export const ROUTES = {
     category: C.equipment,
     params: ['page'],
     page: 'category-page',
-    description: '集团引进的先进眼科诊疗设备。',
     lead: '引进国际先进的眼科诊疗设备，让诊断更精准、手术更安全',
   },
   international: {
@@ -139,7 +129,6 @@ export const ROUTES = {
     section: 'international',
     params: [],
     page: 'international-page',
-    description: '集团澳大利亚（悉尼）国际眼科医院介绍。',
   },
   experts: {
     path: '/zjxz/index',
@@ -147,7 +136,6 @@ export const ROUTES = {
     section: 'experts',
     params: ['page'],
     page: 'experts-page',
-    description: '集团专家团队介绍。',
     lead: '汇聚眼科各亚专业的资深专家，守护每一双眼睛',
   },
   expertDetail: {
@@ -157,7 +145,6 @@ export const ROUTES = {
     params: ['id'],
     needsId: true,
     page: 'expert-detail-page',
-    description: '集团专家的详细介绍与出诊信息。',
   },
   researchInnovation: {
     path: '/xsyj/xsyj',
@@ -166,7 +153,6 @@ export const ROUTES = {
     category: C.researchInnovation,
     params: ['page'],
     page: 'category-page',
-    description: '集团的科研创新成果。',
     lead: '以临床问题为导向的眼科科研与技术创新',
   },
   academicExchange: {
@@ -176,7 +162,6 @@ export const ROUTES = {
     category: C.academicExchange,
     params: ['page'],
     page: 'category-page',
-    description: '集团的学术交流活动。',
     lead: '与国内外眼科同行携手，分享经验、共促发展',
   },
   educationNews: {
@@ -186,7 +171,6 @@ export const ROUTES = {
     category: C.educationNews,
     params: ['sub', 'page'],
     page: 'research-news-page',
-    description: '集团的教学与教育新闻。',
     lead: '住院医师规范化培训、继续教育与患者健康教育',
   },
   researchNews: {
@@ -196,7 +180,6 @@ export const ROUTES = {
     category: C.researchNews,
     params: ['sub', 'page'],
     page: 'research-news-page',
-    description: '集团的科研新闻。',
     lead: '课题立项、论文发表与科研合作的最新进展',
   },
   news: {
@@ -205,7 +188,6 @@ export const ROUTES = {
     section: 'news',
     params: ['category', 'page'],
     page: 'news-page',
-    description: '集团新闻、医院新闻与媒体报道。',
     lead: '集团动态、各院新闻与媒体报道',
   },
   domesticHospitals: {
@@ -214,7 +196,6 @@ export const ROUTES = {
     section: 'domestic',
     params: ['page'],
     page: 'domestic-hospitals-page',
-    description: '集团在国内的医院与医院新闻。',
     lead: '多家院区统一诊疗标准，就近享受优质眼科服务',
   },
   reportDetail: {
@@ -224,7 +205,6 @@ export const ROUTES = {
     params: ['id'],
     needsId: true,
     page: 'article-page',
-    description: '集团媒体报道详情。',
   },
   contact: {
     path: '/lxwm/index',
@@ -232,7 +212,6 @@ export const ROUTES = {
     section: 'contact',
     params: [],
     page: 'contact-page',
-    description: '集团联系方式、地址与各院区电话。',
     lead: '如需咨询、预约或合作，欢迎与我们联系',
   },
 } as const satisfies Record<string, RouteFacts>;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Express, NextFunction, Request, Response } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import type { AppRenderer } from '../client/entry-server.js';
+import { DOCUMENT_ONLY_HEADERS } from './http/security-headers.js';
 import { observe } from './observability/request-observer.js';
 import { readClientAssets, sourceClientAssets, type ClientAssets } from './render/client-assets.js';
 
@@ -29,6 +30,12 @@ const noteStatic = (_req: Request, res: Response, next: NextFunction) => {
   observe(res, { route: 'static' });
   // On a 304 too (RFC 9110 section 15.4.5): express-static-gzip sets it only on a 200.
   res.setHeader('vary', 'Accept-Encoding');
+  next();
+};
+
+/** Scripts and stylesheets: no document-only headers. */
+const scriptOrStyle = (req: Request, res: Response, next: NextFunction) => {
+  if (/\.(js|css)$/.test(req.path)) for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
   next();
 };
 
@@ -55,7 +62,7 @@ export function builtApp(clientDir?: string): AppSource {
           serveStatic: { maxAge, immutable, index: false, fallthrough: false },
         });
       // Fingerprinted file names: they never change.
-      app.use('/assets', noteStatic, precompressed('assets', YEAR_MS, true));
+      app.use('/assets', noteStatic, scriptOrStyle, precompressed('assets', YEAR_MS, true));
       app.use('/media', noteStatic, precompressed('media', DAY_MS, false));
     },
     close: async () => {},

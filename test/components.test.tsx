@@ -61,7 +61,7 @@ const newsData: PageData<'news'> = {
 };
 
 /** A route's handle as the app's routes make it (client/app-routes.tsx). */
-const handle = (route: RouteKey): RouteHandle => ({ route, title: ROUTES[route].title, description: ROUTES[route].description });
+const handle = (route: RouteKey): RouteHandle => ({ route, title: ROUTES[route].title });
 
 function routes(layout: PageData<'layout'> | null): RouteObject[] {
   return [

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import type { DemoContent } from '../server/embedded-api/demo-content-type.js';
 import { ROUTES } from '../client/route-table.js';
+import { PAGE_MAX } from '../shared/constants.js';
 
 const PAGE_ROUTES = Object.values(ROUTES);
 import { sample, sampleUrl } from './support/sample-urls.js';
@@ -65,6 +66,9 @@ describe('pages', () => {
     ['/hzhf/kpzsDetail'],
     ['/news/index?id=15'],
     ['/hzhf/kpzs?page=0'],
+    ['/hzhf/kpzs?page=999'],
+    ['/zjxz/index?page=50'],
+    [`/news/index?id=20&page=${PAGE_MAX}`],
   ])('%s is a 404 page titled 页面未找到 inside the layout', async (url) => {
     const res = await request(svc.url).get(url).expect(404);
     expect(titleOf(res.text)).toBe('页面未找到');

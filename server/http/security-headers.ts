@@ -8,6 +8,22 @@ import helmet from 'helmet';
 
 export type HeaderSet = Readonly<Record<string, string>>;
 
+/**
+ * Headers that only mean something for a document (a page, or an SVG opened on its own): a
+ * script or stylesheet loaded by a page is governed by the page's. Fingerprinted assets go
+ * without them, which saves about 0.7 KB on each.
+ */
+export const DOCUMENT_ONLY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+] as const;
+
 export function securityHeaders(inlineScriptHashes: readonly string[], options = { csp: true }): HeaderSet {
   const middleware = helmet({
     contentSecurityPolicy: options.csp && {

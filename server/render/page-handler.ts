@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { AppRenderer } from '../../client/entry-server.js';
+import { ROUTE_DESCRIPTIONS } from '../../client/route-descriptions.js';
 import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../../client/route-table.js';
 import { routerSafe } from '../../shared/router-safe.js';
 import { etagMatches, Representation, streamEncoder, weakEtag } from '../http/representation.js';
@@ -84,7 +85,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const canonical = canonicalUrl(origin, url);
     let head = documentHead({
       title,
-      description: page.handle.description || title,
+      description: page.handle.route ? ROUTE_DESCRIPTIONS[page.handle.route] : title,
       canonical,
       scaleMode,
       headScript: deps.headScript,
