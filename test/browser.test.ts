@@ -126,8 +126,11 @@ describe('in Chromium', () => {
     // The page notes when the pointer entered and when the panel opened, on its own clock: a
     // timer never fires early, so the delay holds however loaded the machine is.
     await item.evaluate((link) => {
-      const noted = ((window as unknown as { hoverTimes: { enter?: number; open?: number } }).hoverTimes = {});
-      link.parentElement!.addEventListener('mouseenter', () => (noted.enter ??= performance.now()));
+      const noted: { enter?: number; open?: number } = {};
+      (window as unknown as { hoverTimes: typeof noted }).hoverTimes = noted;
+      link.parentElement!.addEventListener('mouseenter', () => {
+        noted.enter ??= performance.now();
+      });
       const panelElement = document.getElementById(link.getAttribute('aria-controls')!)!;
       new MutationObserver(() => {
         if (panelElement.dataset.open === 'true') noted.open ??= performance.now();
