@@ -41,6 +41,12 @@ const schema = z.object({
   PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024)
     .default(64 * 1024 * 1024)
     .describe('bound of the rendered-page cache; `0` switches it off'),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/ })
+    .optional()
+    .describe("Redis, the fleet's shared cache tier; unset: each process caches alone"),
+  REDIS_TIMEOUT_MS: int(5, 5_000).default(100).describe('budget of any one Redis call; past it the process goes on without Redis'),
+  WORKERS: int(1, 256).optional().describe('worker processes serving one port; default: one per CPU when `NODE_ENV=production`, else 1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
   METRICS_TOKEN: z.string().min(16).optional().describe('when set (16+ characters), `/metrics` requires `Authorization: Bearer <token>`'),
   SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('longest wait for in-flight requests on SIGTERM/SIGINT'),

@@ -11,6 +11,8 @@ import { createApp } from './app.js';
 import { builtApp, type AppSource } from './app-source.js';
 import type { Config } from './config.js';
 import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
+import { RedisLink } from './fleet/redis-link.js';
+import { SharedCache } from './fleet/shared-cache.js';
 import { createFrontDoor } from './http/front-door.js';
 import { securityHeaders } from './http/security-headers.js';
 import { createLogger, type Logger } from './observability/logger.js';
@@ -63,7 +65,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
       log[state === 'open' ? 'warn' : 'info']({ state }, `circuit breaker ${state}`);
     },
   });
-  const cache = new ContentCache(upstream, config, metrics, log);
+  const redis = config.REDIS_URL ? new RedisLink({ url: config.REDIS_URL, budgetMs: config.REDIS_TIMEOUT_MS, log, metrics }) : undefined;
+  redis?.start();
+  const shared = redis
+    ? new SharedCache(redis, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000)
+    : undefined;
+  const cache = new ContentCache({ upstream, config, metrics, log, shared });
   const headScriptHash = `sha256-${createHash('sha256').update(HEAD_SCRIPT).digest('base64')}`;
   // Development injects Vite's client and React's refresh preamble as inline scripts.
   const headers = securityHeaders([headScriptHash], { csp: !source.development });
@@ -135,6 +142,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         server.closeIdleConnections();
       });
       await upstream.close();
+      await redis?.close();
       await embedded?.close();
       await source.close();
     },

@@ -1,13 +1,15 @@
 /**
  * The embedded content API: a stand-in for the real one, started on loopback when no
  * UPSTREAM_URL is set. The proxy reaches it over real HTTP, exactly as it would reach the
- * real one. It serves the demo content in the contract's shapes, with paging and filtering.
+ * real one. It serves the demo content in the contract's shapes, with paging and filtering, and
+ * names each answer's version with an ETag.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NEWS_CATEGORY_IDS, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../../shared/constants.js';
 import type { ApiName } from '../../shared/contract/api-paths.js';
 import type { ContentSummary } from '../../shared/contract/entities.js';
+import { etagMatches, weakEtag } from '../http/representation.js';
 import { parseApiRequest, type ApiRequest } from '../proxy/api-request.js';
 import { demoContent } from './demo-content/index.js';
 import type { DemoContent } from './demo-content-type.js';
@@ -104,7 +106,17 @@ export async function startEmbeddedApi(options: { host?: string; port?: number; 
     } else if (request) {
       [status, body] = json(request.status, { error: { code: request.code, message: request.message } });
     }
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    // Validators, as a real CMS sends them: a refresh of an unchanged answer costs a 304.
+    const etag = weakEtag(body);
+    if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
+      res.writeHead(304, { etag }).end();
+      return;
+    }
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': body.length,
+      ...(status === 200 ? { etag } : {}),
+    });
     res.end(body);
   });
   server.keepAliveTimeout = 60_000;

@@ -27,7 +27,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     }),
     cacheEvents: talliedCounter({
       name: 'proxy_cache_events_total',
-      help: 'Cache results by content API path: hit, miss, stale, refresh.',
+      help: "Cache results by content API path: hit, shared (fresh in the fleet's shared tier), miss, stale, refresh, not_modified (a refresh the content API answered 304).",
       labelNames: ['path', 'result'],
       registers,
     }),
@@ -42,6 +42,17 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       name: 'upstream_errors_total',
       help: 'Failed calls to the content API, by path and kind (unreachable, timeout, status, too_large, invalid, circuit_open).',
       labelNames: ['path', 'kind'],
+      registers,
+    }),
+    redisUp: new Gauge({
+      name: 'redis_up',
+      help: 'Whether this process is connected to Redis (the shared cache tier): 1 yes, 0 no (or no REDIS_URL).',
+      registers,
+    }),
+    redisErrors: talliedCounter({
+      name: 'redis_errors_total',
+      help: 'Redis calls that failed and were gone without, by operation and kind (unavailable, timeout, error).',
+      labelNames: ['op', 'kind'],
       registers,
     }),
     circuitOpen: new Gauge({

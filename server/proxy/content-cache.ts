@@ -1,20 +1,25 @@
 /**
- * The proxy's cache of content API answers: lru-cache bounded in bytes. Its fetch() makes one
- * upstream call for concurrent misses of a key and serves a stale entry while one background
- * refresh runs. Around it: how long an entry is fresh (per path), how long it may be served
- * stale while refreshing, and how long the last good answer stands in when the upstream fails.
- * Answers are validated against the contract and sanitised before they are stored.
+ * The proxy's cache of content API answers (docs/decisions/002 and 016). Each process keeps its
+ * own in lru-cache, bounded in bytes; its fetch() makes one load for concurrent misses of a key
+ * and serves a stale entry while one background refresh runs. Below it, when Redis is there,
+ * the fleet's shared tier: a load looks there first, takes the key's lock before it calls the
+ * content API (so that the fleet makes one call per key), and stores what it fetched for the
+ * others. Around both: how long an answer is fresh (per path, jittered so that keys do not all
+ * expire together), how long it may be served stale while refreshing, and how long the last good
+ * answer stands in when the upstream fails. Answers are validated against the contract and
+ * sanitised before they are stored; a refresh asks the upstream whether its answer changed.
  */
 import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { isContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
+import type { SharedAnswer, SharedCache } from '../fleet/shared-cache.js';
 import { problem } from '../http/problem.js';
 import { Representation } from '../http/representation.js';
 import type { StoredAnswer } from '../http/stored-response.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { UpstreamClient } from '../upstream/upstream-client.js';
+import type { UpstreamClient, Validators } from '../upstream/upstream-client.js';
 import { upstreamError, UpstreamError } from '../upstream/upstream-client.js';
 import type { ApiRequest } from './api-request.js';
 import { sanitizeContentFields } from './sanitize-content.js';
@@ -24,20 +29,25 @@ export interface CachedAnswer extends StoredAnswer {
   status: 200 | 404;
   /** The validated, sanitised payload (null for a 404). */
   data: unknown;
-  /** Seconds the answer is fresh. */
-  maxAge: number;
-  /** Upstream latency of the call that produced it, in ms. */
+  /** Until when it is fresh (epoch ms). */
+  freshUntil: number;
+  /** Upstream latency of the call that produced it, in ms (0 when it came from the shared tier). */
   upstreamMs: number;
+  /** The content API's validators, for a conditional refresh. */
+  validators: Validators;
 }
 
 /** The settings of the cache's size and windows. */
-export type CacheWindows = Pick<
+type CacheWindows = Pick<
   Config,
   'CACHE_MAX_BYTES' | 'CACHE_MAX_AGE_MS' | 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S' | 'CACHE_NOT_FOUND_TTL_S'
 >;
 
-/** HIT fresh; MISS fetched now; STALE served stale; REFRESH stale entry fetched again now. */
-export type CacheStatus = 'HIT' | 'MISS' | 'STALE' | 'REFRESH';
+/**
+ * HIT fresh in this process; SHARED fresh in the fleet's shared tier (fetched by another
+ * process); MISS fetched now; STALE served stale; REFRESH a stale entry fetched again now.
+ */
+export type CacheStatus = 'HIT' | 'SHARED' | 'MISS' | 'STALE' | 'REFRESH';
 
 export interface CacheResult {
   answer: CachedAnswer;
@@ -51,20 +61,41 @@ export interface CacheResult {
 
 /** How long a page built from stale data may be reused: long enough to spare a failing upstream. */
 const STALE_REUSE_MS = 2_000;
+/** Freshness is shortened by up to this share, at random, when an answer is fetched. */
+const FRESHNESS_JITTER = 0.1;
 
 interface FetchContext {
   request: ApiRequest;
+  /** Set by the load that ran for this fetch when the answer did not come from the content API. */
+  outcome?: 'SHARED' | 'STALE';
+}
+
+export interface ContentCacheDeps {
+  upstream: UpstreamClient;
+  config: CacheWindows & Pick<Config, 'UPSTREAM_TIMEOUT_MS'>;
+  metrics: Metrics;
+  log: Logger;
+  /** The fleet's shared tier, when Redis is configured. */
+  shared?: SharedCache | undefined;
 }
 
 export class ContentCache {
   readonly #lru: LRUCache<string, CachedAnswer, FetchContext>;
+  readonly #upstream: UpstreamClient;
+  readonly #config: ContentCacheDeps['config'];
+  readonly #metrics: Metrics;
+  readonly #log: Logger;
+  readonly #shared: SharedCache | undefined;
+  /** The longest an answer is kept after its freshness: the wider of the two stale windows. */
+  readonly #keepAfterFreshMs: number;
 
-  constructor(
-    private readonly upstream: UpstreamClient,
-    private readonly config: CacheWindows,
-    private readonly metrics: Metrics,
-    private readonly log: Logger,
-  ) {
+  constructor({ upstream, config, metrics, log, shared }: ContentCacheDeps) {
+    this.#upstream = upstream;
+    this.#config = config;
+    this.#metrics = metrics;
+    this.#log = log;
+    this.#shared = shared;
+    this.#keepAfterFreshMs = Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000;
     this.#lru = new LRUCache<string, CachedAnswer, FetchContext>({
       maxSize: config.CACHE_MAX_BYTES,
       sizeCalculation: (a, key) =>
@@ -74,26 +105,21 @@ export class ContentCache {
       noDeleteOnStaleGet: true,
       allowStaleOnFetchRejection: true,
       noDeleteOnFetchRejection: true,
-      fetchMethod: (_key, _stale, { signal, options, context }) => this.#load(context.request, signal, options),
+      fetchMethod: (_key, stale, { signal, options, context }) => this.#load(context, stale, signal, options),
     });
     metrics.cacheStats.entries = () => this.#lru.size;
     metrics.cacheStats.bytes = () => this.#lru.calculatedSize;
   }
 
-  #maxAgeOf(request: ApiRequest): number {
-    const override = this.config.CACHE_MAX_AGE_MS;
-    return override !== undefined ? override / 1000 : API_PATHS[request.name].maxAge;
-  }
-
   /**
-   * A fresh answer already in the cache, returned at once; undefined when there is none (not
+   * A fresh answer already in this process, returned at once; undefined when there is none (not
    * cached, stale, or being fetched). Spares the common cached hit the promises of get().
    */
   hit(request: ApiRequest): CacheResult | undefined {
     const answer = this.#lru.get(request.key, { allowStale: false });
-    if (!answer) return undefined;
-    this.metrics.cacheEvents(API_PATHS[request.name].template, 'hit').inc();
-    return { answer, status: 'HIT', reuseUntil: answer.storedAt + answer.maxAge * 1000 };
+    if (!answer || answer.freshUntil <= Date.now()) return undefined;
+    this.#metrics.cacheEvents(API_PATHS[request.name].template, 'hit').inc();
+    return { answer, status: 'HIT', reuseUntil: answer.freshUntil };
   }
 
   /**
@@ -101,20 +127,20 @@ export class ContentCache {
    * upstream fails within the stale-if-error window. Throws a ContentError when there is none.
    */
   async get(request: ApiRequest): Promise<CacheResult> {
-    const path = API_PATHS[request.name].template;
-    const { CACHE_STALE_WHILE_REVALIDATE_S: staleWhileRevalidateS, CACHE_STALE_IF_ERROR_S: staleIfErrorS } = this.config;
+    const { CACHE_STALE_WHILE_REVALIDATE_S: swr } = this.#config;
+    const now = Date.now();
     let entry = this.#lru.peek(request.key, { allowStale: true });
-    const ageS = entry ? (Date.now() - entry.storedAt) / 1000 : 0;
-    if (entry && ageS >= entry.maxAge + Math.max(staleWhileRevalidateS, staleIfErrorS)) {
+    if (entry && now >= entry.freshUntil + this.#keepAfterFreshMs) {
       // Too old to stand in for anything: forget it and fetch afresh.
       this.#lru.delete(request.key);
       entry = undefined;
     }
-    const withinSwr = entry !== undefined && ageS < entry.maxAge + staleWhileRevalidateS;
+    const withinSwr = entry !== undefined && now < entry.freshUntil + swr * 1000;
 
     const status: LRUCache.Status<string, CachedAnswer, FetchContext> = {};
+    const context: FetchContext = { request };
     const answer = await this.#lru.fetch(request.key, {
-      context: { request },
+      context,
       // Within stale-while-revalidate: answer at once, refresh in the background.
       // Beyond it: wait for the upstream, and fall back to the stale entry only if it fails.
       allowStale: withinSwr,
@@ -123,17 +149,19 @@ export class ContentCache {
     // With allowStaleOnFetchRejection, a failed fetch with nothing stale resolves to undefined.
     if (!answer) throw isContentError(status.fetchError) ? status.fetchError : problem('internal', 'cache returned nothing');
 
-    const result: CacheStatus = status.returnedStale
-      ? 'STALE'
-      : status.fetch === 'hit'
-        ? 'HIT'
-        : status.fetch === 'refresh' || status.fetch === 'stale'
-          ? 'REFRESH'
-          : 'MISS';
-    this.metrics.cacheEvents(path, result.toLowerCase()).inc();
-    const freshUntil = answer.storedAt + answer.maxAge * 1000;
-    const staleUntil = freshUntil + Math.max(staleWhileRevalidateS, staleIfErrorS) * 1000;
-    const reuseUntil = result === 'STALE' ? Math.min(Date.now() + STALE_REUSE_MS, staleUntil) : freshUntil;
+    const result: CacheStatus =
+      status.returnedStale || context.outcome === 'STALE' || answer.freshUntil <= Date.now()
+        ? 'STALE'
+        : context.outcome === 'SHARED'
+          ? 'SHARED'
+          : status.fetch === 'hit'
+            ? 'HIT'
+            : status.fetch === 'refresh' || status.fetch === 'stale'
+              ? 'REFRESH'
+              : 'MISS';
+    this.#metrics.cacheEvents(API_PATHS[request.name].template, result.toLowerCase()).inc();
+    const staleUntil = answer.freshUntil + this.#keepAfterFreshMs;
+    const reuseUntil = result === 'STALE' ? Math.min(Date.now() + STALE_REUSE_MS, staleUntil) : answer.freshUntil;
     return { answer, status: result, reuseUntil };
   }
 
@@ -146,35 +174,109 @@ export class ContentCache {
     this.#lru.clear();
   }
 
+  /**
+   * Loads a key the process does not have fresh: from the shared tier when another process has
+   * fetched it, else from the content API (once for the fleet), else the last good answer.
+   */
   async #load(
-    request: ApiRequest,
+    context: FetchContext,
+    stale: CachedAnswer | undefined,
     signal: AbortSignal,
     options: LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchContext>,
   ): Promise<CachedAnswer> {
+    const { request } = context;
+    const shared = this.#shared?.available ? this.#shared : undefined;
+    // The freshest answer known, to ask the upstream whether it changed and to stand in if it fails.
+    let previous = stale;
+    let token: string | null | undefined;
+    if (shared) {
+      const found = await shared.get(request.key);
+      if (found) {
+        const answer = this.#fromShared(found, previous);
+        if (answer.freshUntil > Date.now()) return this.#keep(answer, options, context, 'SHARED');
+        if (!previous || answer.storedAt > previous.storedAt) previous = answer;
+      }
+      // One process of the fleet calls the content API; the others wait for its answer.
+      token = await shared.lock(request.key, this.#config.UPSTREAM_TIMEOUT_MS + 1_000);
+      if (token === null) {
+        const deadline = Date.now() + this.#config.UPSTREAM_TIMEOUT_MS + 500;
+        const waited = await shared.waitFor(request.key, previous?.storedAt ?? 0, deadline, signal);
+        if (waited) return this.#keep(this.#fromShared(waited, previous), options, context, 'SHARED');
+      }
+    }
+    try {
+      const answer = await this.#fetch(request, previous, signal);
+      if (shared) await shared.put(request.key, toShared(answer));
+      return this.#keep(answer, options, context);
+    } catch (error) {
+      // A process that starts while the content API is down has nothing of its own: the
+      // fleet's last good answer stands in, within the stale-if-error window.
+      if (previous && previous !== stale && Date.now() < previous.freshUntil + this.#config.CACHE_STALE_IF_ERROR_S * 1000) {
+        options.ttl = STALE_REUSE_MS;
+        context.outcome = 'STALE';
+        return previous;
+      }
+      throw error;
+    } finally {
+      if (token) await shared?.unlock(request.key, token);
+    }
+  }
+
+  /** Stored in this process until the end of its freshness. */
+  #keep(
+    answer: CachedAnswer,
+    options: LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchContext>,
+    context: FetchContext,
+    outcome?: 'SHARED',
+  ): CachedAnswer {
+    options.ttl = Math.max(1, answer.freshUntil - Date.now());
+    if (outcome) context.outcome = outcome;
+    return answer;
+  }
+
+  /** One call to the content API; an unchanged answer (304) renews `previous`. */
+  async #fetch(request: ApiRequest, previous: CachedAnswer | undefined, signal: AbortSignal): Promise<CachedAnswer> {
     const path = API_PATHS[request.name].template;
     const started = performance.now();
     try {
-      const res = await this.upstream.get(request.key, signal);
+      const res = await this.#upstream.get(request.key, signal, previous?.validators);
       const upstreamMs = performance.now() - started;
-      this.metrics.upstreamDuration(path).observe(upstreamMs / 1000);
-      const answer = this.#toAnswer(request, res.status, res.body, upstreamMs);
-      options.ttl = answer.maxAge * 1000;
-      return answer;
+      this.#metrics.upstreamDuration(path).observe(upstreamMs / 1000);
+      if (res.status === 304 && previous) {
+        this.#metrics.cacheEvents(path, 'not_modified').inc();
+        return this.#answer(
+          previous.status,
+          previous.data,
+          previous.body,
+          this.#freshFor(request, previous.status),
+          upstreamMs,
+          previous.validators,
+        );
+      }
+      return this.#toAnswer(request, res.status, res.body, upstreamMs, res.validators);
     } catch (error) {
       const failure = error instanceof UpstreamError ? error : upstreamError('invalid', String(error));
-      this.metrics.upstreamErrors(path, failure.kind).inc();
+      this.#metrics.upstreamErrors(path, failure.kind).inc();
       // While the circuit is open every miss fails here; the breaker logs its own changes.
       if (failure.kind !== 'circuit_open') {
-        this.log.warn({ key: request.key, kind: failure.kind, err: failure.message }, 'upstream call failed');
+        this.#log.warn({ key: request.key, kind: failure.kind, err: failure.message }, 'upstream call failed');
       }
       throw failure;
     }
   }
 
-  #toAnswer(request: ApiRequest, status: number, raw: Buffer, upstreamMs: number): CachedAnswer {
+  /** Milliseconds an answer fetched now stays fresh: its path's freshness, shortened at random. */
+  #freshFor(request: ApiRequest, status: 200 | 404): number {
+    if (status === 404) return this.#config.CACHE_NOT_FOUND_TTL_S * 1000;
+    const override = this.#config.CACHE_MAX_AGE_MS;
+    const maxAgeMs = override ?? API_PATHS[request.name].maxAge * 1000;
+    return Math.round(maxAgeMs * (1 - FRESHNESS_JITTER * Math.random()));
+  }
+
+  #toAnswer(request: ApiRequest, status: number, raw: Buffer, upstreamMs: number, validators: Validators): CachedAnswer {
     if (status === 404) {
       const body = Buffer.from(JSON.stringify({ error: { code: 'not_found', message: `${request.key} does not exist` } }));
-      return this.#answer(404, null, body, this.config.CACHE_NOT_FOUND_TTL_S, upstreamMs);
+      return this.#answer(404, null, new Representation(body), this.#freshFor(request, 404), upstreamMs, {});
     }
     if (status !== 200) throw upstreamError('status', `the content API answered ${status}`);
     let json: unknown;
@@ -192,22 +294,59 @@ export class ContentCache {
       );
     }
     const data = sanitizeContentFields(parsed.data.data);
-    return this.#answer(200, data, Buffer.from(JSON.stringify({ data })), this.#maxAgeOf(request), upstreamMs);
+    const body = new Representation(Buffer.from(JSON.stringify({ data })));
+    return this.#answer(200, data, body, this.#freshFor(request, 200), upstreamMs, validators);
   }
 
-  #answer(status: 200 | 404, data: unknown, json: Buffer, maxAge: number, upstreamMs: number): CachedAnswer {
-    const { CACHE_STALE_WHILE_REVALIDATE_S: swr, CACHE_STALE_IF_ERROR_S: sie } = this.config;
-    const age = Math.floor(maxAge);
+  /** An answer as another process stored it; its body object is reused when it has not changed. */
+  #fromShared(found: SharedAnswer, previous: CachedAnswer | undefined): CachedAnswer {
+    const bytes = Buffer.from(found.json);
+    const same = previous?.body.body.equals(bytes);
+    const body = same ? previous!.body : new Representation(bytes);
+    const data = same ? previous!.data : found.status === 200 ? (JSON.parse(found.json) as { data: unknown }).data : null;
+    const answer = this.#answer(found.status, data, body, found.freshUntil - found.storedAt, 0, {
+      etag: found.etag,
+      lastModified: found.lastModified,
+    });
+    answer.storedAt = found.storedAt;
+    answer.freshUntil = found.freshUntil;
+    return answer;
+  }
+
+  #answer(
+    status: 200 | 404,
+    data: unknown,
+    body: Representation,
+    freshMs: number,
+    upstreamMs: number,
+    validators: Validators,
+  ): CachedAnswer {
+    const { CACHE_STALE_WHILE_REVALIDATE_S: swr, CACHE_STALE_IF_ERROR_S: sie } = this.#config;
+    const maxAge = Math.floor(freshMs / 1000);
     const cacheControl =
-      status === 404 ? `public, max-age=${age}` : `public, max-age=${age}, stale-while-revalidate=${swr}, stale-if-error=${sie}`;
+      status === 404 ? `public, max-age=${maxAge}` : `public, max-age=${maxAge}, stale-while-revalidate=${swr}, stale-if-error=${sie}`;
+    const storedAt = Date.now();
     return {
       status,
       data,
-      body: new Representation(json),
+      body,
       headers: ['content-type', 'application/json; charset=utf-8', 'cache-control', cacheControl, 'vary', 'Accept-Encoding'],
-      storedAt: Date.now(),
-      maxAge,
+      storedAt,
+      freshUntil: storedAt + freshMs,
       upstreamMs,
+      validators,
     };
   }
+}
+
+/** What the fleet shares of an answer. */
+function toShared(answer: CachedAnswer): SharedAnswer {
+  return {
+    status: answer.status,
+    json: answer.body.body.toString('utf8'),
+    storedAt: answer.storedAt,
+    freshUntil: answer.freshUntil,
+    etag: answer.validators.etag,
+    lastModified: answer.validators.lastModified,
+  };
 }

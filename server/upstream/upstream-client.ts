@@ -7,7 +7,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { ContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
-import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
+import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
 
 export type UpstreamFailure = 'unreachable' | 'timeout' | 'status' | 'too_large' | 'invalid' | 'circuit_open';
 
@@ -20,9 +20,17 @@ export class UpstreamError extends ContentError {
   }
 }
 
+/** What the content API sent to name its answer's version, for a conditional request. */
+export interface Validators {
+  etag?: string | undefined;
+  lastModified?: string | undefined;
+}
+
 export interface UpstreamAnswer {
+  /** 304 when the answer named by the validators sent has not changed. */
   status: number;
   body: Buffer;
+  validators: Validators;
 }
 
 export type UpstreamOptions = Pick<
@@ -61,11 +69,14 @@ export class UpstreamClient {
     return this.#breaker.state;
   }
 
-  /** GET a path (with its query) through the circuit breaker. */
-  async get(pathAndQuery: string, signal?: AbortSignal): Promise<UpstreamAnswer> {
+  /**
+   * GET a path (with its query) through the circuit breaker; with the validators of an answer
+   * already held, the content API may say it has not changed (304) instead of sending it again.
+   */
+  async get(pathAndQuery: string, signal?: AbortSignal, validators: Validators = {}): Promise<UpstreamAnswer> {
     if (!this.#breaker.allow()) throw upstreamError('circuit_open', 'the content API is failing; calls are paused for a cool-down');
     try {
-      const answer = await this.#request(pathAndQuery, signal);
+      const answer = await this.#request(pathAndQuery, signal, validators);
       if (answer.status >= 500) this.#breaker.failure();
       else this.#breaker.success();
       return answer;
@@ -78,16 +89,20 @@ export class UpstreamClient {
   }
 
   /** One GET, reading at most maxBytes of the answer. */
-  async #request(pathAndQuery: string, signal?: AbortSignal): Promise<UpstreamAnswer> {
+  async #request(pathAndQuery: string, signal: AbortSignal | undefined, validators: Validators): Promise<UpstreamAnswer> {
     const timeout = AbortSignal.timeout(this.options.UPSTREAM_TIMEOUT_MS);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (validators.etag) headers['if-none-match'] = validators.etag;
+    if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
     try {
-      const res = await this.#pool.request({
-        path: this.#basePath + pathAndQuery,
-        method: 'GET',
-        headers: { accept: 'application/json' },
-        signal: combined,
-      });
+      const res = await this.#pool.request({ path: this.#basePath + pathAndQuery, method: 'GET', headers, signal: combined });
+      const header = (name: string) => (typeof res.headers[name] === 'string' ? res.headers[name] : undefined);
+      const sent = { etag: header('etag'), lastModified: header('last-modified') };
+      if (res.statusCode === 304) {
+        res.body.resume();
+        return { status: 304, body: Buffer.alloc(0), validators: sent };
+      }
       const declared = Number(res.headers['content-length']);
       if (declared > this.options.UPSTREAM_MAX_BYTES) {
         res.body.destroy();
@@ -103,7 +118,7 @@ export class UpstreamClient {
         }
         chunks.push(chunk);
       }
-      return { status: res.statusCode, body: Buffer.concat(chunks, size) };
+      return { status: res.statusCode, body: Buffer.concat(chunks, size), validators: sent };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
       if (timeout.aborted) throw upstreamError('timeout', `no answer within ${this.options.UPSTREAM_TIMEOUT_MS} ms`);

@@ -1,8 +1,8 @@
 /**
- * Stops hammering a failing content API. After `threshold` consecutive failures (unreachable,
- * timed out, or a 5xx) the circuit opens: calls fail at once for `cooldownMs`, so the cache
- * serves what it has. Then one probe call is let through; its success closes the circuit, its
- * failure opens it for another cool-down.
+ * Stops hammering a failing dependency (the content API, Redis; docs/decisions/009). After
+ * `threshold` consecutive failures the circuit opens: calls fail at once for `cooldownMs`, so
+ * the caller goes on without it. Then one probe call is let through; its success closes the
+ * circuit, its failure opens it for another cool-down.
  */
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
