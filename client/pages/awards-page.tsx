@@ -1,5 +1,6 @@
 /** 荣誉奖项: the group's awards, newest first. */
-import { EmptyState, imageLoading } from '../components/content-card.js';
+import { imageLoading } from '../components/content-card.js';
+import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/about.css';
@@ -12,15 +13,7 @@ export default function AwardsPage() {
       <AboutHead />
       <section className="page-body soft" aria-labelledby="awards-title">
         <div className="container">
-          <div className="list-head">
-            <h2 className="list-title" id="awards-title">
-              荣誉与奖项
-            </h2>
-            <p className="list-count">共 {awards.length} 项</p>
-          </div>
-          {sorted.length === 0 ? (
-            <EmptyState />
-          ) : (
+          <ListBlock title="荣誉与奖项" titleId="awards-title" aside={`共 ${awards.length} 项`} empty={sorted.length === 0}>
             <ul className="award-grid grid4">
               {sorted.map((a, i) => (
                 <li key={a.id} className="card award-card">
@@ -33,7 +26,7 @@ export default function AwardsPage() {
                 </li>
               ))}
             </ul>
-          )}
+          </ListBlock>
         </div>
       </section>
     </>

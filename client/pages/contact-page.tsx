@@ -1,6 +1,7 @@
 /** 联系我们: the group's contact details and every branch's address and phone. */
 import { telHref } from '../href.js';
 import { FactList } from '../components/fact-list.js';
+import { ListBlock } from '../components/list-block.js';
 import { PageBanner } from '../components/page-banner.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/hospitals.css';
@@ -9,7 +10,7 @@ export default function ContactPage() {
   const contact = usePageData<'contact'>();
   return (
     <>
-      <PageBanner title="联系我们" lead="如需咨询、预约或合作，欢迎与我们联系" />
+      <PageBanner />
       <div className="page-body soft">
         <div className="container">
           <section className="card contact-main" aria-labelledby="contact-title">
@@ -33,23 +34,19 @@ export default function ContactPage() {
           </section>
           {contact.branches.length > 0 ? (
             <section className="branches" aria-labelledby="branches-title">
-              <div className="list-head">
-                <h2 className="list-title" id="branches-title">
-                  各院区联系方式
-                </h2>
-                <p className="list-count">共 {contact.branches.length} 家</p>
-              </div>
-              <ul className="branch-grid grid4">
-                {contact.branches.map((b) => (
-                  <li key={b.name} className="card branch-card">
-                    <h3>{b.name}</h3>
-                    <p className="branch-address">{b.address}</p>
-                    <a className="branch-phone" href={telHref(b.phone)}>
-                      {b.phone}
-                    </a>
-                  </li>
-                ))}
-              </ul>
+              <ListBlock title="各院区联系方式" titleId="branches-title" aside={`共 ${contact.branches.length} 家`} empty={false}>
+                <ul className="branch-grid grid4">
+                  {contact.branches.map((b) => (
+                    <li key={b.name} className="card branch-card">
+                      <h3>{b.name}</h3>
+                      <p className="branch-address">{b.address}</p>
+                      <a className="branch-phone" href={telHref(b.phone)}>
+                        {b.phone}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </ListBlock>
             </section>
           ) : null}
         </div>

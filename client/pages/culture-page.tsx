@@ -1,6 +1,7 @@
 /** 企业文化: the group's introduction, figures and culture (mission, vision, values...). */
 import { AboutHead } from '../components/about-head.js';
 import { RichText } from '../components/rich-text.js';
+import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/about.css';
@@ -27,10 +28,7 @@ export default function CulturePage() {
       </section>
       <section className="page-body soft" aria-labelledby="culture-values">
         <div className="container">
-          <div className="section-head">
-            <p className="eyebrow">企业文化</p>
-            <h2 id="culture-values">文化理念</h2>
-          </div>
+          <SectionHead id="culture-values" eyebrow="企业文化" title="文化理念" />
           <ul className="culture-grid grid4">
             {intro.culture.map((c) => (
               <li key={c.title} className="card culture-card">

@@ -7,6 +7,21 @@ import { RichText } from '../components/rich-text.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/experts.css';
 
+/** One titled list of the profile (the clinic schedule, the achievements); nothing when it is empty. */
+function ProfileList({ id, title, items, listClass }: { id: string; title: string; items: string[]; listClass: string }) {
+  if (items.length === 0) return null;
+  return (
+    <section className="card profile-section" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ul className={listClass}>
+        {items.map((item) => (
+          <li key={item}>{item}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default function ExpertDetailPage() {
   const expert = usePageData<'expertDetail'>();
   return (
@@ -39,26 +54,8 @@ export default function ExpertDetailPage() {
               <RichText html={expert.content} />
             </section>
             <div className="profile-side">
-              {expert.schedule.length > 0 ? (
-                <section className="card profile-section" aria-labelledby="expert-schedule">
-                  <h2 id="expert-schedule">出诊时间</h2>
-                  <ul className="schedule-list">
-                    {expert.schedule.map((s) => (
-                      <li key={s}>{s}</li>
-                    ))}
-                  </ul>
-                </section>
-              ) : null}
-              {expert.achievements.length > 0 ? (
-                <section className="card profile-section" aria-labelledby="expert-achievements">
-                  <h2 id="expert-achievements">学术成就</h2>
-                  <ul className="check-list">
-                    {expert.achievements.map((a) => (
-                      <li key={a}>{a}</li>
-                    ))}
-                  </ul>
-                </section>
-              ) : null}
+              <ProfileList id="expert-schedule" title="出诊时间" items={expert.schedule} listClass="schedule-list" />
+              <ProfileList id="expert-achievements" title="学术成就" items={expert.achievements} listClass="check-list" />
             </div>
           </div>
         </div>

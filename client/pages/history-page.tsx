@@ -1,5 +1,6 @@
 /** 发展历程: a timeline of the group's milestones. */
 import { AboutHead } from '../components/about-head.js';
+import { SectionHead } from '../components/section-head.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/about.css';
 
@@ -11,10 +12,7 @@ export default function HistoryPage() {
       <AboutHead lead={intro.slogan} />
       <section className="page-body soft" aria-labelledby="history-title">
         <div className="container">
-          <div className="section-head">
-            <p className="eyebrow">发展足迹</p>
-            <h2 id="history-title">{intro.name}的成长足迹</h2>
-          </div>
+          <SectionHead id="history-title" eyebrow="发展足迹" title={`${intro.name}的成长足迹`} />
           <ol className="timeline">
             {history.map((h) => (
               <li key={`${h.year}-${h.title}`} className="timeline-item">

@@ -1,4 +1,5 @@
 /** 首页: banner, featured treatments, experts, hospitals, news by category. */
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
 import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../href.js';
@@ -73,6 +74,42 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
   );
 }
 
+/** A section of the home page: its heading block, then what it shows. */
+function HomeSection({
+  id,
+  soft,
+  eyebrow,
+  title,
+  lead,
+  children,
+}: {
+  id: string;
+  soft?: boolean;
+  eyebrow: string;
+  title: string;
+  lead: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className={soft ? 'home-section soft' : 'home-section'} aria-labelledby={id}>
+      <div className="container">
+        <SectionHead id={id} eyebrow={eyebrow} title={title} lead={lead} />
+        {children}
+      </div>
+    </section>
+  );
+}
+
+function MoreLink({ to, label }: { to: string; label: string }) {
+  return (
+    <div className="section-more">
+      <Link to={to} className="btn btn-ghost">
+        {label}
+      </Link>
+    </div>
+  );
+}
+
 export default function HomePage() {
   const { banners, treatments, expertGroup, newsMedia, hospitals, international } = usePageData<'home'>();
   const { intro } = orEmpty(useLayoutData());
@@ -88,92 +125,68 @@ export default function HomePage() {
         </section>
       ) : null}
 
-      <section className="home-section" aria-labelledby="home-treatments">
-        <div className="container">
-          <SectionHead
-            id="home-treatments"
-            eyebrow="特色专科"
-            title="特色治疗"
-            lead="覆盖屈光、白内障、青光眼、眼底病等专科方向，为不同年龄段患者提供个性化诊疗方案。"
-          />
-          <ul className="treatment-grid grid4">
-            {treatments.map((t) => (
-              <li key={t.id} className="treatment-tile">
-                <img src={t.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
-                <h3>
-                  <Link to={treatmentHref(t.title)} className="stretched-link">
-                    {t.title}
-                  </Link>
-                </h3>
-                <p>{t.summary}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <HomeSection
+        id="home-treatments"
+        eyebrow="特色专科"
+        title="特色治疗"
+        lead="覆盖屈光、白内障、青光眼、眼底病等专科方向，为不同年龄段患者提供个性化诊疗方案。"
+      >
+        <ul className="treatment-grid grid4">
+          {treatments.map((t) => (
+            <li key={t.id} className="treatment-tile">
+              <img src={t.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
+              <h3>
+                <Link to={treatmentHref(t.title)} className="stretched-link">
+                  {t.title}
+                </Link>
+              </h3>
+              <p>{t.summary}</p>
+            </li>
+          ))}
+        </ul>
+      </HomeSection>
 
-      <section className="home-section soft" aria-labelledby="home-experts">
-        <div className="container">
-          <SectionHead id="home-experts" eyebrow="名医荟萃" title={expertGroup.title} lead={expertGroup.summary} />
-          <div className="expert-grid grid4">
-            {expertGroup.experts.slice(0, 4).map((e) => (
-              <ExpertCard key={e.id} expert={e} />
-            ))}
-          </div>
-          <div className="section-more">
-            <Link to={href('experts')} className="btn btn-ghost">
-              查看全部专家
-            </Link>
-          </div>
-        </div>
-      </section>
-
-      <section className="home-section" aria-labelledby="home-hospitals">
-        <div className="container">
-          <SectionHead
-            id="home-hospitals"
-            eyebrow="医院网络"
-            title="国内医院与国际医院"
-            lead="立足国内、连接海外，多家院区统一诊疗标准与质量管理。"
-          />
-          <ul className="hospital-tiles grid3">
-            {hospitals.map((h) => (
-              <li key={h.id} className="hospital-tile">
-                <img src={h.image} alt="" width={800} height={500} loading="lazy" decoding="async" />
-                <div>
-                  <h3>{h.name}</h3>
-                  <p>{h.address}</p>
-                  <p className="tile-phone">电话：{h.phone}</p>
-                </div>
-              </li>
-            ))}
-          </ul>
-          <div className="section-more">
-            <Link to={href('domesticHospitals')} className="btn btn-ghost">
-              查看国内医院
-            </Link>
-          </div>
-          {international.map((h) => (
-            <InternationalFeature key={h.id} hospital={h} />
+      <HomeSection id="home-experts" soft eyebrow="名医荟萃" title={expertGroup.title} lead={expertGroup.summary}>
+        <div className="expert-grid grid4">
+          {expertGroup.experts.slice(0, 4).map((e) => (
+            <ExpertCard key={e.id} expert={e} />
           ))}
         </div>
-      </section>
+        <MoreLink to={href('experts')} label="查看全部专家" />
+      </HomeSection>
 
-      <section className="home-section soft" aria-labelledby="home-news">
-        <div className="container">
-          <SectionHead id="home-news" eyebrow="新闻动态" title="新闻媒体" lead="集团动态、各院新闻与媒体报道。" />
-          <div className="news-columns grid3">
-            {newsMedia.categories.map((c) => (
-              <NewsColumn key={c.id} id={c.id} name={c.name} items={c.items} />
-            ))}
-          </div>
-          <div className="section-more">
-            <Link to={sectionHref('news')} className="btn btn-ghost">
-              进入新闻中心
-            </Link>
-          </div>
+      <HomeSection
+        id="home-hospitals"
+        eyebrow="医院网络"
+        title="国内医院与国际医院"
+        lead="立足国内、连接海外，多家院区统一诊疗标准与质量管理。"
+      >
+        <ul className="hospital-tiles grid3">
+          {hospitals.map((h) => (
+            <li key={h.id} className="hospital-tile">
+              <img src={h.image} alt="" width={800} height={500} loading="lazy" decoding="async" />
+              <div>
+                <h3>{h.name}</h3>
+                <p>{h.address}</p>
+                <p className="tile-phone">电话：{h.phone}</p>
+              </div>
+            </li>
+          ))}
+        </ul>
+        <MoreLink to={href('domesticHospitals')} label="查看国内医院" />
+        {international.map((h) => (
+          <InternationalFeature key={h.id} hospital={h} />
+        ))}
+      </HomeSection>
+
+      <HomeSection id="home-news" soft eyebrow="新闻动态" title="新闻媒体" lead="集团动态、各院新闻与媒体报道。">
+        <div className="news-columns grid3">
+          {newsMedia.categories.map((c) => (
+            <NewsColumn key={c.id} id={c.id} name={c.name} items={c.items} />
+          ))}
         </div>
-      </section>
+        <MoreLink to={sectionHref('news')} label="进入新闻中心" />
+      </HomeSection>
     </div>
   );
 }

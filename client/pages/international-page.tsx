@@ -1,7 +1,7 @@
 /** 国际医院: the group's hospital(s) abroad (Sydney), with highlights, departments and text. */
 import { Link } from 'react-router';
 import { href } from '../href.js';
-import { EmptyState } from '../components/content-card.js';
+import { EmptyState, imageLoading } from '../components/content-card.js';
 import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
@@ -13,21 +13,14 @@ export default function InternationalPage() {
   const first = hospitals[0];
   return (
     <>
-      <PageBanner title="国际医院" lead={first ? `${first.name} · ${first.country} ${first.city}` : undefined} />
+      <PageBanner lead={first ? `${first.name} · ${first.country} ${first.city}` : undefined} />
       <div className="page-body soft">
         <div className="container">
           {hospitals.length === 0 ? <EmptyState /> : null}
           {hospitals.map((h, i) => (
             <article key={h.id} className="intl-hospital" aria-labelledby={`intl-${h.id}`}>
               <div className="card intl-hero">
-                <img
-                  className="media"
-                  src={h.image}
-                  alt={h.name}
-                  width={800}
-                  height={500}
-                  {...(i === 0 ? { fetchPriority: 'high' as const } : { loading: 'lazy' as const, decoding: 'async' as const })}
-                />
+                <img className="media" src={h.image} alt={h.name} width={800} height={500} {...imageLoading(i === 0)} />
                 <div className="intl-hero-body">
                   <p className="eyebrow-pill">
                     {h.country} · {h.city}

@@ -1,5 +1,6 @@
 /** 企业宣传片: the group's films, shown as cards (poster, duration, date); no video is published yet. */
-import { EmptyState, imageLoading } from '../components/content-card.js';
+import { imageLoading } from '../components/content-card.js';
+import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/about.css';
@@ -11,15 +12,7 @@ export default function PromotionsPage() {
       <AboutHead />
       <section className="page-body soft" aria-labelledby="promo-title">
         <div className="container">
-          <div className="list-head">
-            <h2 className="list-title" id="promo-title">
-              品牌影像
-            </h2>
-            <p className="list-count">共 {promotions.length} 部</p>
-          </div>
-          {promotions.length === 0 ? (
-            <EmptyState />
-          ) : (
+          <ListBlock title="品牌影像" titleId="promo-title" aside={`共 ${promotions.length} 部`} empty={promotions.length === 0}>
             <ul className="promo-grid grid3">
               {promotions.map((p, i) => (
                 <li key={p.id} className="card promo-card">
@@ -47,7 +40,7 @@ export default function PromotionsPage() {
                 </li>
               ))}
             </ul>
-          )}
+          </ListBlock>
         </div>
       </section>
     </>
