@@ -153,10 +153,13 @@ export function logLines(output) {
 }
 
 /**
- * Start the production service on a free loopback port (PORT=0). Resolves with its base URL,
- * the embedded content API's URL when it started one, and stop().
+ * Start the production service on a free loopback port (PORT=0), as one process (WORKERS=1)
+ * unless `env` says otherwise. Resolves with its base URL, the embedded content API's URL when
+ * it started one, and stop().
  */
-export async function startService({ env = {}, nodeArgs = [], onLine } = {}) {
+export async function startService({ env: given = {}, nodeArgs = [], onLine } = {}) {
+  // One process unless a benchmark asks for workers: each figure compares one service process with one baseline process.
+  const env = { WORKERS: '1', ...given };
   const level = env.LOG_LEVEL ?? 'info';
   if (!['info', 'debug', 'trace'].includes(level)) {
     // No `listening` line at this level: a free port, and /healthz tells when it is up.
@@ -376,9 +379,9 @@ export function writeSection(id, markdown) {
  * Run a benchmark (`bench()` resolves to `{ met, markdown, ... }`), add `profile(result)`'s
  * markdown when its target is missed, and write the result as section `id` of RESULTS.md.
  */
-export async function measureSection(id, bench, profile) {
+export async function measureSection(id, bench, profile, { alwaysProfile = false } = {}) {
   const r = await bench();
-  const markdown = r.met ? r.markdown : `${r.markdown}\n${await profile(r)}`;
+  const markdown = r.met && !alwaysProfile ? r.markdown : `${r.markdown}\n${await profile(r)}`;
   writeSection(id, markdown);
   return { ...r, markdown };
 }

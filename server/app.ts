@@ -17,6 +17,8 @@ export interface AppDeps {
   metrics: Metrics;
   log: Logger;
   metricsToken: string | undefined;
+  /** The metrics, as Prometheus text: this process's, or the whole service's. */
+  metricsText: () => Promise<string>;
   /** Ready to serve: the content API answers, or the cache holds something. */
   isReady: () => Promise<boolean>;
   pages: (req: Request, res: Response) => Promise<void>;
@@ -64,8 +66,16 @@ export function createApp(deps: AppDeps): express.Express {
       sendProblem(res, problem('unauthorized', 'a bearer token is required'), ['www-authenticate', 'Bearer']);
       return;
     }
+    let text: string;
+    try {
+      text = await deps.metricsText();
+    } catch (error) {
+      deps.log.error({ err: error }, 'metrics could not be gathered');
+      sendProblem(res, problem('internal', 'metrics could not be gathered'));
+      return;
+    }
     res.set('content-type', deps.metrics.registry.contentType).set('cache-control', 'no-store');
-    res.send(await deps.metrics.registry.metrics());
+    res.send(text);
   });
 
   deps.source.mountStatic(app);

@@ -1,11 +1,15 @@
 /**
- * The long-lived shell: reads the configuration, starts the service, and shuts it down
- * gracefully on SIGTERM or SIGINT (stop accepting, finish in-flight requests, then exit).
+ * The long-lived shell: reads the configuration, starts the service (in this process, or as a
+ * primary and its workers when WORKERS is above 1), and shuts it down gracefully on SIGTERM or
+ * SIGINT (stop accepting, finish in-flight requests, then exit).
  */
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtApp, viteApp } from './app-source.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { startPrimary, workerLink } from './fleet/workers.js';
 import { createLogger } from './observability/logger.js';
 import { createService } from './service.js';
 
@@ -25,39 +29,75 @@ function readConfig(): Config {
 const config = readConfig();
 const log = createLogger(config.LOG_LEVEL);
 const dev = process.argv.includes('--dev');
-const service = await createService(config, { app: dev ? await viteApp() : builtApp(clientDir), logger: log });
-const url = await service.listen();
-log.info({ url, upstream: service.upstreamUrl, dev, node: process.version }, 'listening');
-// A person at a terminal gets one plain line; logs that go to a file or a collector stay JSON only.
-if (process.stdout.isTTY) {
-  const content = config.UPSTREAM_URL ? `content API ${config.UPSTREAM_URL}` : 'embedded demo content';
-  process.stdout.write(`\n  明瞳眼科 website: ${url.replace('127.0.0.1', 'localhost')}  (${content}, Node ${process.version})\n\n`);
+const workers = dev ? 1 : (config.WORKERS ?? (process.env.NODE_ENV === 'production' ? availableParallelism() : 1));
+
+/** Stops once, on the first of SIGTERM and SIGINT; forced after SHUTDOWN_TIMEOUT_MS. */
+function onStopSignal(stop: (signal: string) => Promise<void>, forceClose?: () => void): void {
+  let stopping = false;
+  const handle = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      log.error({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown timed out; closing open connections');
+      forceClose?.();
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    // Exit once the log is written out: exiting during an asynchronous write could put the
+    // last lines out of order.
+    const exit = (code: number) => log.flush(() => process.exit(code));
+    stop(signal).then(
+      () => {
+        log.info('stopped');
+        exit(0);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => handle('SIGTERM'));
+  process.on('SIGINT', () => handle('SIGINT'));
 }
 
-let stopping = false;
-function stop(signal: string): void {
-  if (stopping) return;
-  stopping = true;
-  log.info({ signal }, 'shutting down: finishing in-flight requests');
-  const force = setTimeout(() => {
-    log.error({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown timed out; closing open connections');
-    service.server.closeAllConnections();
-    process.exit(1);
-  }, config.SHUTDOWN_TIMEOUT_MS);
-  force.unref();
-  // Exit once the log is written out: exiting during an asynchronous write could put the
-  // last lines out of order.
-  const exit = (code: number) => log.flush(() => process.exit(code));
-  service.close().then(
-    () => {
-      log.info('stopped');
-      exit(0);
-    },
-    (error: unknown) => {
-      log.error({ err: error }, 'shutdown failed');
-      exit(1);
-    },
+/** A person at a terminal gets one plain line; logs that go to a file or a collector stay JSON only. */
+function tellTerminal(url: string): void {
+  if (!process.stdout.isTTY) return;
+  const content = config.UPSTREAM_URL ? `content API ${config.UPSTREAM_URL}` : 'embedded demo content';
+  const processes = workers > 1 ? `, ${workers} workers` : '';
+  process.stdout.write(
+    `\n  明瞳眼科 website: ${url.replace('127.0.0.1', 'localhost')}  (${content}, Node ${process.version}${processes})\n\n`,
   );
 }
-process.on('SIGTERM', () => stop('SIGTERM'));
-process.on('SIGINT', () => stop('SIGINT'));
+
+if (cluster.isPrimary && workers > 1) {
+  const primary = await startPrimary(config, workers, log);
+  const url = await primary.url;
+  log.info({ url, upstream: primary.upstreamUrl, workers, node: process.version }, 'listening');
+  tellTerminal(url);
+  onStopSignal((signal) => primary.stop(signal));
+} else {
+  let linked: ReturnType<typeof workerLink> | undefined;
+  const service = await createService(config, {
+    app: dev ? await viteApp() : builtApp(clientDir),
+    logger: log,
+    // A worker's /metrics is the whole service's, gathered by the primary.
+    ...(cluster.isWorker ? { metricsText: () => linked!.metrics() } : {}),
+  });
+  if (cluster.isWorker) linked = workerLink(service.metrics.registry);
+  // A worker's listen() shares the primary's socket, which hands connections out in turn.
+  const url = await service.listen();
+  if (linked) {
+    log.info({ url, worker: cluster.worker?.id }, 'worker listening');
+    linked.listening(url);
+  } else {
+    log.info({ url, upstream: service.upstreamUrl, dev, node: process.version }, 'listening');
+    tellTerminal(url);
+  }
+  onStopSignal(
+    () => service.close(),
+    () => service.server.closeAllConnections(),
+  );
+}

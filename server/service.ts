@@ -32,6 +32,8 @@ export interface ServiceOptions {
   /** Where the app comes from; by default the build in dist/client, if any. */
   app?: AppSource;
   logger?: Logger;
+  /** The text /metrics answers with; by default this process's own (a worker asks the primary for all of them). */
+  metricsText?: (registry: Metrics['registry']) => Promise<string>;
 }
 
 export interface Service {
@@ -85,6 +87,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     metrics,
     log,
     metricsToken: config.METRICS_TOKEN,
+    metricsText: () => (options.metricsText ? options.metricsText(metrics.registry) : metrics.registry.metrics()),
     extraRoutes: seoRoutes(api, publicOrigin, log),
     isReady: async () => {
       if (cache.warm) return true;

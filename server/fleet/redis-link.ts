@@ -67,8 +67,9 @@ export class RedisLink {
     });
   }
 
+  /** Connected: calls are worth making (each still fails fast while the breaker is open). */
   get available(): boolean {
-    return this.#up && this.#breaker.state !== 'open';
+    return this.#up;
   }
 
   /**
@@ -108,6 +109,8 @@ export class RedisLink {
     if (up === this.#up) return;
     this.#up = up;
     this.#metrics.redisUp.set(up ? 1 : 0);
+    // A fresh connection starts with a clean record.
+    if (up) this.#breaker.success();
     if (up) this.#log.info('redis connected: the fleet shares its cache');
     else if (!this.#closing) this.#log.warn('redis unavailable: each process goes on with its own cache and the content API');
   }

@@ -1,4 +1,5 @@
 /** JSON logs with pino: one line per request (see request-observer.ts), errors with their context. */
+import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
 
 export type { Logger };
@@ -25,5 +26,6 @@ export function createLogger(level: string): Logger {
     }
   }, FLUSH_MS);
   timer.unref();
-  return pino({ level, base: { service: 'site-bff' } }, destination);
+  // pid and hostname say which process of the fleet wrote a line (a worker, an instance).
+  return pino({ level, base: { service: 'site-bff', pid: process.pid, hostname: hostname() } }, destination);
 }

@@ -46,8 +46,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     }),
     redisUp: new Gauge({
       name: 'redis_up',
-      help: 'Whether this process is connected to Redis (the shared cache tier): 1 yes, 0 no (or no REDIS_URL).',
+      help: 'Whether the service is connected to Redis (the shared cache tier): 1 yes, 0 no (or no REDIS_URL); with workers, 1 only when all are.',
       registers,
+      aggregator: 'min',
     }),
     redisErrors: talliedCounter({
       name: 'redis_errors_total',
@@ -57,8 +58,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     }),
     circuitOpen: new Gauge({
       name: 'upstream_circuit_open',
-      help: 'Whether the circuit breaker keeps calls away from the content API: 1 open or probing, 0 closed.',
+      help: 'Whether the circuit breaker keeps calls away from the content API: 1 open or probing, 0 closed; with workers, 1 when any is.',
       registers,
+      aggregator: 'max',
     }),
     cacheEntries: new Gauge({
       name: 'proxy_cache_entries',

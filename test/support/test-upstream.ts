@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { payloadFor } from '../../server/embedded-api/embedded-api.js';
 import { demoContent } from '../../server/embedded-api/demo-content/index.js';
+import { etagMatches, weakEtag } from '../../server/http/representation.js';
 import { parseApiRequest } from '../../server/proxy/api-request.js';
 import type { DemoContent } from '../../server/embedded-api/demo-content-type.js';
 
@@ -19,6 +20,10 @@ export interface TestUpstream {
   delayMs: number;
   /** Calls received, by path and query. */
   calls: Map<string, number>;
+  /** Calls answered 304 because the caller's ETag was still current. */
+  notModified: number;
+  /** The content it serves (change it to publish). */
+  content: DemoContent;
   callsTo(key: string): number;
   totalCalls(): number;
   /** Connections the service holds open now. */
@@ -27,6 +32,8 @@ export interface TestUpstream {
   stop(): Promise<void>;
   /** Listen again on the same port. */
   restart(): Promise<void>;
+  /** Listening now (not stopped). */
+  readonly listening: boolean;
 }
 
 export async function startTestUpstream(content: DemoContent = demoContent): Promise<TestUpstream> {
@@ -36,11 +43,16 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
     mode: 'ok',
     delayMs: 0,
     calls: new Map(),
+    notModified: 0,
+    content,
     callsTo: (key) => state.calls.get(key) ?? 0,
     totalCalls: () => [...state.calls.values()].reduce((a, b) => a + b, 0),
     openSockets: () => sockets.size,
     stop,
     restart,
+    get listening() {
+      return server.listening;
+    },
   };
 
   function answer(req: IncomingMessage, res: ServerResponse): void {
@@ -80,10 +92,19 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
           return;
         case 'ok': {
           const request = parseApiRequest(url);
-          const payload = 'key' in request ? payloadFor(content, request) : undefined;
-          const [status, body] =
-            payload === undefined ? [404, '{"error":{"code":"not_found","message":"none"}}'] : [200, JSON.stringify({ data: payload })];
-          res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+          const payload = 'key' in request ? payloadFor(state.content, request) : undefined;
+          if (payload === undefined) {
+            res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"none"}}');
+            return;
+          }
+          const body = JSON.stringify({ data: payload });
+          const etag = weakEtag(body);
+          if (etagMatches(req.headers['if-none-match'], etag)) {
+            state.notModified++;
+            res.writeHead(304, { etag }).end();
+            return;
+          }
+          res.writeHead(200, { 'content-type': 'application/json', etag }).end(body);
           return;
         }
       }

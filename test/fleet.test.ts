@@ -1,0 +1,177 @@
+/**
+ * A fleet with one truth: two service instances sharing a real redis-server in front of one
+ * upstream that counts its calls. Concurrent misses of a key on both make one upstream call; an
+ * instance started while the upstream is down serves what the fleet had cached; Redis killed,
+ * paused or restarted under load costs no request; sharing resumes when Redis is back; a
+ * refresh of an unchanged answer costs a 304.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { demoContent } from '../server/embedded-api/demo-content/index.js';
+import { startRedis, type RedisServer } from './support/redis-server.js';
+import { startService, type RunningService } from './support/start-service.js';
+import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
+
+let redis: RedisServer;
+let upstream: TestUpstream;
+const running: RunningService[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  upstream = await startTestUpstream();
+});
+afterAll(async () => {
+  await upstream.stop();
+  await redis.stop();
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+  upstream.mode = 'ok';
+  upstream.delayMs = 0;
+  upstream.calls.clear();
+  upstream.notModified = 0;
+  if (!upstream.listening) await upstream.restart();
+  if (!redis.up) {
+    redis.resume();
+    if (!redis.up) await redis.restart();
+  }
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The Prometheus value of a series, as the service reports it. */
+async function metric(svc: RunningService, series: string): Promise<number | undefined> {
+  const text = await (await fetch(`${svc.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.split(' ')[1]);
+}
+
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/** An instance sharing the test's Redis, once it is connected to it. */
+async function instance(env: Record<string, string> = {}): Promise<RunningService> {
+  const svc = await startService({ UPSTREAM_URL: upstream.url, REDIS_URL: redis.url, UPSTREAM_TIMEOUT_MS: '1500', ...env });
+  running.push(svc);
+  await until(async () => (await metric(svc, 'redis_up')) === 1, 'the instance to connect to Redis');
+  return svc;
+}
+
+const get = (svc: RunningService, path: string) => fetch(svc.url + path, { headers: { 'accept-encoding': 'identity' } });
+
+describe('two instances sharing Redis', () => {
+  it('200 concurrent misses of one key, spread over both instances, make exactly one upstream call', async () => {
+    const [a, b] = [await instance(), await instance()];
+    upstream.delayMs = 100;
+    const key = '/api/news?page=2&pageSize=9';
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => get(i % 2 ? a : b, '/api/news?page=2')));
+    expect(answers.map((r) => r.status)).toEqual(Array(200).fill(200));
+    const bodies = new Set(await Promise.all(answers.map((r) => r.text())));
+    expect(bodies.size).toBe(1);
+    expect(upstream.callsTo(key)).toBe(1);
+    // Each instance saw it come: one fetched it, the other took it from the shared tier.
+    const statuses = new Set(answers.map((r) => r.headers.get('x-cache')));
+    expect(statuses).toContain('MISS');
+    expect(statuses).toContain('SHARED');
+  });
+
+  it("a key one instance fetched is the other's too, without an upstream call", async () => {
+    const [a, b] = [await instance(), await instance()];
+    expect((await get(a, '/api/promotions')).headers.get('x-cache')).toBe('MISS');
+    const fromB = await get(b, '/api/promotions');
+    expect(fromB.headers.get('x-cache')).toBe('SHARED');
+    expect((await get(b, '/api/promotions')).headers.get('x-cache')).toBe('HIT');
+    expect(upstream.callsTo('/api/promotions')).toBe(1);
+    // The same bytes and the same validator from either.
+    expect(fromB.headers.get('etag')).toBe((await get(a, '/api/promotions')).headers.get('etag'));
+  });
+
+  it('an instance started after the upstream went down serves the cached key and a cached page', async () => {
+    const windows = { CACHE_MAX_AGE_MS: '300', CACHE_STALE_WHILE_REVALIDATE_S: '0', CACHE_STALE_IF_ERROR_S: '600' };
+    const a = await instance(windows);
+    expect((await get(a, '/api/banner')).status).toBe(200);
+    expect((await get(a, '/lxwm/index')).status).toBe(200);
+    await upstream.stop();
+    await sleep(400);
+    const late = await instance(windows);
+    const api = await get(late, '/api/banner');
+    expect(api.status).toBe(200);
+    expect(api.headers.get('x-cache')).toBe('STALE');
+    const body = (await api.json()) as { data: { id: number }[] };
+    expect(body.data.map((b) => b.id)).toEqual(demoContent.banners.map((b) => b.id));
+    const page = await get(late, '/lxwm/index');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(demoContent.contactUs.phone);
+  });
+
+  it('Redis killed under load costs no request; the logs and metrics say so; sharing resumes when it is back', async () => {
+    const windows = { CACHE_MAX_AGE_MS: '150', CACHE_STALE_WHILE_REVALIDATE_S: '0' };
+    const [a, b] = [await instance(windows), await instance(windows)];
+    const paths = ['/api/banner', '/api/experts?page=2', '/api/news?categoryId=20', '/', '/zjxz/index', '/api/contact-us'];
+    let sent = 0;
+    const failures: string[] = [];
+    const load = async (until: number) => {
+      while (Date.now() < until) {
+        const path = paths[sent % paths.length]!;
+        const svc = sent++ % 2 ? a : b;
+        const res = await get(svc, path);
+        await res.arrayBuffer();
+        if (res.status !== 200) failures.push(`${path}: ${res.status}`);
+      }
+    };
+    const end = Date.now() + 2_500;
+    const traffic = Promise.all(Array.from({ length: 12 }, () => load(end)));
+    await sleep(800);
+    await redis.kill();
+    await traffic;
+    expect(sent).toBeGreaterThan(300);
+    expect(failures).toEqual([]);
+    expect(await metric(a, 'redis_up')).toBe(0);
+    expect(a.logs.some((l) => /redis unavailable/.test(String(l.msg)))).toBe(true);
+
+    await redis.restart();
+    await until(async () => (await metric(a, 'redis_up')) === 1 && (await metric(b, 'redis_up')) === 1, 'both instances to reconnect');
+    expect(a.logs.some((l) => /redis connected/.test(String(l.msg)))).toBe(true);
+    upstream.calls.clear();
+    expect((await get(a, '/api/award-honors')).headers.get('x-cache')).toBe('MISS');
+    expect((await get(b, '/api/award-honors')).headers.get('x-cache')).toBe('SHARED');
+    expect(upstream.callsTo('/api/award-honors')).toBe(1);
+  });
+
+  it('a Redis that stops answering costs each call no more than its budget, and no request fails', async () => {
+    const a = await instance({ REDIS_TIMEOUT_MS: '50' });
+    redis.pause();
+    try {
+      const started = performance.now();
+      const statuses = [];
+      for (const path of ['/api/banner', '/api/expert-group', '/api/award-honors', '/api/promotions', '/'])
+        statuses.push((await get(a, path)).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200]);
+      // Three calls at most wait out the budget before the breaker skips Redis.
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect((await metric(a, 'redis_errors_total{op="get",kind="timeout"}')) ?? 0).toBeGreaterThan(0);
+    } finally {
+      redis.resume();
+    }
+  });
+});
+
+describe('cheap refreshes', () => {
+  it('a refresh of an unchanged answer asks with its validator and gets a 304, not a body', async () => {
+    const svc = await startService({ UPSTREAM_URL: upstream.url, CACHE_MAX_AGE_MS: '200', CACHE_STALE_WHILE_REVALIDATE_S: '0' });
+    running.push(svc);
+    const first = await get(svc, '/api/domestic-hospitals');
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    await sleep(300);
+    const again = await get(svc, '/api/domestic-hospitals');
+    expect(again.headers.get('x-cache')).toBe('REFRESH');
+    expect(upstream.notModified).toBe(1);
+    expect(await again.text()).toBe(await first.text());
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(upstream.callsTo('/api/domestic-hospitals')).toBe(2);
+  });
+});
