@@ -107,4 +107,3 @@ export function workerLink(registry: Registry) {
   };
 }
 
-export const isWorker = () => cluster.isWorker;
