@@ -12,6 +12,7 @@ const { runPages } = await import('./pages.js');
 const { runRender } = await import('./render.js');
 const { runColdMiss } = await import('./cold-miss.js');
 const { runBrowser } = await import('./browser.js');
+const { runFleet } = await import('./fleet.js');
 
 const verdicts = [];
 const section = (title, markdown) => {
@@ -51,6 +52,9 @@ verdicts.push([
   miss.met ? 'yes' : '**no**',
 ]);
 
+const fleet = await runFleet();
+section('fleet', fleet.markdown);
+
 const browser = await runBrowser();
 section('browser', browser.markdown);
 for (const [t, v, ok] of browser.verdicts) verdicts.push([`Chromium: ${t}`, v, ok ? 'yes' : '**no**']);
@@ -66,6 +70,6 @@ ${stamp()}; the whole run took ${fmt(seconds)} s. Details and baselines in the s
 ${table(['target', 'measured (page order: home, news list, expert detail)', 'met'], verdicts)}
 `,
 );
-orderSections(['summary', 'notes', 'api-hit', 'pages', 'render', 'cold-miss', 'browser', 'soak', 'soak-cycles']);
+orderSections(['summary', 'notes', 'api-hit', 'pages', 'render', 'cold-miss', 'fleet', 'browser', 'soak', 'soak-cycles']);
 console.log(`\n${table(['target', 'measured', 'met'], verdicts)}`);
 console.log(`\nnpm run bench: ${fmt(seconds)} s; tables written to bench/RESULTS.md`);

@@ -1,0 +1,194 @@
+// The fleet (`node bench/fleet.js`, about 80 s): how many upstream calls one key costs when 1, 2
+// and 3 instances share Redis and all miss it at once (and, for contrast, when they do not
+// share), and what WORKERS=2 gives on cached pages and API hits beside WORKERS=1, against the
+// same raw node:http baselines. A redis-server (Debian's) and every service run on loopback,
+// each started here and stopped by this script.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { Agent, request } from 'undici';
+import {
+  BROWSER_HEADERS,
+  commandLine,
+  compare,
+  ensureBuild,
+  ensureWrk,
+  fmt,
+  freePort,
+  isMain,
+  rawGet,
+  row,
+  stamp,
+  startHelper,
+  startService,
+  storedResponse,
+  table,
+  TABLE_HEAD,
+  tempPath,
+  writeSection,
+} from './lib.js';
+
+const CONCURRENT = 300;
+const KEYS = 5;
+const UPSTREAM_DELAY_MS = 50;
+
+async function startRedis() {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 200; i++) {
+    try {
+      await rawGet(`http://127.0.0.1:${port}`);
+    } catch (error) {
+      // Redis answers HTTP with a protocol error: the port is open once the error is not a refusal.
+      if (!/ECONNREFUSED/.test(String(error?.cause ?? error))) break;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** A content API in front of the embedded one that answers after a delay and counts calls per path and query. */
+async function countingUpstream(target) {
+  const calls = new Map();
+  const agent = new Agent({ connections: 64 });
+  const server = createServer(async (req, res) => {
+    calls.set(req.url, (calls.get(req.url) ?? 0) + 1);
+    await new Promise((r) => setTimeout(r, UPSTREAM_DELAY_MS));
+    const answer = await request(target + req.url, { dispatcher: agent });
+    const body = Buffer.from(await answer.body.arrayBuffer());
+    res.writeHead(answer.statusCode, { 'content-type': 'application/json' }).end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    calls,
+    async stop() {
+      await new Promise((r) => server.close(r));
+      await agent.close();
+    },
+  };
+}
+
+async function callsPerKey(source, redisUrl, instances, round) {
+  const upstream = await countingUpstream(source.embeddedUrl);
+  const services = [];
+  try {
+    for (let i = 0; i < instances; i++) {
+      services.push(await startService({ env: { UPSTREAM_URL: upstream.url, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) } }));
+    }
+    // Each instance connected to Redis before the misses.
+    await new Promise((r) => setTimeout(r, 300));
+    const agent = new Agent({ connections: CONCURRENT });
+    const counts = [];
+    let failed = 0;
+    for (let k = 0; k < KEYS; k++) {
+      // A key no run has asked for before: its own page number.
+      const page = 100 + round * 10 + k;
+      const path = `/api/news?categoryId=19&page=${page}`;
+      const answers = await Promise.all(
+        Array.from({ length: CONCURRENT }, async (_, i) => {
+          const res = await request(services[i % instances].url + path, { dispatcher: agent });
+          await res.body.arrayBuffer();
+          return res.statusCode;
+        }),
+      );
+      failed += answers.filter((s) => s !== 200).length;
+      counts.push(upstream.calls.get(`/api/news?categoryId=19&page=${page}&pageSize=9`) ?? 0);
+    }
+    await agent.close();
+    return { counts, failed };
+  } finally {
+    await Promise.all(services.map((s) => s.stop()));
+    await upstream.stop();
+  }
+}
+
+async function workersThroughput() {
+  const paths = { 'cached API hit (2.3 KB)': '/api/news?categoryId=19&page=1&pageSize=9', 'warm page, home': '/' };
+  const one = await startService({ env: { WORKERS: '1' } });
+  const two = await startService({ env: { WORKERS: '2' } });
+  const rows = [];
+  try {
+    for (const [label, path] of Object.entries(paths)) {
+      const headers = path.startsWith('/api') ? {} : BROWSER_HEADERS;
+      for (const s of [one, two]) for (let i = 0; i < 6; i++) await rawGet(s.url + path, headers);
+      const answer = await rawGet(one.url + path, headers);
+      const file = tempPath(`fleet-${label.replace(/\W+/g, '-')}.json`);
+      writeFileSync(file, JSON.stringify(storedResponse(answer)));
+      const baseline = await startHelper('bench/static-server.js', [file, 0]);
+      try {
+        const r = compare({ one: one.url + path, two: two.url + path, baseline: baseline.url + path }, { rounds: 3, seconds: 3, headers });
+        rows.push(row(`${label}, WORKERS=1`, r.one, r.baseline), row(`${label}, WORKERS=2`, r.two, r.baseline));
+      } finally {
+        await baseline.stop();
+      }
+    }
+  } finally {
+    await one.stop();
+    await two.stop();
+  }
+  return rows;
+}
+
+export async function benchFleet() {
+  ensureWrk();
+  ensureBuild();
+  const source = await startService();
+  const redis = await startRedis();
+  const shared = [];
+  const alone = [];
+  try {
+    let round = 0;
+    for (const n of [1, 2, 3]) {
+      shared.push([n, await callsPerKey(source, redis.url, n, round++)]);
+      alone.push([n, await callsPerKey(source, undefined, n, round++)]);
+    }
+  } finally {
+    await redis.stop();
+    await source.stop();
+  }
+  const describe = ({ counts, failed }) =>
+    `${counts.join(', ')} (mean ${fmt(counts.reduce((a, b) => a + b, 0) / counts.length, 1)})${failed ? `; ${failed} failed` : ''}`;
+  const callsTable = table(
+    ['instances', 'sharing Redis: upstream calls per key', 'each alone: upstream calls per key'],
+    shared.map(([n, r], i) => [String(n), describe(r), describe(alone[i][1])]),
+  );
+  const throughput = await workersThroughput();
+  const markdown = `## The fleet: upstream calls per key, and workers
+
+Command: \`${commandLine()}\` (${stamp()}).
+
+**Upstream calls per key.** ${CONCURRENT} concurrent requests for one key no one has asked for before, spread
+evenly over the instances, for each of ${KEYS} keys; the content API answers after ${UPSTREAM_DELAY_MS} ms and counts
+its calls. With \`REDIS_URL\` the instances share a real redis-server; without it each caches alone.
+
+${callsTable}
+
+**Workers.** \`wrk -t1 -c50\`, 3 alternating rounds of 3 s per target, medians. The same raw \`node:http\`
+baseline (one process answering the same bytes) beside the service with \`WORKERS=1\` and \`WORKERS=2\`
+(two workers behind the primary, which hands connections out in turn). The machine has 2 cores, and
+wrk runs on them too.
+
+${TABLE_HEAD}
+${throughput.join('\n')}
+`;
+  return { markdown };
+}
+
+export async function runFleet() {
+  const r = await benchFleet();
+  writeSection('fleet', r.markdown);
+  return r;
+}
+
+if (isMain(import.meta.url)) console.log((await runFleet()).markdown);
