@@ -11,6 +11,7 @@ import { RouterProvider } from 'react-router/dom';
 import { routerSafe } from '../shared/router-safe.js';
 import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js';
 import { browserContentApi } from './browser-content-api.js';
+import { LargeTextContext, largeTextInDocument } from './text-size.js';
 
 async function hydrate(): Promise<void> {
   // The head script may start the app while the document is still arriving (after the first
@@ -42,7 +43,9 @@ async function hydrate(): Promise<void> {
     hydrateRoot(
       document.getElementById('root')!,
       <StrictMode>
-        <RouterProvider router={router} />
+        <LargeTextContext value={largeTextInDocument()}>
+          <RouterProvider router={router} />
+        </LargeTextContext>
       </StrictMode>,
     );
   });

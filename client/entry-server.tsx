@@ -8,6 +8,7 @@ import { createStaticHandler, createStaticRouter, RouterContextProvider, StaticR
 import type { ContentApi } from '../shared/content-api.js';
 import { serializeForScript } from '../shared/escape-json.js';
 import { contentApiContext, createRoutes, ROUTER_DATA_ID, type RouteHandle } from './app-routes.js';
+import { LargeTextContext } from './text-size.js';
 
 export interface RenderedPage {
   status: number;
@@ -22,15 +23,18 @@ export interface RenderedPage {
 }
 
 export interface AppRenderer {
-  /** Runs the loaders for `request`, reading content through `contentApi`, and prepares the stream. */
-  render(request: Request, contentApi: ContentApi): Promise<RenderedPage | Response>;
+  /**
+   * Runs the loaders for `request`, reading content through `contentApi`, and prepares the
+   * stream, drawn in the large-text mode when `largeText`.
+   */
+  render(request: Request, contentApi: ContentApi, largeText?: boolean): Promise<RenderedPage | Response>;
 }
 
 export function createAppRenderer(): AppRenderer {
   const handler = createStaticHandler(createRoutes());
 
   return {
-    async render(request, contentApi) {
+    async render(request, contentApi, largeText = false) {
       const requestContext = new RouterContextProvider(new Map([[contentApiContext, contentApi]]));
       const context = await handler.query(request, { requestContext });
       if (context instanceof Response) return context;
@@ -52,7 +56,9 @@ export function createAppRenderer(): AppRenderer {
             <>
               <div id="root">
                 <StrictMode>
-                  <StaticRouterProvider router={router} context={context} hydrate={false} />
+                  <LargeTextContext value={largeText}>
+                    <StaticRouterProvider router={router} context={context} hydrate={false} />
+                  </LargeTextContext>
                 </StrictMode>
               </div>
               <script type="application/json" id={ROUTER_DATA_ID} dangerouslySetInnerHTML={{ __html: serializeForScript(hydration) }} />

@@ -2,7 +2,7 @@
  * Every address the site links to, built from the route table: one typed `href`, and the
  * canonical form of a page's address that canonical links, the page cache and the edge key on.
  */
-import { RESEARCH_SUBCATEGORY_IDS } from '../shared/constants.js';
+import { RESEARCH_SUBCATEGORY_IDS, TEXT_SIZE_PATH } from '../shared/constants.js';
 import {
   CATEGORY_NAMES,
   CATEGORY_ROUTES,
@@ -87,6 +87,11 @@ export const treatmentHref = (title: string) => href('treatments', { title });
 export function sectionHref(key: keyof typeof SECTIONS): string {
   const first = SECTIONS[key].links[0]!;
   return 'route' in first ? href(first.route) : categoryHref(first.category)!;
+}
+
+/** The switch of the large-text mode (长者模式): it turns the mode on or off and comes back to `back`. */
+export function textSizeHref(large: boolean, back: string): string {
+  return `${TEXT_SIZE_PATH}?${new URLSearchParams({ large: large ? '1' : '0', back })}`;
 }
 
 /** A phone number as a tel: link (digits and a leading + only). */

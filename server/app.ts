@@ -10,7 +10,9 @@ import { asProblem, problem, sendProblem } from './http/problem.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { observe } from './observability/request-observer.js';
+import { TEXT_SIZE_PATH } from '../shared/constants.js';
 import { BAD_ADDRESS_HTML } from './render/plain-pages.js';
+import { textSizeSwitch } from './render/text-size.js';
 
 export interface AppDeps {
   source: AppSource;
@@ -83,6 +85,7 @@ export function createApp(deps: AppDeps): express.Express {
     observe(res, { route: 'static' });
     res.redirect(301, '/media/brand/logo.svg');
   });
+  app.get(TEXT_SIZE_PATH, textSizeSwitch);
   deps.extraRoutes?.(app);
 
   app.get('/{*path}', (req, res) => deps.pages(req, res));

@@ -4,7 +4,17 @@
  * keys are the variables' names, the Config type is derived from it, and the README's table is
  * made from it (`configTable`, checked by test/config.test.ts).
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
+
+/** An address, or a CIDR range of them. */
+function addressOrRange(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -41,6 +51,19 @@ const schema = z.object({
   PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024)
     .default(64 * 1024 * 1024)
     .describe('bound of the rendered-page cache; `0` switches it off'),
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((list) =>
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((entries) => entries.every(addressOrRange), 'each entry must be an IP address or a CIDR range')
+    .optional()
+    .describe(
+      'comma-separated addresses or CIDR ranges of the proxies or edges in front, whose `X-Forwarded-For` and page variant are believed',
+    ),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/ })
     .optional()

@@ -15,6 +15,7 @@ import { RedisLink } from './fleet/redis-link.js';
 import { SharedCache } from './fleet/shared-cache.js';
 import { createFrontDoor } from './http/front-door.js';
 import { securityHeaders } from './http/security-headers.js';
+import { TrustedProxies } from './http/trusted-proxies.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { createRequestObserver } from './observability/request-observer.js';
@@ -78,7 +79,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const headers = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
   // No page cache in development: an edit must show on the next request.
-  const pageCache = config.PAGE_CACHE_MAX_BYTES > 0 && !source.development ? new PageCache(config.PAGE_CACHE_MAX_BYTES) : undefined;
+  const trusted = new TrustedProxies(config.TRUSTED_PROXIES ?? []);
+  const pageCache =
+    config.PAGE_CACHE_MAX_BYTES > 0 && !source.development ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted) : undefined;
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
@@ -106,6 +109,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       publicOrigin,
       pageCache,
       transformHead: source.transformHead,
+      trusted,
       log,
     }),
   });

@@ -41,3 +41,9 @@ export const RESEARCH_CATEGORY_IDS = [
 export const PAGE_SIZE_DEFAULT = 9;
 export const PAGE_SIZE_MAX = 50;
 export const PAGE_MAX = 1000;
+
+/** The large-text mode (长者模式): its switch's address and the cookie that remembers it. */
+export const TEXT_SIZE_PATH = '/text-size';
+export const TEXT_SIZE_COOKIE = 'textsize';
+/** The variant of a page an edge in front says a request gets (docs/decisions/017): zoom, transform or large. */
+export const PAGE_VARIANT_HEADER = 'x-page-variant';

@@ -12,11 +12,12 @@ import {
   SOLID_HEADER_SCROLL_THRESHOLD_PX,
   UNSCALED_MAX_WIDTH_PX,
 } from '../../shared/constants.js';
-import { sectionHref } from '../href.js';
+import { canonicalHref, sectionHref, textSizeHref } from '../href.js';
 import { orEmpty } from '../navigation.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
 import { useCurrentSection, useLayoutData } from '../router-hooks.js';
 import { scrollContainer, scrollOffset } from '../scroll.js';
+import { useLargeText } from '../text-size.js';
 import { PanelContent } from './header-panels.js';
 
 /** The header's nine items, one per section, in the route table's order. */
@@ -26,6 +27,22 @@ const NAV_ITEMS = (Object.keys(SECTIONS) as SectionKey[]).map((section) => ({
   href: sectionHref(section),
   panel: SECTIONS[section].panel,
 }));
+
+/**
+ * The large-text mode's switch (长者模式): a plain link, which works before and without the
+ * app's scripts; the server draws the page in the mode the visitor chose.
+ */
+function TextSizeSwitch() {
+  const { pathname, search } = useLocation();
+  const large = useLargeText();
+  // Back to the page's canonical address: the page's HTML depends on nothing else of its address.
+  const back = canonicalHref(pathname, new URLSearchParams(search)) ?? pathname;
+  return (
+    <a className="text-size-switch" href={textSizeHref(!large, back)} rel="nofollow">
+      {large ? '标准版' : '长者模式'}
+    </a>
+  );
+}
 
 /** Hover panels belong to the desktop layout only. */
 function isPhone(): boolean {
@@ -130,6 +147,7 @@ export function Header() {
           {/* Without content there is no name to show: the link still says where it goes. */}
           <span className="logo-name">{name ?? '返回首页'}</span>
         </Link>
+        <TextSizeSwitch />
         <button
           type="button"
           className="menu-toggle"

@@ -3,13 +3,13 @@ import { APP_MODULES_META } from '../../client/head-script.js';
 import { canonicalHref } from '../../client/href.js';
 import { escapeHtml } from '../../shared/escape-json.js';
 import type { PageAssets } from './client-assets.js';
-import type { ScaleMode } from './scale-mode.js';
+import type { PageVariant } from './page-variant.js';
 
 export interface HeadOptions {
   title: string;
   description: string;
   canonical: string;
-  scaleMode: ScaleMode;
+  variant: PageVariant;
   headScript: string;
   assets: PageAssets;
   indexable: boolean;
@@ -18,7 +18,8 @@ export interface HeadOptions {
 export function documentHead(o: HeadOptions): string {
   const attr = escapeHtml;
   return [
-    `<!doctype html><html lang="zh-CN" data-scale="${o.scaleMode}"><head>`,
+    // The large-text mode is never scaled down: it takes the window's own width (zoom mode).
+    `<!doctype html><html lang="zh-CN" data-scale="${o.variant === 'transform' ? 'transform' : 'zoom'}"${o.variant === 'large' ? ' data-text="large"' : ''}><head>`,
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(o.title)}</title>`,

@@ -22,7 +22,8 @@ import type { PageCache } from './page-cache.js';
 import { pageKey } from './page-key.js';
 import { UNAVAILABLE_HTML } from './plain-pages.js';
 import { RenderReads } from './render-tracking.js';
-import { scaleModeFor } from './scale-mode.js';
+import type { TrustedProxies } from '../http/trusted-proxies.js';
+import { variantOf, varyOf } from './page-variant.js';
 import { serverContentApi } from './server-content-api.js';
 
 /** A render that has not produced its shell by then is abandoned. */
@@ -38,6 +39,7 @@ export interface PageHandlerDeps {
   pageCache: PageCache | undefined;
   /** Development: Vite adds its client and React's refresh preamble to the head. */
   transformHead?: ((url: string, head: string) => Promise<string>) | undefined;
+  trusted: TrustedProxies;
   log: Logger;
 }
 
@@ -51,7 +53,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const origin = deps.publicOrigin();
     // Concatenated, not resolved: a URL such as //other.host/ must stay a path on this origin.
     const url = new URL(origin + routerSafe(target));
-    const scaleMode = scaleModeFor(req.headers['user-agent']);
+    const variant = variantOf(req, deps.trusted);
     const fail = (error: unknown, what: string) => {
       deps.log.error({ err: error, url: target }, what);
       if (res.headersSent) {
@@ -66,7 +68,11 @@ export function createPageHandler(deps: PageHandlerDeps) {
     let page;
     try {
       const renderer = await deps.renderer();
-      page = await renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads));
+      page = await renderer.render(
+        new Request(url, { signal: controller.signal }),
+        serverContentApi(deps.cache, reads),
+        variant === 'large',
+      );
     } catch (error) {
       if (!controller.signal.aborted) fail(error, 'page loaders failed');
       return;
@@ -87,25 +93,24 @@ export function createPageHandler(deps: PageHandlerDeps) {
       title,
       description: page.handle.route ? ROUTE_DESCRIPTIONS[page.handle.route] : title,
       canonical,
-      scaleMode,
+      variant,
       headScript: deps.headScript,
       assets,
       indexable: status === 200,
     });
     if (deps.transformHead) head = await deps.transformHead(target, head);
-    const etag = weakEtag(deps.assets.version, scaleMode, canonical, String(status), ...[...reads.etags].sort());
+    const etag = weakEtag(deps.assets.version, variant, canonical, String(status), ...[...reads.etags].sort());
     const headers = [
       'content-type',
       'text/html; charset=utf-8',
       // Revalidated on every visit (ETag, 304): a page changes when its content does.
       'cache-control',
       status === 200 ? 'no-cache' : 'no-store',
-      'vary',
-      'Accept-Encoding, User-Agent',
     ];
-    const key = status === 200 && deps.pageCache ? pageKey(req) : undefined;
+    const vary = ['vary', varyOf(req, deps.trusted)];
+    const key = status === 200 && deps.pageCache ? pageKey(req, deps.trusted) : undefined;
     if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
-      res.writeHead(304, [...headers, 'etag', etag]).end();
+      res.writeHead(304, [...headers, ...vary, 'etag', etag]).end();
       return;
     }
 
@@ -137,6 +142,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       onShellReady() {
         res.writeHead(status, [
           ...headers,
+          ...vary,
           ...(status === 200 ? ['etag', etag] : []),
           ...(encoding ? ['content-encoding', encoding] : []),
           'x-cache',
