@@ -27,10 +27,13 @@ export const contentApiContext = createContext<ContentApi>();
 type PageModule = { default: React.ComponentType };
 const pageModules = import.meta.glob<PageModule>('./pages/*-page.tsx');
 
-/** The error a page shows: 404 when the content does not exist, 503 otherwise. */
+/** The statuses a page answers with besides 200: its content does not exist, the visitor asked too often, or it cannot be had now. */
+const PAGE_STATUSES = new Set([404, 429]);
+
+/** The error a page shows: 404 or 429 as the content API's answer said, 503 otherwise. */
 function toRouteError(error: unknown): never {
   if (isContentError(error)) {
-    throw data({ code: error.code, message: error.message }, { status: error.status === 404 ? 404 : 503 });
+    throw data({ code: error.code, message: error.message }, { status: PAGE_STATUSES.has(error.status) ? error.status : 503 });
   }
   throw error;
 }

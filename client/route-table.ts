@@ -289,3 +289,4 @@ export const SECTIONS: Readonly<Record<SectionKey, Section>> = {
 
 export const NOT_FOUND_TITLE = '页面未找到';
 export const UNAVAILABLE_TITLE = '暂时无法访问';
+export const TOO_MANY_TITLE = '访问过于频繁';

@@ -5,33 +5,57 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
 import { href } from '../href.js';
-import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../route-table.js';
+import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../route-table.js';
 import '../styles/global.css';
 
-function useIsNotFound(): boolean {
+type ErrorKind = 'not-found' | 'too-many' | 'unavailable';
+
+/** What went wrong: the page does not exist, the visitor asked too often, or the content cannot be had now. */
+function useErrorKind(): ErrorKind {
   const error = useRouteError();
-  return isRouteErrorResponse(error) && error.status === 404;
+  if (isRouteErrorResponse(error) && error.status === 404) return 'not-found';
+  if (isRouteErrorResponse(error) && error.status === 429) return 'too-many';
+  return 'unavailable';
 }
 
-function ErrorMessage({ notFound }: { notFound: boolean }) {
+const MESSAGES: Record<ErrorKind, { mark: string; title: string; heading: string; text: string }> = {
+  'not-found': {
+    mark: '404',
+    title: NOT_FOUND_TITLE,
+    heading: '页面未找到',
+    text: '您访问的页面不存在或已被移除，请检查网址是否正确，或从以下入口继续浏览。',
+  },
+  'too-many': {
+    mark: '429',
+    title: TOO_MANY_TITLE,
+    heading: '访问过于频繁',
+    text: '您在短时间内打开了很多新页面，请稍等片刻再试。已浏览过的页面仍可正常访问。',
+  },
+  unavailable: {
+    mark: '503',
+    title: UNAVAILABLE_TITLE,
+    heading: '内容暂时无法加载',
+    text: '服务暂时不可用，我们正在尽快恢复。请稍后重新加载，或先浏览网站的其他内容。',
+  },
+};
+
+function ErrorMessage({ kind }: { kind: ErrorKind }) {
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
+  const message = MESSAGES[kind];
 
   useEffect(() => {
-    document.title = notFound ? NOT_FOUND_TITLE : UNAVAILABLE_TITLE;
-  }, [notFound, here]);
+    document.title = message.title;
+  }, [message, here]);
 
+  const notFound = kind === 'not-found';
   return (
     <section className="error-state" aria-labelledby="error-title">
       <div className="error-mark" aria-hidden="true">
-        {notFound ? '404' : '503'}
+        {message.mark}
       </div>
-      <h1 id="error-title">{notFound ? '页面未找到' : '内容暂时无法加载'}</h1>
-      {notFound ? (
-        <p>您访问的页面不存在或已被移除，请检查网址是否正确，或从以下入口继续浏览。</p>
-      ) : (
-        <p>服务暂时不可用，我们正在尽快恢复。请稍后重新加载，或先浏览网站的其他内容。</p>
-      )}
+      <h1 id="error-title">{message.heading}</h1>
+      <p>{message.text}</p>
       <div className="error-actions">
         {notFound ? null : (
           // A plain link: a full reload of the same address.
@@ -52,20 +76,20 @@ function ErrorMessage({ notFound }: { notFound: boolean }) {
 
 /** A page's error boundary, drawn inside the layout. */
 export function PageError() {
-  const notFound = useIsNotFound();
+  const kind = useErrorKind();
   return (
     <div className="container error-page">
-      <ErrorMessage notFound={notFound} />
+      <ErrorMessage kind={kind} />
     </div>
   );
 }
 
 /** The root's error boundary: no layout data, so a minimal page of its own. */
 export function RootError() {
-  const notFound = useIsNotFound();
+  const kind = useErrorKind();
   return (
     <main id="main" className="root-error">
-      <ErrorMessage notFound={notFound} />
+      <ErrorMessage kind={kind} />
     </main>
   );
 }
