@@ -155,7 +155,7 @@ describe('demo content: counts', () => {
 
   it('has enough content items per category', () => {
     for (const id of [19, 20, 21]) expect(byCategory(id).length, `category ${id}`).toBeGreaterThanOrEqual(12);
-    expect(byCategory(6)).toHaveLength(10);
+    expect(byCategory(6)).toHaveLength(12);
     expect(byCategory(7)).toHaveLength(6);
     for (const id of [15, 16]) expect(byCategory(id).length, `category ${id}`).toBeGreaterThanOrEqual(6);
     for (const id of [22, 23, 24, 25, 26, 27]) expect(byCategory(id).length, `category ${id}`).toBeGreaterThanOrEqual(3);

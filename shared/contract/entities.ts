@@ -12,6 +12,8 @@ const longText = z.string().min(1).max(20_000);
 const image = z.string().regex(/^\/media\/[a-z0-9/_-]+\.(svg|webp|png|jpg)$/);
 /** A link inside this site: a path, never a scheme or another host. */
 const internalLink = z.string().regex(/^\/(?!\/)[^\s]*$/);
+/** A link to another site (a map, a public register): https only, never a script or a data: URL. */
+const externalLink = z.url({ protocol: /^https$/ }).max(2_000);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const year = z.number().int().min(1900).max(2100);
 /** Upstream HTML; sanitised by the service before it is cached or rendered. */
@@ -92,6 +94,8 @@ export const hospital = z.object({
   summary: text,
   founded: year,
   departments: z.array(text),
+  /** The hospital on a map (opens a map app where there is one). */
+  mapUrl: externalLink.optional(),
 });
 export const internationalHospital = hospital.extend({
   country: text,
@@ -117,7 +121,15 @@ export const contactUs = z.object({
   phone: text,
   email: z.email(),
   hours: text,
-  branches: z.array(z.object({ name: text, address: text, phone: text })),
+  /** The group's address on a map. */
+  mapUrl: externalLink.optional(),
+  /** How to book: by phone or WeChat (the site takes no bookings itself). */
+  booking: z.object({ phone: text, hours: text, note: text }).optional(),
+  /** The WeChat official account and its QR code. */
+  wechat: z.object({ account: text, qr: image, note: text }).optional(),
+  /** The site's ICP filing and public-security record numbers, each with its public register. */
+  filings: z.object({ icp: text, icpUrl: externalLink, publicSecurity: text, publicSecurityUrl: externalLink }).optional(),
+  branches: z.array(z.object({ name: text, address: text, phone: text, mapUrl: externalLink.optional() })),
 });
 
 /** A page of a longer list, with the total so that pages can be counted. */

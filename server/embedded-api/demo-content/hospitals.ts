@@ -2,6 +2,10 @@
 import type { ContactUs, Hospital, InternationalHospital } from '../../../shared/contract/entities.js';
 import { html } from './helpers.js';
 
+/** A place on Amap (高德地图): its web page, which opens the app on a phone that has it. */
+const amap = (lng: number, lat: number, name: string) =>
+  `https://uri.amap.com/marker?position=${lng},${lat}&name=${encodeURIComponent(name)}&coordinate=gaode&callnative=1`;
+
 export const HOSPITAL = {
   shanghai: '上海明瞳眼科医院',
   beijing: '北京明瞳眼科医院',
@@ -23,6 +27,7 @@ export const domesticHospitals: Hospital[] = [
     summary: '集团总院，建筑面积 3.2 万平方米，设有屈光、白内障、眼底病、干眼等 12 个专科中心，是集团的临床、教学与科研基地。',
     founded: 2004,
     departments: ['屈光手术中心', '白内障中心', '眼底病中心', '青光眼科', '角膜病科', '干眼诊疗中心', '小儿眼科', '视光中心'],
+    mapUrl: amap(121.4166, 31.1789, HOSPITAL.shanghai),
   },
   {
     id: 2,
@@ -34,6 +39,7 @@ export const domesticHospitals: Hospital[] = [
     summary: '集团在华北地区的区域医疗中心，以白内障与玻璃体视网膜手术见长，设有眼科住院医师规范化培训基地。',
     founded: 2010,
     departments: ['白内障中心', '眼底病中心', '屈光手术中心', '青光眼科', '眼外伤科', '视光中心'],
+    mapUrl: amap(116.4613, 39.9109, HOSPITAL.beijing),
   },
   {
     id: 3,
@@ -45,6 +51,7 @@ export const domesticHospitals: Hospital[] = [
     summary: '华南区域眼科专科医院，青光眼科与角膜病科为特色专科，开展各类角膜移植手术。',
     founded: 2012,
     departments: ['青光眼科', '角膜病科', '屈光手术中心', '白内障中心', '小儿眼科', '视光中心'],
+    mapUrl: amap(113.3321, 23.1446, HOSPITAL.guangzhou),
   },
   {
     id: 4,
@@ -56,6 +63,7 @@ export const domesticHospitals: Hospital[] = [
     summary: '西南地区眼科专科医院，设有近视防控研究中心，长期承担区域中小学视力筛查与“光明乡村行”公益项目。',
     founded: 2014,
     departments: ['小儿眼科', '近视防控中心', '屈光手术中心', '白内障中心', '眼底病科', '视光中心'],
+    mapUrl: amap(104.0688, 30.6256, HOSPITAL.chengdu),
   },
   {
     id: 5,
@@ -67,6 +75,7 @@ export const domesticHospitals: Hospital[] = [
     summary: '以屈光手术与智慧医疗为特色，率先在集团内实现全流程线上预约、检查报告推送与术后智能随访。',
     founded: 2016,
     departments: ['屈光手术中心', '白内障中心', '干眼诊疗中心', '眼底病科', '视光中心'],
+    mapUrl: amap(120.1321, 30.2781, HOSPITAL.hangzhou),
   },
   {
     id: 6,
@@ -78,6 +87,7 @@ export const domesticHospitals: Hospital[] = [
     summary: '华中地区眼科专科医院，眼整形与眼眶病科、白内障中心为特色专科，辐射湖北及周边省份。',
     founded: 2018,
     departments: ['眼整形与眼眶病科', '白内障中心', '屈光手术中心', '青光眼科', '小儿眼科', '视光中心'],
+    mapUrl: amap(114.2689, 30.5951, HOSPITAL.wuhan),
   },
 ];
 
@@ -93,6 +103,7 @@ export const internationalHospitals: InternationalHospital[] = [
     summary: '明瞳眼科医疗集团在海外设立的首家眼科医院，位于悉尼中央商务区，提供中英文双语眼科诊疗服务。',
     founded: 2020,
     departments: ['白内障与屈光手术', '综合眼科门诊', '眼底病门诊', '视光与配镜中心'],
+    mapUrl: 'https://www.google.com/maps/search/?api=1&query=388+George+Street+Sydney+NSW+2000',
     content: html([
       '明瞳澳洲眼科医院于 2020 年在悉尼开业，是明瞳眼科医疗集团国际化战略的重要一步。医院位于悉尼中央商务区，交通便利，毗邻多条公交与轻轨线路。',
       '医院遵循澳大利亚医疗监管要求执业，医生均持有澳大利亚执业注册资格，并与国内各院区共享临床路径、病例讨论和质量管理标准，为在澳华人及当地居民提供中英文双语诊疗服务。',
@@ -118,9 +129,27 @@ export const contactUs: ContactUs = {
   phone: '400-820-2004',
   email: 'service@mingtong-eye.example',
   hours: '门诊时间：周一至周日 8:00-17:00（法定节假日另行通知）；咨询热线 8:00-20:00',
+  mapUrl: amap(121.4166, 31.1789, '明瞳大厦'),
+  booking: {
+    phone: '400-820-2004',
+    hours: '每天 8:00-20:00',
+    note: '电话或微信预约，客服专员为您安排就诊院区、专家与时间；就诊当天请携带身份证或医保卡。',
+  },
+  wechat: {
+    account: '明瞳眼科',
+    qr: '/media/brand/wechat-qr.svg',
+    note: '微信扫一扫，关注公众号即可预约挂号、查询报告、咨询客服',
+  },
+  filings: {
+    icp: '沪ICP备2004018号-1',
+    icpUrl: 'https://beian.miit.gov.cn/',
+    publicSecurity: '沪公网安备31010402004018号',
+    publicSecurityUrl: 'https://beian.mps.gov.cn/#/query/webSearch?code=31010402004018',
+  },
   branches: [...domesticHospitals, ...internationalHospitals].map((h) => ({
     name: h.name,
     address: h.address,
     phone: h.phone,
+    ...(h.mapUrl ? { mapUrl: h.mapUrl } : {}),
   })),
 };
