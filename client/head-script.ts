@@ -10,30 +10,83 @@ export const APP_MODULES_META = 'app-modules';
 const BOOT_WAIT_MS = 2_500;
 
 /**
- * - Marks the document as scripted (`js` class) and keeps the CSS variable --scale at viewport
- *   width / design width (1 at `unscaledMax` px or less), now and on every resize, so that the
- *   first paint is already scaled.
+ * Browser zoom levels the page honours (docs/decisions/019): zooming in enlarges the design; a zoom
+ * below 100 % is left to the spec's scaling, which fills the window whatever the zoom.
+ */
+const ZOOM_LEVELS = [1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5];
+/** How far (CSS px) the window's outer width may be from inner width × zoom: its frame and a scrollbar. */
+const ZOOM_SLACK_PX = 24;
+
+/**
+ * - Marks the document as scripted (`js` class) and keeps the CSS variable --scale, now and on
+ *   every resize, so that the first paint is already scaled: viewport width / design width
+ *   (1 at `unscaledMax` px or less, and always 1 in the large-text mode), multiplied by the
+ *   visitor's browser zoom, so that zooming in enlarges the page as it does any other site
+ *   (the layout then reflows to a narrower design width, never wider than the window).
  * - Starts the app once the first contentful paint has been presented (where the browser
  *   reports it; else after the first frame) and the page's main images (fetchpriority=high)
  *   have been drawn, or after `bootWaitMs` at most: the modules named by the meta element (the
  *   entry, then the route's chunks) are added together, so they load in parallel without
  *   competing with the first paint.
  */
-function headScript(designWidth: number, unscaledMax: number, modulesMeta: string, bootWaitMs: number): void {
+function headScript(
+  designWidth: number,
+  unscaledMax: number,
+  modulesMeta: string,
+  bootWaitMs: number,
+  levels: number[],
+  slack: number,
+): void {
   const doc = document;
+  const win = window;
   const root = doc.documentElement;
   root.classList.add('js');
+  const large = root.dataset.text === 'large';
+
+  // Chromium, Edge and Safari keep outerWidth in screen units, so outer / inner is the zoom; a
+  // zoom in also raises devicePixelRatio by as much (a screen's own ratio is 1 or more).
+  const outerZoom = () => {
+    const ratio = win.devicePixelRatio || 1;
+    let best = 0;
+    let miss = slack;
+    for (const level of levels) {
+      const off = Math.abs(win.outerWidth - win.innerWidth * level);
+      if (off <= miss && ratio >= level * 0.98) {
+        miss = off;
+        best = level;
+      }
+    }
+    return best;
+  };
+  let zoom = 1;
+  let outerTells = false;
+  let dpr = win.devicePixelRatio || 1;
+  let device = win.innerWidth * dpr;
+  // Firefox reports outerWidth in CSS px too: there a zoom shows as a new devicePixelRatio at a
+  // resize that keeps the window's width in device pixels (a move to another screen does not).
+  const measure = () => {
+    const ratio = win.devicePixelRatio || 1;
+    const outer = outerZoom();
+    if (outer > 1) outerTells = true;
+    if (outerTells) zoom = outer || zoom;
+    else if (ratio !== dpr && Math.abs(win.innerWidth * ratio - device) <= device * 0.02) zoom = Math.max(1, (zoom * ratio) / dpr);
+    dpr = ratio;
+    device = win.innerWidth * ratio;
+  };
+
   let shown = '';
   const scale = () => {
-    const width = window.innerWidth;
-    const factor = String(width <= unscaledMax ? 1 : width / designWidth);
+    measure();
+    const width = win.innerWidth;
+    // The layout is never narrower than the phone layout's threshold once the window is wider.
+    const factor = String(large || width <= unscaledMax ? 1 : Math.min((width * zoom) / designWidth, width / (unscaledMax + 1)));
     if (factor !== shown) {
       shown = factor;
       root.style.setProperty('--scale', factor);
     }
   };
   scale();
-  window.addEventListener('resize', scale);
+  win.addEventListener('resize', scale);
 
   const meta = doc.querySelector<HTMLMetaElement>(`meta[name="${modulesMeta}"]`);
   if (!meta) return;
@@ -84,6 +137,13 @@ function headScript(designWidth: number, unscaledMax: number, modulesMeta: strin
 }
 
 /** The script as the page carries it: the function's source, called with its settings. */
-export const HEAD_SCRIPT = `(${headScript.toString()})(${[DESIGN_WIDTH_PX, UNSCALED_MAX_WIDTH_PX, APP_MODULES_META, BOOT_WAIT_MS]
+export const HEAD_SCRIPT = `(${headScript.toString()})(${[
+  DESIGN_WIDTH_PX,
+  UNSCALED_MAX_WIDTH_PX,
+  APP_MODULES_META,
+  BOOT_WAIT_MS,
+  ZOOM_LEVELS,
+  ZOOM_SLACK_PX,
+]
   .map((arg) => JSON.stringify(arg))
   .join(',')})`;
