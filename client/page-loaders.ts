@@ -47,6 +47,9 @@ function oneOf(url: URL, key: string, allowed: readonly number[], fallback: numb
   return n;
 }
 
+/** Experts per page: three full rows of the four-column grid (content lists keep the default, three rows of three). */
+const EXPERTS_PAGE_SIZE = 12;
+
 /** The categories the news page shows, chosen by its `id`. */
 const NEWS_PAGE_CATEGORIES = [CATEGORY.groupNews, CATEGORY.hospitalNews, CATEGORY.mediaReports] as const;
 
@@ -114,7 +117,7 @@ export const PAGE_LOADERS = {
   contentDetail: (api, url, signal) => api.get('newsDetail', { id: requiredId(url), signal }),
   equipment: (api, url, signal) => listPage(api.get('news', { query: { categoryId: CATEGORY.equipment, page: pageNumber(url) }, signal })),
   international: (api, _url, signal) => api.get('internationalHospitals', { signal }),
-  experts: (api, url, signal) => listPage(api.get('experts', { query: { page: pageNumber(url) }, signal })),
+  experts: (api, url, signal) => listPage(api.get('experts', { query: { page: pageNumber(url), pageSize: EXPERTS_PAGE_SIZE }, signal })),
   expertDetail: (api, url, signal) => api.get('expert', { id: requiredId(url), signal }),
   researchInnovation: (api, url, signal) => research(api, url, signal, CATEGORY.researchInnovation),
   academicExchange: (api, url, signal) => research(api, url, signal, CATEGORY.academicExchange),

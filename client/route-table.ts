@@ -63,6 +63,7 @@ export const ROUTES = {
     section: 'about',
     params: [],
     page: 'culture-page',
+    lead: '以患者为中心，以质量为生命',
   },
   history: {
     path: '/jtjj/fzlc',
@@ -113,6 +114,7 @@ export const ROUTES = {
     params: ['id'],
     needsId: true,
     page: 'article-page',
+    lead: '权威、易懂的眼健康知识与诊疗资讯',
   },
   equipment: {
     path: '/hzhf/zlsb',
@@ -129,6 +131,7 @@ export const ROUTES = {
     section: 'international',
     params: [],
     page: 'international-page',
+    lead: '中澳两地同一标准，为海外华人与国际患者守护光明',
   },
   experts: {
     path: '/zjxz/index',
@@ -145,6 +148,7 @@ export const ROUTES = {
     params: ['id'],
     needsId: true,
     page: 'expert-detail-page',
+    lead: '了解专家的专业方向、出诊时间与学术成就',
   },
   researchInnovation: {
     path: '/xsyj/xsyj',
@@ -205,6 +209,7 @@ export const ROUTES = {
     params: ['id'],
     needsId: true,
     page: 'article-page',
+    lead: '记录明瞳在医疗、公益与学术上的每一步',
   },
   contact: {
     path: '/lxwm/index',
@@ -242,6 +247,8 @@ export interface Section {
   readonly panel?: PanelKey;
   /** The panel's text, where the content API gives none. */
   readonly lead?: string;
+  /** The illustration in the band at the top of the section's pages (a local /media path). */
+  readonly banner?: string;
   /** Its sub-pages, in order: routes, or categories; the first is where the header item leads. */
   readonly links: readonly ({ route: Exclude<RouteKey, ItemRoute> } | { category: CategoryId })[];
 }
@@ -251,24 +258,28 @@ export const SECTIONS: Readonly<Record<SectionKey, Section>> = {
   home: { label: '首页', links: [{ route: 'home' }] },
   about: {
     label: '集团简介',
+    banner: '/media/banners/section-about.svg',
     panel: 'intro',
     links: [{ route: 'culture' }, { route: 'history' }, { route: 'awards' }, { route: 'promotions' }],
   },
   services: {
     label: '患者服务',
+    banner: '/media/banners/section-services.svg',
     panel: 'services',
     links: [{ category: C.featuredTreatments }, { category: C.knowledge }, { category: C.equipment }],
   },
-  domestic: { label: '国内医院', links: [{ route: 'domesticHospitals' }] },
+  domestic: { label: '国内医院', banner: '/media/banners/section-domestic.svg', links: [{ route: 'domesticHospitals' }] },
   international: {
     label: '国际医院',
+    banner: '/media/banners/section-international.svg',
     panel: 'international',
     lead: '集团在澳大利亚悉尼设立国际眼科医院，中澳两地专家协同诊疗，为海外华人与国际患者提供与国际标准接轨的眼科医疗服务。',
     links: [{ route: 'international' }],
   },
-  experts: { label: '专家团队', links: [{ route: 'experts' }] },
+  experts: { label: '专家团队', banner: '/media/banners/section-experts.svg', links: [{ route: 'experts' }] },
   research: {
     label: '学术研究',
+    banner: '/media/banners/section-research.svg',
     panel: 'research',
     lead: '以临床需求为导向，推动眼科诊疗技术创新与学术交流。',
     links: [
@@ -280,11 +291,12 @@ export const SECTIONS: Readonly<Record<SectionKey, Section>> = {
   },
   news: {
     label: '新闻媒体',
+    banner: '/media/banners/section-news.svg',
     panel: 'news',
     lead: '集团动态、各院新闻与媒体报道。',
     links: [{ category: C.groupNews }, { category: C.hospitalNews }, { category: C.mediaReports }],
   },
-  contact: { label: '联系我们', links: [{ route: 'contact' }] },
+  contact: { label: '联系我们', banner: '/media/banners/section-contact.svg', links: [{ route: 'contact' }] },
 };
 
 export const NOT_FOUND_TITLE = '页面未找到';

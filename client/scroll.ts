@@ -15,7 +15,13 @@ export function scrollOffset(): number {
   return target instanceof Window ? target.scrollY : target.scrollTop;
 }
 
+const behavior = (): ScrollBehavior => (window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+
 export function scrollToTop(): void {
-  const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  scrollContainer().scrollTo({ top: 0, behavior: reduce ? 'auto' : 'smooth' });
+  scrollContainer().scrollTo({ top: 0, behavior: behavior() });
+}
+
+/** Brings the element with this id into view (its scroll-margin keeps it clear of the fixed header). */
+export function scrollToAnchor(id: string): void {
+  document.getElementById(decodeURIComponent(id))?.scrollIntoView({ behavior: behavior() });
 }

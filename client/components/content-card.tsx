@@ -57,7 +57,7 @@ export function EmptyState({ children = '暂无内容，敬请期待。' }: { ch
 export function ContentGrid({ list }: { list: Page<ContentSummary> }) {
   return (
     <>
-      <div className="card-grid grid3">
+      <div className="card-grid grid3 fill">
         {list.items.map((item, i) => (
           <ContentCard key={item.id} item={item} priority={i === 0} />
         ))}

@@ -1,15 +1,25 @@
-/** The site footer (docs/product/header-and-footer.md): section links, the group's address and phone, copyright. */
+/**
+ * The site footer (docs/product/header-and-footer.md): the group's phone, address and hours,
+ * section links, the WeChat account's QR code, copyright and the site's ICP and public-security
+ * filings, all from the content API.
+ */
 import { Link } from 'react-router';
 import { telHref } from '../href.js';
 import { footerColumns, orEmpty } from '../navigation.js';
 import { useLayoutData } from '../router-hooks.js';
 import { FactList } from './fact-list.js';
+import { MapLink } from './map-link.js';
+
+/** A link to another site, opened beside this one. */
+const EXTERNAL = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
 export function Footer() {
   const layout = orEmpty(useLayoutData());
   const { contact, intro } = layout;
   const groupName = contact?.groupName ?? intro?.name;
   const columns = footerColumns(layout);
+  const filings = contact?.filings;
+  const wechat = contact?.wechat;
 
   return (
     <footer className="site-footer">
@@ -27,7 +37,13 @@ export function Footer() {
                     {contact.phone}
                   </a>,
                 ],
-                ['集团地址', contact.address],
+                [
+                  '集团地址',
+                  <>
+                    {contact.address}
+                    {contact.mapUrl ? <MapLink href={contact.mapUrl} place="集团地址" /> : null}
+                  </>,
+                ],
                 ['服务时间', contact.hours],
               ]}
             />
@@ -47,10 +63,28 @@ export function Footer() {
             </div>
           ))}
         </nav>
+        {wechat ? (
+          <div className="footer-wechat" id="site-wechat">
+            <img src={wechat.qr} alt={`微信公众号“${wechat.account}”的二维码`} width={160} height={160} loading="lazy" decoding="async" />
+            <p className="footer-wechat-name">微信公众号：{wechat.account}</p>
+            <p className="footer-wechat-note">{wechat.note}</p>
+          </div>
+        ) : null}
       </div>
       <div className="footer-bottom">
         <div className="container">
           <p>© 2004-2024 {groupName ? `${groupName} ` : ''}版权所有</p>
+          {filings ? (
+            <p className="footer-filings">
+              <a href={filings.icpUrl} {...EXTERNAL}>
+                {filings.icp}
+              </a>
+              <a href={filings.publicSecurityUrl} {...EXTERNAL}>
+                <img src="/media/brand/police-badge.svg" alt="" width={20} height={20} loading="lazy" decoding="async" />
+                {filings.publicSecurity}
+              </a>
+            </p>
+          ) : null}
           <p className="footer-note">本网站内容仅供参考，具体诊疗请遵医嘱。</p>
         </div>
       </div>

@@ -4,12 +4,13 @@ import { treatmentHref } from '../href.js';
 import { sectionLinks, type Layout, type NavLink } from '../navigation.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
 
-function PanelLinks({ links }: { links: readonly NavLink[] }) {
+/** A section's links; `drives` marks the one whose items the panel shows beside them. */
+function PanelLinks({ links, drives }: { links: readonly NavLink[]; drives?: string | undefined }) {
   return (
     <ul className="panel-links">
       {links.map((l) => (
         <li key={l.to}>
-          <Link to={l.to} className="panel-link">
+          <Link to={l.to} className={l.to === drives ? 'panel-link drives' : 'panel-link'}>
             {l.label}
           </Link>
         </li>
@@ -18,19 +19,28 @@ function PanelLinks({ links }: { links: readonly NavLink[] }) {
   );
 }
 
-function TreatmentGrid({ treatments }: { treatments: Layout['treatments'] }) {
+/** The featured treatments, under the name of the category they belong to (the first of the section's links). */
+function TreatmentGrid({ treatments, category }: { treatments: Layout['treatments']; category: NavLink | undefined }) {
   if (treatments.length === 0) return null;
   return (
-    <ul className="panel-treatments">
-      {treatments.map((t) => (
-        <li key={t.id}>
-          <Link to={treatmentHref(t.title)} className="panel-treatment">
-            <img src={t.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
-            <span>{t.title}</span>
-          </Link>
-        </li>
-      ))}
-    </ul>
+    <div className="panel-grid">
+      {category ? (
+        <p className="panel-grid-title" id="panel-grid-title">
+          {category.label}
+          <span className="panel-grid-count">共 {treatments.length} 项</span>
+        </p>
+      ) : null}
+      <ul className="panel-treatments" aria-labelledby={category ? 'panel-grid-title' : undefined}>
+        {treatments.map((t) => (
+          <li key={t.id}>
+            <Link to={treatmentHref(t.title)} className="panel-treatment">
+              <img src={t.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
+              <span>{t.title}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -38,19 +48,21 @@ export function PanelContent({ section, layout }: { section: SectionKey; layout:
   const { label, lead } = SECTIONS[section];
   // The group's own introduction text, from the content API, leads its panel.
   const text = section === 'about' ? layout.intro?.summary : lead;
+  const links = sectionLinks(section, layout);
+  const services = section === 'services';
   return (
     <>
-      {section === 'services' ? null : (
+      {services ? null : (
         <div className="panel-lead">
           <p className="panel-title">{label}</p>
           {text ? <p className="panel-text">{text}</p> : null}
         </div>
       )}
-      <PanelLinks links={sectionLinks(section, layout)} />
+      <PanelLinks links={links} drives={services ? links[0]?.to : undefined} />
       {section === 'about' && layout.intro?.image ? (
         <img className="panel-figure" src={layout.intro.image} alt="" width={800} height={500} loading="lazy" decoding="async" />
       ) : null}
-      {section === 'services' ? <TreatmentGrid treatments={layout.treatments} /> : null}
+      {services ? <TreatmentGrid treatments={layout.treatments} category={links[0]} /> : null}
     </>
   );
 }

@@ -1,6 +1,7 @@
 /**
- * The fixed site header (docs/product/header-and-footer.md): logo, nine items, hover panels,
- * transparent over the home banner until the page scrolls, and a menu button on phones.
+ * The fixed site header (docs/product/header-and-footer.md): a top bar with the booking line and
+ * the large-text switch, then the logo, nine items, hover panels and the booking button;
+ * transparent over the home banner until the page scrolls; a menu button where the items do not fit.
  */
 import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { Link, useLocation, useRouteLoaderData } from 'react-router';
@@ -10,10 +11,9 @@ import {
   PANEL_HEIGHT_PATIENT_SERVICES_PX,
   SCROLL_LISTENER_DELAY_MS,
   SOLID_HEADER_SCROLL_THRESHOLD_PX,
-  UNSCALED_MAX_WIDTH_PX,
 } from '../../shared/constants.js';
-import { canonicalHref, sectionHref, textSizeHref } from '../href.js';
-import { orEmpty } from '../navigation.js';
+import { canonicalHref, href, sectionHref, telHref, textSizeHref } from '../href.js';
+import { orEmpty, sectionLinks } from '../navigation.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
 import { useCurrentSection, useLayoutData } from '../router-hooks.js';
 import { scrollContainer, scrollOffset } from '../scroll.js';
@@ -38,16 +38,17 @@ function TextSizeSwitch() {
   // Back to the page's canonical address: the page's HTML depends on nothing else of its address.
   const back = canonicalHref(pathname, new URLSearchParams(search)) ?? pathname;
   return (
-    <a className="text-size-switch" href={textSizeHref(!large, back)} rel="nofollow">
+    <a className="text-size-switch" href={textSizeHref(!large, back)} rel="nofollow" data-large={large ? 'true' : undefined}>
+      <span className="text-size-mark" aria-hidden="true">
+        {large ? '标' : '大'}
+      </span>
       {large ? '标准版' : '长者模式'}
     </a>
   );
 }
 
-/** Hover panels belong to the desktop layout only. */
-function isPhone(): boolean {
-  return window.matchMedia(`(max-width: ${UNSCALED_MAX_WIDTH_PX}px)`).matches;
-}
+/** Where the booking action leads on a desktop: the contact page's booking section. */
+const BOOKING_HREF = `${href('contact')}#booking`;
 
 export function Header() {
   const layout = orEmpty(useLayoutData());
@@ -63,6 +64,9 @@ export function Header() {
   const hoverTimer = useRef<number | undefined>(undefined);
   const refocusing = useRef(false);
   const links = useRef<(HTMLAnchorElement | null)[]>([]);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // Hover panels belong to the full bar; where the items sit behind the menu button, the menu opens them.
+  const menuMode = () => toggle.current !== null && getComputedStyle(toggle.current).display !== 'none';
 
   const clearHover = useCallback(() => {
     if (hoverTimer.current !== undefined) {
@@ -103,7 +107,7 @@ export function Header() {
   const solid = !overBanner || scrolled || activePanel !== undefined || menuOpen;
 
   const onEnter = (index: number) => {
-    if (isPhone()) return;
+    if (menuMode()) return;
     clearHover();
     hoverTimer.current = window.setTimeout(() => {
       hoverTimer.current = undefined;
@@ -117,7 +121,7 @@ export function Header() {
   };
 
   const onFocus = (index: number) => {
-    if (refocusing.current || isPhone()) return;
+    if (refocusing.current || menuMode()) return;
     clearHover();
     setActive(index);
   };
@@ -137,26 +141,60 @@ export function Header() {
     refocusing.current = false;
   };
 
+  const closeMenu = () => {
+    setMenuOpen(false);
+    toggle.current?.focus();
+  };
+
   const name = layout.intro?.name ?? layout.contact?.groupName;
+  const contact = layout.contact;
+  const bookingPhone = contact?.booking?.phone ?? contact?.phone;
 
   return (
-    <header className="site-header" data-solid={String(solid)} data-menu={menuOpen ? 'open' : 'closed'}>
+    <header
+      className="site-header"
+      data-solid={String(solid)}
+      data-menu={menuOpen ? 'open' : 'closed'}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && menuOpen) closeMenu();
+      }}
+    >
+      <div className="top-bar">
+        <div className="top-bar-inner">
+          {bookingPhone ? (
+            <a className="top-hotline" href={telHref(bookingPhone)}>
+              <span className="top-hotline-label">预约咨询</span>
+              <span className="top-hotline-number">{bookingPhone}</span>
+            </a>
+          ) : (
+            <span />
+          )}
+          <div className="top-actions">
+            {contact?.wechat ? (
+              <a className="top-link top-wechat" href="#site-wechat">
+                微信公众号
+              </a>
+            ) : null}
+            <TextSizeSwitch />
+          </div>
+        </div>
+      </div>
       <div className="header-bar">
         <Link to="/" className="site-logo">
           {layout.intro?.logo ? <img className="logo-mark" src={layout.intro.logo} alt="" width={48} height={48} /> : null}
           {/* Without content there is no name to show: the link still says where it goes. */}
           <span className="logo-name">{name ?? '返回首页'}</span>
         </Link>
-        <TextSizeSwitch />
         <button
           type="button"
+          ref={toggle}
           className="menu-toggle"
           aria-expanded={menuOpen}
           aria-controls="site-nav"
           onClick={() => setMenuOpen((open) => !open)}
         >
           <span className="menu-icon" aria-hidden="true" />
-          菜单
+          {menuOpen ? '关闭' : '菜单'}
         </button>
         <nav aria-label="主导航" id="site-nav" className="site-nav">
           <ul className="nav-list">
@@ -186,6 +224,8 @@ export function Header() {
                   >
                     {item.label}
                   </Link>
+                  {/* In the menu, a section's pages are listed under it (drawn only while the menu is open). */}
+                  {menuOpen && item.panel ? <MenuLinks section={item.section} layout={layout} /> : null}
                   {item.panel ? (
                     <div
                       id={panelId}
@@ -209,7 +249,30 @@ export function Header() {
             })}
           </ul>
         </nav>
+        {bookingPhone ? (
+          <Link className="book-btn" to={BOOKING_HREF}>
+            预约咨询
+          </Link>
+        ) : null}
       </div>
+      {/* Dims the page under the open menu; a click on it closes the menu. */}
+      {menuOpen ? <button type="button" className="menu-backdrop" aria-label="关闭菜单" tabIndex={-1} onClick={closeMenu} /> : null}
     </header>
+  );
+}
+
+function MenuLinks({ section, layout }: { section: SectionKey; layout: ReturnType<typeof orEmpty> }) {
+  const links = sectionLinks(section, layout);
+  if (links.length < 2) return null;
+  return (
+    <ul className="nav-sub">
+      {links.map((l) => (
+        <li key={l.to}>
+          <Link to={l.to} className="nav-sub-link">
+            {l.label}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,7 +1,9 @@
 /** A hospital's card: picture, name, city, address, phone and departments. */
 import type { Hospital } from '../../shared/contract/entities.js';
+import { telHref } from '../href.js';
 import { imageLoading } from './content-card.js';
 import { FactList } from './fact-list.js';
+import { MapLink } from './map-link.js';
 
 interface HospitalCardProps {
   hospital: Hospital;
@@ -23,8 +25,14 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
         <p className="card-text">{hospital.summary}</p>
         <FactList
           facts={[
-            ['地址', hospital.address],
-            ['电话', hospital.phone],
+            [
+              '地址',
+              <>
+                {hospital.address}
+                {hospital.mapUrl ? <MapLink href={hospital.mapUrl} place={hospital.name} /> : null}
+              </>,
+            ],
+            ['电话', <a href={telHref(hospital.phone)}>{hospital.phone}</a>],
           ]}
         />
         {hospital.departments.length > 0 ? (

@@ -1,8 +1,8 @@
-/** On every client-side navigation: the page's title (docs/product/routes.md) and a smooth scroll to the top. */
+/** On every client-side navigation: the page's title (docs/product/routes.md) and a smooth scroll to the top, or to the address's anchor. */
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useMatches } from 'react-router';
 import type { RouteHandle } from '../app-routes.js';
-import { scrollToTop } from '../scroll.js';
+import { scrollToAnchor, scrollToTop } from '../scroll.js';
 
 function pageTitle(matches: ReturnType<typeof useMatches>): string | undefined {
   for (let i = matches.length - 1; i >= 0; i--) {
@@ -34,8 +34,9 @@ export function NavigationEffects() {
       first.current = false;
       return;
     }
-    scrollToTop();
-  }, [location.pathname, location.search]);
+    if (location.hash) scrollToAnchor(location.hash.slice(1));
+    else scrollToTop();
+  }, [location.pathname, location.search, location.hash]);
 
   return null;
 }

@@ -1,8 +1,8 @@
-/** The band at the top of every inner page: the page's title, its line and the breadcrumbs. */
+/** The band at the top of every inner page: the page's title, its line, the breadcrumbs and its section's illustration. */
 import { Link } from 'react-router';
 import { href } from '../href.js';
 import { sectionCrumbs, type Crumb } from '../navigation.js';
-import { ROUTES } from '../route-table.js';
+import { ROUTES, SECTIONS } from '../route-table.js';
 import { useCurrentRoute, useCurrentSection } from '../router-hooks.js';
 
 interface PageBannerProps {
@@ -26,8 +26,10 @@ export function PageBanner({ title, lead, trail = [], current, titleAs = 'h1' }:
   const shownLead = lead ?? (facts && 'lead' in facts ? facts.lead : undefined);
   const crumbs = [...(route ? sectionCrumbs(route, section) : []), ...trail];
   const Title = titleAs;
+  const art = section ? SECTIONS[section].banner : undefined;
   return (
-    <section className="page-banner">
+    <section className="page-banner" data-section={section}>
+      {art ? <img className="page-banner-art" src={art} alt="" width={640} height={320} decoding="async" /> : null}
       <div className="container">
         <Title className="page-banner-title">{shownTitle}</Title>
         {shownLead ? <p className="page-banner-lead">{shownLead}</p> : null}

@@ -4,8 +4,8 @@
  */
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
-import { href } from '../href.js';
-import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../route-table.js';
+import { href, sectionHref } from '../href.js';
+import { NOT_FOUND_TITLE, SECTIONS, TOO_MANY_TITLE, UNAVAILABLE_TITLE, type SectionKey } from '../route-table.js';
 import '../styles/global.css';
 
 type ErrorKind = 'not-found' | 'too-many' | 'unavailable';
@@ -70,7 +70,25 @@ function ErrorMessage({ kind }: { kind: ErrorKind }) {
           联系我们
         </Link>
       </div>
+      {notFound ? <SectionIndex /> : null}
     </section>
+  );
+}
+
+/** Every section of the site, so that a visitor who followed a dead link can find the page they wanted. */
+function SectionIndex() {
+  const keys = (Object.keys(SECTIONS) as SectionKey[]).filter((k) => k !== 'home');
+  return (
+    <nav className="error-sections" aria-labelledby="error-sections-title">
+      <h2 id="error-sections-title">您也可以从这些栏目找到所需内容</h2>
+      <ul>
+        {keys.map((k) => (
+          <li key={k}>
+            <Link to={sectionHref(k)}>{SECTIONS[k].label}</Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

@@ -14,7 +14,7 @@ export default function AwardsPage() {
       <section className="page-body soft" aria-labelledby="awards-title">
         <div className="container">
           <ListBlock title="荣誉与奖项" titleId="awards-title" aside={`共 ${awards.length} 项`} empty={sorted.length === 0}>
-            <ul className="award-grid grid4">
+            <ul className="award-grid grid3 fill">
               {sorted.map((a, i) => (
                 <li key={a.id} className="card award-card">
                   <img className="media" src={a.image} alt={a.title} width={AWARD_W} height={AWARD_H} {...imageLoading(i === 0)} />

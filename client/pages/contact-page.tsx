@@ -1,13 +1,15 @@
-/** 联系我们: the group's contact details and every branch's address and phone. */
+/** 联系我们: the group's contact details, how to book (phone or WeChat), and every branch's address, phone and map. */
 import { telHref } from '../href.js';
 import { FactList } from '../components/fact-list.js';
 import { ListBlock } from '../components/list-block.js';
+import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/hospitals.css';
 
 export default function ContactPage() {
   const contact = usePageData<'contact'>();
+  const { booking, wechat } = contact;
   return (
     <>
       <PageBanner />
@@ -25,24 +27,81 @@ export default function ContactPage() {
             <FactList
               className="contact-facts"
               facts={[
-                ['集团地址', contact.address],
+                [
+                  '集团地址',
+                  <>
+                    {contact.address}
+                    {contact.mapUrl ? (
+                      <>
+                        <br />
+                        <MapLink href={contact.mapUrl} place="集团地址" />
+                      </>
+                    ) : null}
+                  </>,
+                ],
                 ['邮政编码', contact.postcode],
                 ['电子邮箱', <a href={`mailto:${contact.email}`}>{contact.email}</a>],
                 ['服务时间', contact.hours],
               ]}
             />
           </section>
+          {booking || wechat ? (
+            <section className="booking" id="booking" aria-labelledby="booking-title">
+              {booking ? (
+                <>
+                  <div className="card booking-card">
+                    <h2 className="list-title" id="booking-title">
+                      预约咨询
+                    </h2>
+                    <a className="booking-phone icon-phone" href={telHref(booking.phone)}>
+                      {booking.phone}
+                    </a>
+                    <p>预约时间：{booking.hours}</p>
+                    <p>{booking.note}</p>
+                  </div>
+                  <div className="card booking-card">
+                    <h3>就诊流程</h3>
+                    <ol className="booking-steps">
+                      <li>致电预约热线{wechat ? '或通过微信公众号' : ''}提交就诊需求</li>
+                      <li>客服专员确认就诊院区、专家与时间</li>
+                      <li>按约定时间到院，凭有效证件就诊</li>
+                    </ol>
+                  </div>
+                </>
+              ) : (
+                <h2 className="sr-only" id="booking-title">
+                  预约咨询
+                </h2>
+              )}
+              {wechat ? (
+                <div className="card booking-card booking-wechat">
+                  <h3>微信预约</h3>
+                  <img
+                    src={wechat.qr}
+                    alt={`微信公众号“${wechat.account}”的二维码`}
+                    width={200}
+                    height={200}
+                    loading="lazy"
+                    decoding="async"
+                  />
+                  <p>公众号：{wechat.account}</p>
+                  <p>{wechat.note}</p>
+                </div>
+              ) : null}
+            </section>
+          ) : null}
           {contact.branches.length > 0 ? (
             <section className="branches" aria-labelledby="branches-title">
               <ListBlock title="各院区联系方式" titleId="branches-title" aside={`共 ${contact.branches.length} 家`} empty={false}>
-                <ul className="branch-grid grid4">
+                <ul className="branch-list">
                   {contact.branches.map((b) => (
-                    <li key={b.name} className="card branch-card">
+                    <li key={b.name} className="branch-row">
                       <h3>{b.name}</h3>
                       <p className="branch-address">{b.address}</p>
                       <a className="branch-phone" href={telHref(b.phone)}>
                         {b.phone}
                       </a>
+                      {b.mapUrl ? <MapLink href={b.mapUrl} place={b.name} /> : <span />}
                     </li>
                   ))}
                 </ul>

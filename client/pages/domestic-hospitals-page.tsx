@@ -18,7 +18,7 @@ export default function DomesticHospitalsPage() {
       <section className="page-body soft" aria-labelledby="hospitals-title">
         <div className="container">
           <ListBlock title="院区分布" titleId="hospitals-title" aside={`共 ${hospitals.length} 家医院`} empty={hospitals.length === 0}>
-            <div className="hospital-grid grid3">
+            <div className="hospital-grid grid3 fill">
               {hospitals.map((h, i) => (
                 <HospitalCard key={h.id} hospital={h} priority={i === 0} />
               ))}

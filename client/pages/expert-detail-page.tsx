@@ -26,7 +26,7 @@ export default function ExpertDetailPage() {
   const expert = usePageData<'expertDetail'>();
   return (
     <>
-      <PageBanner titleAs="p" current={expert.name} />
+      <PageBanner titleAs="p" title={expert.name} lead={`${expert.title} · ${expert.hospital}`} current={expert.name} />
       <div className="page-body soft">
         <div className="container expert-profile">
           <section className="card profile-card" aria-labelledby="expert-name">

@@ -14,7 +14,7 @@ export default function ExpertsPage() {
       <div className="page-body soft">
         <div className="container">
           <ListBlock title="专家介绍" aside={`共 ${list.total} 位专家`} empty={list.items.length === 0}>
-            <div className="expert-grid grid4">
+            <div className="expert-grid grid4 fill">
               {list.items.map((e, i) => (
                 <ExpertCard key={e.id} expert={e} priority={i === 0} />
               ))}

@@ -9,7 +9,7 @@ export default function HistoryPage() {
   const history = [...intro.history].sort((a, b) => a.year - b.year);
   return (
     <>
-      <AboutHead lead={intro.slogan} />
+      <AboutHead />
       <section className="page-body soft" aria-labelledby="history-title">
         <div className="container">
           <SectionHead id="history-title" eyebrow="发展足迹" title={`${intro.name}的成长足迹`} />

@@ -1,8 +1,9 @@
 /** 国际医院: the group's hospital(s) abroad (Sydney), with highlights, departments and text. */
 import { Link } from 'react-router';
-import { href } from '../href.js';
+import { href, telHref } from '../href.js';
 import { EmptyState, imageLoading } from '../components/content-card.js';
 import { FactList } from '../components/fact-list.js';
+import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { usePageData } from '../router-hooks.js';
@@ -30,8 +31,14 @@ export default function InternationalPage() {
                   <FactList
                     facts={[
                       ['创立', `${h.founded} 年`],
-                      ['地址', h.address],
-                      ['电话', h.phone],
+                      [
+                        '地址',
+                        <>
+                          {h.address}
+                          {h.mapUrl ? <MapLink href={h.mapUrl} place={h.name} /> : null}
+                        </>,
+                      ],
+                      ['电话', <a href={telHref(h.phone)}>{h.phone}</a>],
                     ]}
                   />
                 </div>

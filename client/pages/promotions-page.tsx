@@ -13,7 +13,7 @@ export default function PromotionsPage() {
       <section className="page-body soft" aria-labelledby="promo-title">
         <div className="container">
           <ListBlock title="品牌影像" titleId="promo-title" aside={`共 ${promotions.length} 部`} empty={promotions.length === 0}>
-            <ul className="promo-grid grid3">
+            <ul className="promo-grid grid2">
               {promotions.map((p, i) => (
                 <li key={p.id} className="card promo-card">
                   <div className="promo-poster">
