@@ -21,7 +21,7 @@ type HrefParams<K extends RouteKey> = { [P in ParamOf<K>]?: string | number };
 type HrefArgs<K extends RouteKey> = K extends ItemRoute ? [params: { id: number }] : [params?: HrefParams<K>];
 
 /** The name a parameter has in the address (a category travels as `id`). */
-const urlName = (param: PageParam) => (param === 'category' ? 'id' : param);
+export const urlName = (param: PageParam) => (param === 'category' ? 'id' : param);
 
 const isCategory = (id: number): id is CategoryId => id in CATEGORY_NAMES;
 

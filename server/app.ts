@@ -3,9 +3,9 @@
  * and cached pages are answered ahead of it (server/http/front-door.ts), which has already set
  * the headers every answer carries.
  */
-import { timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppSource } from './app-source.js';
+import { bearerMatches } from './http/bearer.js';
 import { asProblem, problem, sendProblem } from './http/problem.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
@@ -25,15 +25,6 @@ export interface AppDeps {
   isReady: () => Promise<boolean>;
   pages: (req: Request, res: Response) => Promise<void>;
   extraRoutes?: (app: express.Express) => void;
-}
-
-/** `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110 section 11.1). */
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer +(\S+)$/i.exec(header ?? '');
-  if (!match) return false;
-  const given = Buffer.from(match[1]!);
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
 /** A page request from a browser: GET or HEAD outside the API and static files, preferring HTML. */
@@ -64,7 +55,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.get('/metrics', async (req, res) => {
     observe(res, { route: 'metrics' });
-    if (deps.metricsToken && !tokenMatches(req.get('authorization'), deps.metricsToken)) {
+    if (deps.metricsToken && !bearerMatches(req.get('authorization'), deps.metricsToken)) {
       sendProblem(res, problem('unauthorized', 'a bearer token is required'), ['www-authenticate', 'Bearer']);
       return;
     }

@@ -70,6 +70,34 @@ const schema = z.object({
     .describe("Redis, the fleet's shared cache tier; unset: each process caches alone"),
   REDIS_TIMEOUT_MS: int(5, 5_000).default(100).describe('budget of any one Redis call; past it the process goes on without Redis'),
   WORKERS: int(1, 256).optional().describe('worker processes serving one port; default: one per CPU when `NODE_ENV=production`, else 1'),
+  PURGE_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('turns on `POST /admin/purge`, which takes `Authorization: Bearer <token>` (16+ characters); unset: the endpoint is off'),
+  WEBHOOK_SECRET: z
+    .string()
+    .min(16)
+    .optional()
+    .describe(
+      "turns on `POST /admin/webhook`, the content API's publish events signed with HMAC-SHA256 and this secret (and editing the embedded content API)",
+    ),
+  EDGE_PURGE_URLS: z
+    .string()
+    .transform((list) =>
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((urls) => urls.every((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)), 'each entry must be an http(s) URL')
+    .optional()
+    .describe('comma-separated addresses of the edges (Varnish) that purges are passed on to'),
+  EMBEDDED_API_PORT: int(0, 65_535)
+    .default(0)
+    .describe(
+      'port of the embedded content API on loopback (with no `UPSTREAM_URL`); `0` picks a free one; set it to edit the demo content (`npm run edit`)',
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
   METRICS_TOKEN: z.string().min(16).optional().describe('when set (16+ characters), `/metrics` requires `Authorization: Bearer <token>`'),
   SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('longest wait for in-flight requests on SIGTERM/SIGINT'),

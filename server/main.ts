@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtApp, viteApp } from './app-source.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { startPrimary, workerLink } from './fleet/workers.js';
+import { clusterBus, startPrimary, workerLink } from './fleet/workers.js';
 import { createLogger } from './observability/logger.js';
 import { createService } from './service.js';
 
@@ -83,8 +83,9 @@ if (cluster.isPrimary && workers > 1) {
   const service = await createService(config, {
     app: dev ? await viteApp() : builtApp(clientDir),
     logger: log,
-    // A worker's /metrics is the whole service's, gathered by the primary.
-    ...(cluster.isWorker ? { metricsText: () => linked!.metrics() } : {}),
+    // A worker's /metrics is the whole service's, gathered by the primary; its purges reach the
+    // other workers through the primary (through Redis when there is one).
+    ...(cluster.isWorker ? { metricsText: () => linked!.metrics(), purgeBus: clusterBus() } : {}),
   });
   if (cluster.isWorker) linked = workerLink(service.metrics.registry);
   // A worker's listen() shares the primary's socket, which hands connections out in turn.

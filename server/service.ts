@@ -11,6 +11,10 @@ import { createApp } from './app.js';
 import { builtApp, type AppSource } from './app-source.js';
 import type { Config } from './config.js';
 import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
+import type { Publishing } from './embedded-api/editor.js';
+import { adminRoutes } from './admin/admin-routes.js';
+import { localBus, Purger, type PurgeBus } from './fleet/purge.js';
+import { redisBus } from './fleet/purge-bus.js';
 import { RedisLink } from './fleet/redis-link.js';
 import { SharedCache } from './fleet/shared-cache.js';
 import { createFrontDoor } from './http/front-door.js';
@@ -35,11 +39,14 @@ export interface ServiceOptions {
   logger?: Logger;
   /** The text /metrics answers with; by default this process's own (a worker asks the primary for all of them). */
   metricsText?: (registry: Metrics['registry']) => Promise<string>;
+  /** How a purge reaches the fleet's other processes without Redis (a worker's goes through the primary). */
+  purgeBus?: PurgeBus;
 }
 
 export interface Service {
   server: Server;
   cache: ContentCache;
+  purger: Purger;
   metrics: Metrics;
   log: Logger;
   upstreamUrl: string;
@@ -49,13 +56,33 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/**
+ * With WEBHOOK_SECRET, the embedded content API can be edited and sends its publish events to
+ * the service it serves (docs/product/publishing.md).
+ */
+export function embeddedPublishing(config: Config, site: () => string | undefined): Publishing | undefined {
+  if (!config.WEBHOOK_SECRET) return undefined;
+  return { secret: config.WEBHOOK_SECRET, webhooks: () => [site()].filter((u) => u !== undefined).map((u) => `${u}/admin/webhook`) };
+}
+
+/** How this machine reaches a server listening at an address: over loopback when it listens on every address. */
+export function reachableUrl(address: string, port: number): string {
+  const host = ['0.0.0.0', '::', '[::]'].includes(address) ? '127.0.0.1' : address;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+}
+
+function selfUrl(server: Server): string | undefined {
+  const address = server.address() as AddressInfo | null;
+  return address ? reachableUrl(address.address, address.port) : undefined;
+}
+
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = options.logger ?? createLogger(config.LOG_LEVEL);
   const source = options.app ?? builtApp();
   let embedded: EmbeddedApi | undefined;
   let upstreamUrl = config.UPSTREAM_URL;
   if (!upstreamUrl) {
-    embedded = await startEmbeddedApi();
+    embedded = await startEmbeddedApi({ port: config.EMBEDDED_API_PORT, publishing: embeddedPublishing(config, () => selfUrl(server)) });
     upstreamUrl = embedded.url;
     log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   }
@@ -81,7 +108,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // No page cache in development: an edit must show on the next request.
   const trusted = new TrustedProxies(config.TRUSTED_PROXIES ?? []);
   const pageCache =
-    config.PAGE_CACHE_MAX_BYTES > 0 && !source.development ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted) : undefined;
+    config.PAGE_CACHE_MAX_BYTES > 0 && !source.development ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted, metrics) : undefined;
+
+  const bus = redis ? redisBus(redis, log) : (options.purgeBus ?? localBus());
+  const purger = new Purger({ cache, pageCache, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
@@ -91,7 +121,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     log,
     metricsToken: config.METRICS_TOKEN,
     metricsText: () => (options.metricsText ? options.metricsText(metrics.registry) : metrics.registry.metrics()),
-    extraRoutes: seoRoutes(api, publicOrigin, log),
+    extraRoutes: (app) => {
+      seoRoutes(api, publicOrigin, log)(app);
+      adminRoutes({ purger, purgeToken: config.PURGE_TOKEN, webhookSecret: config.WEBHOOK_SECRET, shared })(app);
+    },
     isReady: async () => {
       if (cache.warm) return true;
       try {
@@ -110,6 +143,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       pageCache,
       transformHead: source.transformHead,
       trusted,
+      windows: config,
       log,
     }),
   });
@@ -124,6 +158,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   return {
     server,
     cache,
+    purger,
     metrics,
     log,
     upstreamUrl,
@@ -149,6 +184,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
         server.closeIdleConnections();
       });
       await upstream.close();
+      purger.close();
+      await bus.close();
       await redis?.close();
       await embedded?.close();
       await source.close();

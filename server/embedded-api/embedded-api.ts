@@ -2,7 +2,8 @@
  * The embedded content API: a stand-in for the real one, started on loopback when no
  * UPSTREAM_URL is set. The proxy reaches it over real HTTP, exactly as it would reach the
  * real one. It serves the demo content in the contract's shapes, with paging and filtering, and
- * names each answer's version with an ETag.
+ * names each answer's version with an ETag. Given a secret, it can be edited, and then tells the
+ * site with a signed publish event (editor.ts).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,7 @@ import { etagMatches, weakEtag } from '../http/representation.js';
 import { parseApiRequest, type ApiRequest } from '../proxy/api-request.js';
 import { demoContent } from './demo-content/index.js';
 import type { DemoContent } from './demo-content-type.js';
+import { handleEdit, type Publishing } from './editor.js';
 
 const NEWS_PER_CATEGORY_ON_HOME = 5;
 
@@ -92,9 +94,19 @@ function json(status: number, value: unknown): [number, Buffer] {
   return [status, Buffer.from(JSON.stringify(value))];
 }
 
-export async function startEmbeddedApi(options: { host?: string; port?: number; content?: DemoContent } = {}): Promise<EmbeddedApi> {
-  const content = options.content ?? demoContent;
+export interface EmbeddedApiOptions {
+  host?: string;
+  port?: number;
+  content?: DemoContent;
+  /** Turns on editing and publish events. */
+  publishing?: Publishing;
+}
+
+export async function startEmbeddedApi(options: EmbeddedApiOptions = {}): Promise<EmbeddedApi> {
+  // A copy of its own: an edit changes this content API only.
+  const content = structuredClone(options.content ?? demoContent);
   const server = createServer((req, res) => {
+    if (handleEdit(req, res, content, options.publishing)) return;
     const request = req.method === 'GET' ? parseApiRequest(req.url ?? '/') : undefined;
     let [status, body] = json(405, { error: { code: 'method_not_allowed', message: 'GET only' } });
     if (request && 'key' in request) {

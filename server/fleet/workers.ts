@@ -11,10 +11,12 @@ import { AggregatorRegistry, type Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { startEmbeddedApi } from '../embedded-api/embedded-api.js';
 import type { Logger } from '../observability/logger.js';
+import { embeddedPublishing, reachableUrl } from '../service.js';
+import type { PurgeBus, PurgeMessage } from './purge.js';
 
 /** Messages between the primary and its workers. */
-type WorkerMessage = { type: 'listening'; url: string } | { type: 'metrics-request'; id: number };
-type PrimaryMessage = { type: 'metrics'; id: number; text: string; error?: string };
+type WorkerMessage = { type: 'listening'; url: string } | { type: 'metrics-request'; id: number } | ({ type: 'purge' } & PurgeMessage);
+type PrimaryMessage = { type: 'metrics'; id: number; text: string; error?: string } | ({ type: 'purge' } & PurgeMessage);
 
 /** A replaced worker that dies again this soon is not replaced at once (a crash loop). */
 const RESTART_BACKOFF_MS = 1_000;
@@ -27,7 +29,10 @@ export interface Primary {
 }
 
 export async function startPrimary(config: Config, count: number, log: Logger): Promise<Primary> {
-  const embedded = config.UPSTREAM_URL ? undefined : await startEmbeddedApi();
+  let listening: string | undefined;
+  const embedded = config.UPSTREAM_URL
+    ? undefined
+    : await startEmbeddedApi({ port: config.EMBEDDED_API_PORT, publishing: embeddedPublishing(config, () => listening) });
   const upstreamUrl = config.UPSTREAM_URL ?? embedded!.url;
   if (embedded) log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   const aggregator = new AggregatorRegistry();
@@ -39,7 +44,15 @@ export async function startPrimary(config: Config, count: number, log: Logger): 
     const worker = cluster.fork({ UPSTREAM_URL: upstreamUrl, SITE_WORKER: '1' });
     const started = Date.now();
     worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'listening') resolveUrl(message.url);
+      if (message.type === 'listening') {
+        const { hostname, port } = new URL(message.url);
+        listening ??= reachableUrl(hostname, Number(port));
+        resolveUrl(message.url);
+      }
+      // Without Redis, a purge asked of one worker reaches the others through the primary.
+      if (message.type === 'purge') {
+        for (const w of Object.values(cluster.workers ?? {})) if (w !== worker) w?.send(message satisfies PrimaryMessage);
+      }
       if (message.type === 'metrics-request') {
         aggregator.clusterMetrics().then(
           (text) => worker.send({ type: 'metrics', id: message.id, text } satisfies PrimaryMessage),
@@ -104,5 +117,21 @@ export function workerLink(registry: Registry) {
         process.send?.({ type: 'metrics-request', id } satisfies WorkerMessage);
       });
     },
+  };
+}
+
+/** In a worker without Redis: purges go to every worker through the primary. */
+export function clusterBus(): PurgeBus {
+  return {
+    publish(message) {
+      process.send?.({ type: 'purge', ...message } satisfies WorkerMessage);
+      return Promise.resolve(true);
+    },
+    listen(apply) {
+      process.on('message', (message: PrimaryMessage) => {
+        if (message.type === 'purge') apply(message);
+      });
+    },
+    close: () => Promise.resolve(),
   };
 }

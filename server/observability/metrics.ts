@@ -8,7 +8,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const registers = [registry];
   /** Filled in by the cache: read when /metrics is scraped. */
-  const cacheStats = { entries: () => 0, bytes: () => 0 };
+  const cacheStats = { entries: () => 0, bytes: () => 0, pages: () => 0 };
   return {
     cacheStats,
     registry,
@@ -61,6 +61,74 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       help: 'Whether the circuit breaker keeps calls away from the content API: 1 open or probing, 0 closed; with workers, 1 when any is.',
       registers,
       aggregator: 'max',
+    }),
+    pageCacheEvents: talliedCounter({
+      name: 'page_cache_events_total',
+      help: 'Rendered pages by route: hit (answered from the page cache) or miss (rendered).',
+      labelNames: ['route', 'result'],
+      registers,
+    }),
+    pageCacheEntries: new Gauge({
+      name: 'page_cache_entries',
+      help: 'Pages in the page cache.',
+      registers,
+      collect() {
+        this.set(cacheStats.pages());
+      },
+    }),
+    purges: talliedCounter({
+      name: 'purges_total',
+      help: 'Purges asked of this service, by source: api (POST /admin/purge) or webhook (a publish event).',
+      labelNames: ['source'],
+      registers,
+    }),
+    edgePurges: talliedCounter({
+      name: 'edge_purges_total',
+      help: 'Purges passed on to an edge (EDGE_PURGE_URLS), by result: ok or error.',
+      labelNames: ['result'],
+      registers,
+    }),
+    rateLimited: talliedCounter({
+      name: 'rate_limited_total',
+      help: 'Requests refused (429) because a client asked for too much the caches did not have, by kind: api or page.',
+      labelNames: ['kind'],
+      registers,
+    }),
+    shed: talliedCounter({
+      name: 'load_shed_total',
+      help: 'Requests refused (503) to keep the service answering, by reason: event_loop (busy), upstream_queue (too many content API calls waiting).',
+      labelNames: ['reason'],
+      registers,
+    }),
+    connectionsClosed: talliedCounter({
+      name: 'connections_closed_total',
+      help: 'Client connections the service closed, by reason: stalled (the client stopped reading), per_client (over the limit per address), total (over the limit in all).',
+      labelNames: ['reason'],
+      registers,
+    }),
+    upstreamInFlight: new Gauge({
+      name: 'upstream_in_flight',
+      help: 'Calls to the content API under way now.',
+      registers,
+    }),
+    upstreamQueued: new Gauge({
+      name: 'upstream_queued',
+      help: 'Calls to the content API waiting for a free slot now.',
+      registers,
+    }),
+    ready: new Gauge({
+      name: 'service_ready',
+      help: 'Whether the service says it is ready (/readyz): 1 ready, 0 not ready or busy; with workers, 1 only when all are.',
+      registers,
+      aggregator: 'min',
+    }),
+    workers: new Gauge({
+      name: 'service_workers',
+      help: 'Processes serving requests (summed over the workers).',
+      registers,
+      collect() {
+        this.set(1);
+      },
     }),
     cacheEntries: new Gauge({
       name: 'proxy_cache_entries',

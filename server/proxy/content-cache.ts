@@ -22,6 +22,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { UpstreamClient, Validators } from '../upstream/upstream-client.js';
 import { upstreamError, UpstreamError } from '../upstream/upstream-client.js';
 import type { ApiRequest } from './api-request.js';
+import { tagsOf } from './cache-tags.js';
 import { sanitizeContentFields } from './sanitize-content.js';
 
 /** A stored answer: the payload for in-process readers, and its JSON and headers, ready to send. */
@@ -35,6 +36,8 @@ export interface CachedAnswer extends StoredAnswer {
   upstreamMs: number;
   /** The content API's validators, for a conditional refresh. */
   validators: Validators;
+  /** What it was made from (cache-tags.ts), for purges. */
+  tags: string[];
 }
 
 /** The settings of the cache's size and windows. */
@@ -88,6 +91,8 @@ export class ContentCache {
   readonly #shared: SharedCache | undefined;
   /** The longest an answer is kept after its freshness: the wider of the two stale windows. */
   readonly #keepAfterFreshMs: number;
+  /** When this process last applied a purge (epoch ms). */
+  #purgedAt = 0;
 
   constructor({ upstream, config, metrics, log, shared }: ContentCacheDeps) {
     this.#upstream = upstream;
@@ -165,6 +170,35 @@ export class ContentCache {
     return { answer, status: result, reuseUntil };
   }
 
+  /**
+   * Marks stale, in this process, every answer carrying one of the tags (decision 018): the next
+   * request waits for the content API instead of being served what was purged, and the answer
+   * still stands in if the content API fails. Returns how many it marked.
+   */
+  markStale(tags: ReadonlySet<string>): number {
+    this.#purgedAt = Date.now();
+    const before = this.purgedFreshUntil();
+    const marked: [string, CachedAnswer][] = [];
+    this.#lru.forEach((answer, key) => {
+      if (answer.freshUntil > before && answer.tags.some((t) => tags.has(t))) marked.push([key, answer]);
+    });
+    // lru-cache must see it stale too, so that the next request fetches it.
+    for (const [key, answer] of marked) this.#lru.set(key, this.#asPurged(answer), { ttl: 1 });
+    return marked.length;
+  }
+
+  /** The freshness a purged answer is given: past the stale-while-revalidate window, within stale-if-error. */
+  purgedFreshUntil(): number {
+    return Date.now() - this.#config.CACHE_STALE_WHILE_REVALIDATE_S * 1000 - 1;
+  }
+
+  /** A purged copy of an answer: stale for this process, and for an edge (s-maxage=0). */
+  #asPurged(answer: CachedAnswer): CachedAnswer {
+    const headers = [...answer.headers];
+    headers[headers.indexOf('cache-control') + 1] = cacheControl(answer.status, 0, this.#config);
+    return { ...answer, headers, freshUntil: this.purgedFreshUntil() };
+  }
+
   /** True when anything is cached: used by readiness. */
   get warm(): boolean {
     return this.#lru.size > 0;
@@ -192,7 +226,7 @@ export class ContentCache {
     if (shared) {
       const found = await shared.get(request.key);
       if (found) {
-        const answer = this.#fromShared(found, previous);
+        const answer = this.#fromShared(request, found, previous);
         if (answer.freshUntil > Date.now()) return this.#keep(answer, options, context, 'SHARED');
         if (!previous || answer.storedAt > previous.storedAt) previous = answer;
       }
@@ -201,12 +235,18 @@ export class ContentCache {
       if (token === null) {
         const deadline = Date.now() + this.#config.UPSTREAM_TIMEOUT_MS + 500;
         const waited = await shared.waitFor(request.key, previous?.storedAt ?? 0, deadline, signal);
-        if (waited) return this.#keep(this.#fromShared(waited, previous), options, context, 'SHARED');
+        if (waited) return this.#keep(this.#fromShared(request, waited, previous), options, context, 'SHARED');
       }
     }
+    const fetchedSince = Date.now();
     try {
-      const answer = await this.#fetch(request, previous, signal);
-      if (shared) await shared.put(request.key, toShared(answer));
+      let answer = await this.#fetch(request, previous, signal);
+      // Fetched before a purge and stored after it, it may be what the purge was for: kept stale.
+      if (this.#purgedAt >= fetchedSince) answer = this.#asPurged(answer);
+      if (shared) {
+        const freshUntil = await shared.put(request.key, toShared(answer), answer.tags, fetchedSince, this.purgedFreshUntil());
+        if (freshUntil !== undefined && freshUntil < answer.freshUntil) answer = this.#asPurged(answer);
+      }
       return this.#keep(answer, options, context);
     } catch (error) {
       // A process that starts while the content API is down has nothing of its own: the
@@ -245,6 +285,7 @@ export class ContentCache {
       if (res.status === 304 && previous) {
         this.#metrics.cacheEvents(path, 'not_modified').inc();
         return this.#answer(
+          request,
           previous.status,
           previous.data,
           previous.body,
@@ -276,7 +317,7 @@ export class ContentCache {
   #toAnswer(request: ApiRequest, status: number, raw: Buffer, upstreamMs: number, validators: Validators): CachedAnswer {
     if (status === 404) {
       const body = Buffer.from(JSON.stringify({ error: { code: 'not_found', message: `${request.key} does not exist` } }));
-      return this.#answer(404, null, new Representation(body), this.#freshFor(request, 404), upstreamMs, {});
+      return this.#answer(request, 404, null, new Representation(body), this.#freshFor(request, 404), upstreamMs, {});
     }
     if (status !== 200) throw upstreamError('status', `the content API answered ${status}`);
     let json: unknown;
@@ -295,16 +336,16 @@ export class ContentCache {
     }
     const data = sanitizeContentFields(parsed.data.data);
     const body = new Representation(Buffer.from(JSON.stringify({ data })));
-    return this.#answer(200, data, body, this.#freshFor(request, 200), upstreamMs, validators);
+    return this.#answer(request, 200, data, body, this.#freshFor(request, 200), upstreamMs, validators);
   }
 
   /** An answer as another process stored it; its body object is reused when it has not changed. */
-  #fromShared(found: SharedAnswer, previous: CachedAnswer | undefined): CachedAnswer {
+  #fromShared(request: ApiRequest, found: SharedAnswer, previous: CachedAnswer | undefined): CachedAnswer {
     const bytes = Buffer.from(found.json);
     const same = previous?.body.body.equals(bytes);
     const body = same ? previous!.body : new Representation(bytes);
     const data = same ? previous!.data : found.status === 200 ? (JSON.parse(found.json) as { data: unknown }).data : null;
-    const answer = this.#answer(found.status, data, body, found.freshUntil - found.storedAt, 0, {
+    const answer = this.#answer(request, found.status, data, body, found.freshUntil - found.storedAt, 0, {
       etag: found.etag,
       lastModified: found.lastModified,
     });
@@ -314,6 +355,7 @@ export class ContentCache {
   }
 
   #answer(
+    request: ApiRequest,
     status: 200 | 404,
     data: unknown,
     body: Representation,
@@ -321,22 +363,43 @@ export class ContentCache {
     upstreamMs: number,
     validators: Validators,
   ): CachedAnswer {
-    const { CACHE_STALE_WHILE_REVALIDATE_S: swr, CACHE_STALE_IF_ERROR_S: sie } = this.#config;
-    const maxAge = Math.floor(freshMs / 1000);
-    const cacheControl =
-      status === 404 ? `public, max-age=${maxAge}` : `public, max-age=${maxAge}, stale-while-revalidate=${swr}, stale-if-error=${sie}`;
     const storedAt = Date.now();
+    const tags = tagsOf(request, data);
     return {
       status,
       data,
       body,
-      headers: ['content-type', 'application/json; charset=utf-8', 'cache-control', cacheControl, 'vary', 'Accept-Encoding'],
+      headers: [
+        'content-type',
+        'application/json; charset=utf-8',
+        'cache-control',
+        cacheControl(status, Math.floor(freshMs / 1000), this.#config),
+        'vary',
+        'Accept-Encoding',
+        'cache-tag',
+        tags.join(', '),
+      ],
       storedAt,
       freshUntil: storedAt + freshMs,
       upstreamMs,
       validators,
+      tags,
     };
   }
+}
+
+/**
+ * How long others may keep an answer (docs/decisions/018): a shared cache (an edge) for as long as
+ * it is fresh, then stale within the windows; a browser asks again every time (max-age=0, ETag),
+ * so that a publish, which the service and the edge are told of, reaches it at once.
+ */
+export function cacheControl(
+  status: number,
+  sharedMaxAge: number,
+  windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>,
+): string {
+  if (status === 404) return `public, max-age=0, s-maxage=${sharedMaxAge}`;
+  return `public, max-age=0, s-maxage=${sharedMaxAge}, stale-while-revalidate=${windows.CACHE_STALE_WHILE_REVALIDATE_S}, stale-if-error=${windows.CACHE_STALE_IF_ERROR_S}`;
 }
 
 /** What the fleet shares of an answer. */

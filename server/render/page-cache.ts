@@ -8,12 +8,15 @@ import { LRUCache } from 'lru-cache';
 import { sendStored, type StoredAnswer } from '../http/stored-response.js';
 import { observe } from '../observability/request-observer.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
+import type { Metrics } from '../observability/metrics.js';
 import { pageKey } from './page-key.js';
 import { varyOf } from './page-variant.js';
 
 export interface CachedPage extends StoredAnswer {
   /** The metrics label of the page's route. */
   route: string;
+  /** What it was drawn from (the tags of every answer it read, and its own address). */
+  tags: readonly string[];
 }
 
 /** Pages shorter-lived than this are not worth storing. */
@@ -21,20 +24,30 @@ const MIN_TTL_MS = 250;
 
 export class PageCache {
   readonly #lru: LRUCache<string, CachedPage>;
+  /** When this process last applied a purge (epoch ms). */
+  #purgedAt = 0;
 
   constructor(
     maxBytes: number,
     private readonly trusted: TrustedProxies,
+    private readonly metrics: Metrics,
   ) {
     this.#lru = new LRUCache<string, CachedPage>({
       maxSize: maxBytes,
       sizeCalculation: (p, key) => key.length + p.body.maxBytes + 512,
     });
+    metrics.cacheStats.pages = () => this.#lru.size;
   }
 
-  store(key: string, page: CachedPage, reuseUntil: number): void {
+  /** A page that had to be rendered, counted beside the hits. */
+  missed(route: string): void {
+    this.metrics.pageCacheEvents(route, 'miss').inc();
+  }
+
+  /** Keeps a page rendered since `renderedSince` (epoch ms), unless a purge came meanwhile: it may show what was purged. */
+  store(key: string, page: CachedPage, reuseUntil: number, renderedSince: number): void {
     const ttl = reuseUntil - Date.now();
-    if (ttl >= MIN_TTL_MS) this.#lru.set(key, page, { ttl });
+    if (ttl >= MIN_TTL_MS && renderedSince > this.#purgedAt) this.#lru.set(key, page, { ttl });
   }
 
   /** Answers a GET or HEAD from the cache; false when the page is not there. */
@@ -44,8 +57,20 @@ export class PageCache {
     const page = key === undefined ? undefined : this.#lru.get(key);
     if (!page) return false;
     observe(res, { route: page.route, cache: 'HIT' });
+    this.metrics.pageCacheEvents(page.route, 'hit').inc();
     sendStored(req, res, page, ['vary', varyOf(req, this.trusted), 'x-cache', 'HIT', 'server-timing', 'cache;desc=HIT']);
     return true;
+  }
+
+  /** Drops every page carrying one of the tags; it is drawn again, from fresh data, when next asked for. */
+  purge(tags: ReadonlySet<string>): number {
+    this.#purgedAt = Date.now();
+    const gone: string[] = [];
+    this.#lru.forEach((page, key) => {
+      if (page.tags.some((t) => tags.has(t))) gone.push(key);
+    });
+    for (const key of gone) this.#lru.delete(key);
+    return gone.length;
   }
 
   get size(): number {

@@ -10,9 +10,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { AppRenderer } from '../../client/entry-server.js';
 import { ROUTE_DESCRIPTIONS } from '../../client/route-descriptions.js';
-import { NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../../client/route-table.js';
+import { canonicalHref } from '../../client/href.js';
+import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../client/route-table.js';
+import { ALL_TAG, urlTag } from '../proxy/cache-tags.js';
+import { cacheControl } from '../proxy/content-cache.js';
 import { routerSafe } from '../../shared/router-safe.js';
 import { etagMatches, Representation, streamEncoder, weakEtag } from '../http/representation.js';
+import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 import type { ContentCache } from '../proxy/content-cache.js';
@@ -28,6 +32,9 @@ import { serverContentApi } from './server-content-api.js';
 
 /** A render that has not produced its shell by then is abandoned. */
 const RENDER_TIMEOUT_MS = 10_000;
+/** A page answers 200, or says its content does not exist (404), the visitor asked too often (429), or it cannot be had (503). */
+const PAGE_STATUSES = new Set([200, 404, 429]);
+const ERROR_TITLES: Partial<Record<number, string>> = { 404: NOT_FOUND_TITLE, 429: TOO_MANY_TITLE, 503: UNAVAILABLE_TITLE };
 
 export interface PageHandlerDeps {
   renderer: () => Promise<AppRenderer>;
@@ -40,6 +47,8 @@ export interface PageHandlerDeps {
   /** Development: Vite adds its client and React's refresh preamble to the head. */
   transformHead?: ((url: string, head: string) => Promise<string>) | undefined;
   trusted: TrustedProxies;
+  /** The stale windows pages are sent with, as API answers are. */
+  windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
 }
 
@@ -64,6 +73,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     };
 
     const started = performance.now();
+    const renderedSince = Date.now();
     const reads = new RenderReads();
     let page;
     try {
@@ -83,10 +93,10 @@ export function createPageHandler(deps: PageHandlerDeps) {
     }
     const dataMs = performance.now() - started;
 
-    const status = page.status === 200 ? 200 : page.status === 404 ? 404 : 503;
+    const status = PAGE_STATUSES.has(page.status) ? page.status : 503;
     const route = status === 404 ? 'page:not-found' : `page:${page.route}`;
     observe(res, { route, cache: 'MISS' });
-    const title = status === 404 ? NOT_FOUND_TITLE : status === 503 ? UNAVAILABLE_TITLE : page.handle.title;
+    const title = ERROR_TITLES[status] ?? page.handle.title;
     const assets = deps.assets.forModules(page.modules);
     const canonical = canonicalUrl(origin, url);
     let head = documentHead({
@@ -100,15 +110,20 @@ export function createPageHandler(deps: PageHandlerDeps) {
     });
     if (deps.transformHead) head = await deps.transformHead(target, head);
     const etag = weakEtag(deps.assets.version, variant, canonical, String(status), ...[...reads.etags].sort());
+    const path = canonicalHref(url.pathname, url.searchParams) ?? url.pathname;
+    const tags = [...new Set([ALL_TAG, urlTag(path), ...reads.tags])];
+    const sharedMaxAge = Math.max(0, Math.floor((reads.reuseUntil - Date.now()) / 1000));
     const headers = [
       'content-type',
       'text/html; charset=utf-8',
-      // Revalidated on every visit (ETag, 304): a page changes when its content does.
+      // A browser revalidates every visit (ETag, 304); an edge keeps the page while its data is fresh.
       'cache-control',
-      status === 200 ? 'no-cache' : 'no-store',
+      status === 200 ? cacheControl(200, sharedMaxAge, deps.windows) : 'no-store',
+      ...(status === 200 ? ['cache-tag', tags.join(', ')] : []),
     ];
     const vary = ['vary', varyOf(req, deps.trusted)];
     const key = status === 200 && deps.pageCache ? pageKey(req, deps.trusted) : undefined;
+    if (key) deps.pageCache!.missed(route);
     if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
       res.writeHead(304, [...headers, ...vary, 'etag', etag]).end();
       return;
@@ -130,7 +145,12 @@ export function createPageHandler(deps: PageHandlerDeps) {
         done();
         if (key && !controller.signal.aborted) {
           const html = new Representation(Buffer.concat(chunks), etag);
-          deps.pageCache!.store(key, { status: 200, body: html, headers, storedAt: Date.now(), route }, reads.reuseUntil);
+          deps.pageCache!.store(
+            key,
+            { status: 200, body: html, headers, storedAt: Date.now(), route, tags },
+            reads.reuseUntil,
+            renderedSince,
+          );
         }
       },
     });

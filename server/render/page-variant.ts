@@ -2,7 +2,7 @@
  * The variant of a page a request gets, decided on the server before a byte of the body is sent,
  * so that the first paint is already right (docs/decisions/004 and 017):
  * - `zoom` or `transform`: the scaling mode, from the browser named by the User-Agent (Edge,
- *   Opera and Firefox get a transform; everything else zoom);
+ *   Opera, and Firefox with the other Gecko browsers get a transform; everything else zoom);
  * - `large`: the visitor chose the large-text mode (长者模式), remembered in a cookie; the page is
  *   not scaled down and its type is larger, whatever the browser.
  * An edge in front that is trusted (TRUSTED_PROXIES) decides it itself and says so in a header;
@@ -19,6 +19,7 @@ export type PageVariant = ScaleMode | 'large';
 
 const VARIANTS: ReadonlySet<string> = new Set<PageVariant>(['zoom', 'transform', 'large']);
 const TRANSFORM_BROWSERS = /\b(edge|opera|firefox)\b/i;
+const TRANSFORM_ENGINES = /^(gecko|goanna)$/i;
 const MAX_UA_LENGTH = 512;
 const LARGE_TEXT = new RegExp(`(?:^|;\\s*)${TEXT_SIZE_COOKIE}=large(?:;|$)`);
 const memo = new LRUCache<string, ScaleMode>({ max: 2_000 });
@@ -29,8 +30,9 @@ function scaleModeFor(userAgent: string | undefined): ScaleMode {
   const ua = userAgent.slice(0, MAX_UA_LENGTH);
   let mode = memo.get(ua);
   if (!mode) {
-    const name = new UAParser(ua).getBrowser().name ?? '';
-    mode = TRANSFORM_BROWSERS.test(name) ? 'transform' : 'zoom';
+    const parsed = new UAParser(ua);
+    const transform = TRANSFORM_BROWSERS.test(parsed.getBrowser().name ?? '') || TRANSFORM_ENGINES.test(parsed.getEngine().name ?? '');
+    mode = transform ? 'transform' : 'zoom';
     memo.set(ua, mode);
   }
   return mode;

@@ -9,9 +9,11 @@ export class RenderReads {
   /** Epoch ms until which the page may be reused. */
   reuseUntil = Infinity;
   readonly etags: string[] = [];
+  readonly tags = new Set<string>();
 
   note(result: CacheResult): void {
     this.reuseUntil = Math.min(this.reuseUntil, result.reuseUntil);
     this.etags.push(result.answer.body.etag);
+    for (const tag of result.answer.tags) this.tags.add(tag);
   }
 }

@@ -1,0 +1,156 @@
+/**
+ * Purges (decision 018): what was made from some content is marked stale everywhere it is kept,
+ * so that the next visitor gets the new content, and the last good copy still stands in if the
+ * content API fails. A purge names tags (cache-tags.ts); a purge of paths names their `url:`
+ * tags; purging everything names the tag every cached thing carries.
+ *
+ * Order matters: the fleet's shared tier first (so that no process refills itself from what was
+ * purged), then this process's own caches and the edges, then the message to the fleet's other
+ * processes, each of which does its own caches and then tells the edges again. The last process
+ * to apply a purge is thus the last to purge the edges, and no edge keeps a copy that a slower
+ * process refilled it with.
+ */
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { ALL_TAG } from '../proxy/cache-tags.js';
+import type { ContentCache } from '../proxy/content-cache.js';
+import type { PageCache } from '../render/page-cache.js';
+import type { SharedCache } from './shared-cache.js';
+
+/** A purge as the fleet passes it on: the tags, and the process that was asked for it. */
+export interface PurgeMessage {
+  from: string;
+  tags: readonly string[];
+}
+
+/** How a purge reaches the other processes of the fleet. */
+export interface PurgeBus {
+  /** Tells every process; false when it could not. */
+  publish(message: PurgeMessage): Promise<boolean>;
+  /** Each purge any process published, once (its own too: the Purger skips those). */
+  listen(apply: (message: PurgeMessage) => void): void;
+  close(): Promise<void>;
+}
+
+/** One process and no fleet: nobody else to tell. */
+export function localBus(): PurgeBus {
+  return { publish: () => Promise.resolve(true), listen: () => {}, close: () => Promise.resolve() };
+}
+
+export interface PurgeOutcome {
+  /** Answers the fleet's shared tier marked stale; undefined without it (or when Redis could not). */
+  shared: number | undefined;
+  /** Whether the fleet was told (always, with no fleet; false while Redis is away). */
+  fleet: boolean;
+}
+
+export interface PurgerDeps {
+  cache: ContentCache;
+  pageCache: PageCache | undefined;
+  shared: SharedCache | undefined;
+  bus: PurgeBus;
+  edges: readonly string[];
+  log: Logger;
+  metrics: Metrics;
+}
+
+const EDGE_TIMEOUT_MS = 2_000;
+const MAX_WAITING = 1_000;
+const RETRY_MS = 250;
+
+export class Purger {
+  readonly #id = randomUUID();
+  #waiting: (readonly string[])[] = [];
+  #retry: NodeJS.Timeout | undefined;
+  #retrying = false;
+
+  constructor(private readonly deps: PurgerDeps) {
+    deps.bus.listen((message) => {
+      if (message.from !== this.#id) void this.#apply(message.tags);
+    });
+  }
+
+  /**
+   * A purge asked of this process (the purge API, a publish event), for the whole fleet and the
+   * edges; done here when it returns, under way in the other processes. What could not reach the
+   * shared tier or the fleet (Redis away) is done again when Redis is back.
+   */
+  async purge(tags: readonly string[], source: 'api' | 'webhook', what: Record<string, unknown>): Promise<PurgeOutcome> {
+    const { log, metrics } = this.deps;
+    metrics.purges(source).inc();
+    const outcome = await this.#tellFleet(tags, true);
+    const shown = tags.length > 20 ? [...tags.slice(0, 20), `… ${tags.length} in all`] : tags;
+    log.info({ source, ...what, tags: shown, ...outcome }, 'purge');
+    if (!outcome.fleet) {
+      log.warn({ tags: shown }, 'purge not passed on to the fleet yet (Redis is away): it will be when Redis is back');
+      this.#keep(tags);
+    }
+    return outcome;
+  }
+
+  /** The shared tier, this process (the first time), then the other processes. */
+  async #tellFleet(tags: readonly string[], here: boolean): Promise<PurgeOutcome> {
+    const { shared, bus } = this.deps;
+    const marked = shared ? await shared.markStale(tags, this.deps.cache.purgedFreshUntil()) : undefined;
+    if (here) await this.#apply(tags);
+    const told = (!shared || marked !== undefined) && (await bus.publish({ from: this.#id, tags }));
+    return { shared: marked, fleet: told };
+  }
+
+  /** Keeps a purge that did not reach the fleet, and tries it again until it does. */
+  #keep(tags: readonly string[]): void {
+    this.#waiting.push(tags);
+    // Past a thousand waiting, one purge of everything does for them all.
+    if (this.#waiting.length > MAX_WAITING) this.#waiting = [[ALL_TAG]];
+    this.#retry ??= setInterval(() => void this.#retryWaiting(), RETRY_MS);
+  }
+
+  async #retryWaiting(): Promise<void> {
+    if (this.#retrying) return;
+    this.#retrying = true;
+    try {
+      while (this.#waiting.length > 0) {
+        if (!(await this.#tellFleet(this.#waiting[0]!, false)).fleet) return;
+        this.#waiting.shift();
+      }
+      clearInterval(this.#retry);
+      this.#retry = undefined;
+      this.deps.log.info('the purges kept while Redis was away have reached the fleet');
+    } finally {
+      this.#retrying = false;
+    }
+  }
+
+  /** Stops trying again (the service is stopping). */
+  close(): void {
+    clearInterval(this.#retry);
+  }
+
+  /** Applies a purge to this process's caches, then passes it on to the edges. */
+  async #apply(tags: readonly string[]): Promise<void> {
+    const set = new Set(tags);
+    const answers = this.deps.cache.markStale(set);
+    const pages = this.deps.pageCache?.purge(set) ?? 0;
+    this.deps.log.debug({ answers, pages }, 'purge applied here');
+    await Promise.all(this.deps.edges.map((edge) => this.#purgeEdge(edge, tags)));
+  }
+
+  /** Asks an edge to let go of everything tagged so (Varnish's xkey, deploy/varnish/default.vcl). */
+  async #purgeEdge(edge: string, tags: readonly string[]): Promise<void> {
+    try {
+      const res = await request(edge, {
+        method: 'PURGE',
+        headers: { 'x-purge-tags': tags.join(' ') },
+        signal: AbortSignal.timeout(EDGE_TIMEOUT_MS),
+      });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`the edge answered ${res.statusCode}`);
+      this.deps.metrics.edgePurges('ok').inc();
+    } catch (error) {
+      this.deps.metrics.edgePurges('error').inc();
+      this.deps.log.error({ edge, err: String(error) }, 'edge purge failed: the edge keeps its copies until they expire');
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * What an answer was made from, as tags an edge (or the service's own caches) can purge by
+ * (docs/decisions/018): the answer's own address (`url:/api/news/212`), its path
+ * (`/api/news`), and every content item it carries (`news:212` for articles, research and news,
+ * which share one id space; `expert:3`). A page carries the tags of every answer it read.
+ */
+import type { ApiData, ApiName } from '../../shared/contract/api-paths.js';
+import { API_PATHS } from '../../shared/contract/api-paths.js';
+import type { ApiRequest } from './api-request.js';
+
+/** The tag of one canonical address, an API answer's or a page's. */
+export const urlTag = (canonical: string) => `url:${canonical}`;
+export const newsTag = (id: number) => `news:${id}`;
+export const expertTag = (id: number) => `expert:${id}`;
+/** Every cached thing carries it: purging it purges everything. */
+export const ALL_TAG = 'all';
+
+type ItemTags = { [N in ApiName]?: (data: ApiData<N>) => string[] };
+
+const ITEMS: ItemTags = {
+  expertGroup: (d) => d.experts.map((e) => expertTag(e.id)),
+  newsMedia: (d) => d.categories.flatMap((c) => c.items.map((i) => newsTag(i.id))),
+  knowledgeArticles: (d) => d.items.map((i) => newsTag(i.id)),
+  experts: (d) => d.items.map((e) => expertTag(e.id)),
+  expert: (d) => [expertTag(d.id)],
+  research: (d) => d.items.map((i) => newsTag(i.id)),
+  news: (d) => d.items.map((i) => newsTag(i.id)),
+  newsDetail: (d) => [newsTag(d.id)],
+};
+
+/** The tags of an API answer; a 404 carries its address and path only. */
+export function tagsOf(request: ApiRequest, data: unknown): string[] {
+  const own = [ALL_TAG, urlTag(request.key), API_PATHS[request.name].template];
+  const items = data === null ? undefined : (ITEMS[request.name] as ((d: unknown) => string[]) | undefined);
+  return items ? [...own, ...items(data)] : own;
+}

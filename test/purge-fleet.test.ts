@@ -1,0 +1,131 @@
+/**
+ * A purge reaches every instance even when Redis is not there at the moment it is sent: an
+ * instance cut off from Redis reads the purges it missed when it is back, and a purge that could
+ * not reach Redis is passed on (the shared tier included) once it can. And a purge never costs an
+ * outage: with the content API down, what was purged still stands in.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedApi, type EmbeddedApi } from '../server/embedded-api/embedded-api.js';
+import { startRedis, type RedisServer } from './support/redis-server.js';
+import { startService, type RunningService } from './support/start-service.js';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { startTestUpstream } from './support/test-upstream.js';
+
+const TOKEN = 'purge-fleet-test-token';
+const SECRET = 'purge-fleet-test-secret';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function metric(svc: RunningService, series: string): Promise<number> {
+  const text = await (await fetch(`${svc.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.split(' ')[1]);
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+const purge = (svc: RunningService, body: unknown) =>
+  fetch(`${svc.url}/admin/purge`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (res) => ({ status: res.status, body: (await res.json()) as { fleet: boolean } }));
+
+describe('purges and Redis coming and going', () => {
+  let redis: RedisServer;
+  let content: EmbeddedApi;
+  let a: RunningService;
+  let b: RunningService;
+  let aLink: TcpProxy;
+  let bLink: TcpProxy;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    // Edited without telling anyone: the test purges by hand.
+    content = await startEmbeddedApi({ publishing: { secret: SECRET, webhooks: () => [] } });
+    [aLink, bLink] = await Promise.all([startTcpProxy(redis.port), startTcpProxy(redis.port)]);
+    const env = { UPSTREAM_URL: content.url, PURGE_TOKEN: TOKEN, REDIS_TIMEOUT_MS: '200' };
+    a = await startService({ ...env, REDIS_URL: `redis://127.0.0.1:${aLink.port}` });
+    b = await startService({ ...env, REDIS_URL: `redis://127.0.0.1:${bLink.port}` });
+    for (const svc of [a, b]) await until(async () => (await metric(svc, 'redis_up')) === 1, 'the instance to connect to Redis');
+  }, 30_000);
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await Promise.all([aLink?.close(), bLink?.close()]);
+    await content?.close();
+    await redis?.stop();
+  });
+
+  /** Changes an expert's name in the content API, and returns a reader of what an instance shows. */
+  async function edit(id: number, name: string) {
+    const res = await fetch(`${content.url}/admin/items/expert/${id}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    expect(res.status).toBe(200);
+  }
+  const nameAt = async (svc: RunningService, id: number) =>
+    ((await (await fetch(`${svc.url}/api/experts/${id}`)).json()) as { data: { name: string } }).data.name;
+
+  it('an instance cut off from Redis while a purge went out reads it when it is back', async () => {
+    const old = await nameAt(a, 1);
+    expect(await nameAt(b, 1)).toBe(old);
+    await aLink.cut();
+    await until(async () => (await metric(a, 'redis_up')) === 0, 'a to see Redis go');
+    await edit(1, '林新名');
+    expect((await purge(b, { tags: ['expert:1'] })).body.fleet).toBe(true);
+    expect(await nameAt(b, 1)).toBe('林新名');
+    // a missed the message and still has the old answer, fresh.
+    expect(await nameAt(a, 1)).toBe(old);
+    await aLink.restore();
+    await until(async () => (await nameAt(a, 1)) === '林新名', 'a to apply the purge it missed');
+  });
+
+  it('a purge sent while its instance could not reach Redis reaches the fleet, and the shared tier, when it can', async () => {
+    const old = await nameAt(b, 2);
+    expect(await nameAt(a, 2)).toBe(old);
+    await bLink.cut();
+    await until(async () => (await metric(b, 'redis_up')) === 0, 'b to see Redis go');
+    await edit(2, '周新名');
+    const sent = await purge(b, { paths: ['/api/experts/2'] });
+    expect(sent.status).toBe(200);
+    expect(sent.body.fleet).toBe(false);
+    expect(await nameAt(b, 2)).toBe('周新名');
+    expect(await nameAt(a, 2)).toBe(old);
+    expect(b.logs.some((l) => l.msg === 'purge not passed on to the fleet yet (Redis is away): it will be when Redis is back')).toBe(true);
+    await bLink.restore();
+    // a refetches, and does not take the old answer from the shared tier.
+    await until(async () => (await nameAt(a, 2)) === '周新名', 'the kept purge to reach a');
+    expect(b.logs.some((l) => l.msg === 'the purges kept while Redis was away have reached the fleet')).toBe(true);
+  });
+});
+
+describe('a purge while the content API is down', () => {
+  it('marks stale and does not drop: the last good answer and page still stand in', async () => {
+    const upstream = await startTestUpstream();
+    const svc = await startService({ UPSTREAM_URL: upstream.url, PURGE_TOKEN: TOKEN });
+    try {
+      expect((await fetch(`${svc.url}/api/banner`)).status).toBe(200);
+      expect((await fetch(`${svc.url}/`)).status).toBe(200);
+      await upstream.stop();
+      expect((await purge(svc, { all: true })).status).toBe(200);
+      const api = await fetch(`${svc.url}/api/banner`);
+      expect(api.status).toBe(200);
+      expect(api.headers.get('x-cache')).toBe('STALE');
+      // Stale, an edge may not keep it as fresh.
+      expect(api.headers.get('cache-control')).toMatch(/s-maxage=0,/);
+      const page = await fetch(`${svc.url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('明瞳');
+    } finally {
+      await svc.close();
+      await upstream.stop();
+    }
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * A real varnishd (Debian's varnish and varnish-modules; .ci/run installs them) on a free
+ * loopback port with the shipped VCL (deploy/varnish/default.vcl), its backend pointed at a
+ * service under test. Its own working directory, in the foreground, stopped by pid.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './redis-server.js';
+
+export interface Varnish {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export const SHIPPED_VCL = 'deploy/varnish/default.vcl';
+
+/** `port`: where it listens (a free one when not given, e.g. to name it in EDGE_PURGE_URLS first). */
+export async function startVarnish(backendPort: number, port?: number): Promise<Varnish> {
+  port ??= await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'varnish-'));
+  const vcl = readFileSync(SHIPPED_VCL, 'utf8').replace('.port = "3000";', `.port = "${backendPort}";`);
+  if (!vcl.includes(`.port = "${backendPort}";`)) throw new Error(`${SHIPPED_VCL} no longer names port 3000`);
+  writeFileSync(join(dir, 'site.vcl'), vcl);
+  // Started as root, varnishd reads it as its own unprivileged user.
+  chmodSync(dir, 0o755);
+  const child = spawn(
+    'varnishd',
+    [
+      '-F',
+      '-n',
+      join(dir, 'work'),
+      '-a',
+      `127.0.0.1:${port}`,
+      '-T',
+      'none',
+      '-f',
+      join(dir, 'site.vcl'),
+      '-s',
+      'malloc,64m',
+      '-p',
+      'vsl_space=1M',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit');
+  const url = `http://127.0.0.1:${port}`;
+  // Up when it answers, and the probe has found the backend healthy (a purged copy is then never served).
+  let up = false;
+  for (let i = 0; i < 200 && child.exitCode === null && !up; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    up = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+  }
+  if (!up) {
+    child.kill('SIGKILL');
+    throw new Error(`varnishd did not start (install Debian's varnish and varnish-modules; .ci/run does): ${stderr.slice(-2000)}`);
+  }
+  await new Promise((r) => setTimeout(r, 2_500));
+  return {
+    url,
+    port,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
