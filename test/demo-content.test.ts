@@ -161,6 +161,15 @@ describe('demo content: counts', () => {
     for (const id of [22, 23, 24, 25, 26, 27]) expect(byCategory(id).length, `category ${id}`).toBeGreaterThanOrEqual(3);
   });
 
+  it('the items listed together (one category, or a research category with its children) each have a cover of their own', () => {
+    const lists = [...new Set(D.contentItems.map((c) => c.categoryId))].map((id) => [id]);
+    lists.push([...RESEARCH_SUBCATEGORY_IDS[17]], [...RESEARCH_SUBCATEGORY_IDS[18]]);
+    for (const ids of lists) {
+      const covers = D.contentItems.filter((c) => ids.includes(c.categoryId)).map((c) => c.cover);
+      expect(new Set(covers).size, `categories ${ids.join(', ')}`).toBe(covers.length);
+    }
+  });
+
   it('content dates are real days in 2023-2024', () => {
     for (const c of D.contentItems) {
       expect(c.date, `#${c.id}`).toMatch(/^202[34]-/);

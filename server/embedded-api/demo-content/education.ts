@@ -92,7 +92,7 @@ export const academicLectures = items(24, edu, [
     id: 147,
     title: '“明瞳大讲堂”第 30 期：高度近视的全生命周期管理',
     summary: '郑慧敏教授从儿童期防控、成年期矫正到中老年眼底随访，系统讲解高度近视管理。',
-    cover: 'lecture-hall',
+    cover: 'patient-class',
     date: '2023-06-08',
     views: 2034,
     body: [
@@ -211,7 +211,7 @@ export const patents = items(27, sci, [
     id: 157,
     title: '一种儿童视力筛查辅助装置获国家实用新型专利授权',
     summary: '该装置通过趣味化设计提高低龄儿童的配合度，缩短筛查时间。',
-    cover: 'child-check',
+    cover: 'patent',
     date: '2023-06-26',
     views: 1254,
     body: [

@@ -156,7 +156,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
     id: 117,
     title: '孩子斜视，只是影响外观吗？',
     summary: '斜视不仅关乎外观，还会影响双眼视功能的发育，越早发现、越早干预效果越好。',
-    cover: 'child-check',
+    cover: 'child-smile',
     date: '2024-10-15',
     author: '何雨萱',
     views: 9876,
@@ -173,7 +173,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
     id: 118,
     title: '眼睛发红，是不是得了结膜炎？',
     summary: '眼红的原因有很多，结膜炎只是其中之一；伴有眼痛、视力下降时要尽快就医。',
-    cover: 'eye-exam',
+    cover: 'dry-eye-clinic',
     date: '2024-11-20',
     views: 11235,
     body: [

@@ -34,7 +34,7 @@ export const groupNews = items(19, { source: '集团新闻中心', author: '集�
     id: 203,
     title: '集团远程会诊平台升级，实现六院区影像实时共享',
     summary: '新平台支持眼底照片、光学相干断层扫描等影像实时调阅，疑难病例可在 24 小时内完成多院区会诊。',
-    cover: 'oct-scan',
+    cover: 'telemedicine',
     date: '2023-05-09',
     views: 2875,
     body: [
@@ -60,7 +60,7 @@ export const groupNews = items(19, { source: '集团新闻中心', author: '集�
     id: 205,
     title: '集团发布《患者服务承诺》',
     summary: '承诺涵盖预约、候诊、检查、手术与随访全流程，明确各环节服务标准。',
-    cover: 'corridor',
+    cover: 'service-pledge',
     date: '2023-08-16',
     views: 3105,
     body: [
@@ -73,7 +73,7 @@ export const groupNews = items(19, { source: '集团新闻中心', author: '集�
     id: 206,
     title: '集团通过医疗质量管理体系年度复审',
     summary: '评审组对各院区的医疗质量、护理管理、院感防控与患者安全进行了全面检查。',
-    cover: 'eye-exam',
+    cover: 'quality-audit',
     date: '2023-10-25',
     views: 1984,
     body: [
@@ -85,7 +85,7 @@ export const groupNews = items(19, { source: '集团新闻中心', author: '集�
     id: 207,
     title: '集团荣获“患者满意度优秀单位”称号',
     summary: '在第三方开展的年度患者满意度评价中，集团综合得分位居同类机构前列。',
-    cover: 'ceremony',
+    cover: 'award-cert',
     date: '2024-01-19',
     views: 2756,
     body: [
@@ -97,7 +97,7 @@ export const groupNews = items(19, { source: '集团新闻中心', author: '集�
     id: 208,
     title: '集团启动创立二十周年系列活动',
     summary: '系列活动包括学术论坛、公益筛查、患者故事征集与员工文化周等。',
-    cover: 'ceremony',
+    cover: 'anniversary',
     date: '2024-03-01',
     views: 3890,
     body: [
@@ -110,7 +110,7 @@ export const groupNews = items(19, { source: '集团新闻中心', author: '集�
     id: 209,
     title: '“二十城光明公益行”首站在武汉启动',
     summary: '活动将在全年走进二十座城市，为老年人和儿童提供免费眼健康筛查。',
-    cover: 'community-screening',
+    cover: 'charity-bus',
     date: '2024-04-20',
     views: 2315,
     body: [
@@ -136,7 +136,7 @@ export const groupNews = items(19, { source: '集团新闻中心', author: '集�
     id: 211,
     title: '集团上线“明瞳眼健康”线上服务平台',
     summary: '患者可在线完成预约挂号、报告查询、复诊提醒与用药指导等服务。',
-    cover: 'media',
+    cover: 'mobile-app',
     date: '2024-08-28',
     views: 2642,
     body: [

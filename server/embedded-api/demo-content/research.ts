@@ -147,7 +147,7 @@ export const academicExchange = items(16, { source: '集团医务部', author: '
     id: 136,
     title: '集团与东南亚眼科同行签署学术交流备忘录',
     summary: '双方将在医生进修、联合培训与学术会议等方面开展长期合作。',
-    cover: 'global',
+    cover: 'handshake',
     date: '2024-10-18',
     views: 2476,
     body: [
