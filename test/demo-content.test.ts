@@ -194,6 +194,16 @@ describe('demo content: HTML and images', () => {
     expect(missing).toEqual([]);
   });
 
+  it('photographs come in the widths the site serves (client/components/content-card.tsx), and some are in use', () => {
+    const photos = [...imagePaths().keys()].filter((p) => p.startsWith('/media/photos/'));
+    expect(photos.length).toBeGreaterThan(0);
+    for (const p of photos)
+      for (const w of [400, 800, 1200]) {
+        const copy = path.join(MEDIA_DIR, p.slice('/media/'.length).replace(/\.(\w+)$/, `-${w}.$1`));
+        expect(fs.existsSync(copy), copy).toBe(true);
+      }
+  });
+
   it('referenced SVGs are small, self-contained and sized', () => {
     const problems: string[] = [];
     for (const p of imagePaths().keys()) {

@@ -4,6 +4,24 @@ import type { ContentSummary, Page } from '../../shared/contract/entities.js';
 import { contentHref } from '../href.js';
 import { Pagination } from './pagination.js';
 
+/**
+ * Photographs under /media/photos/ are published in four widths: the 1600 px original and
+ * copies 400, 800 and 1200 px wide beside it (name-400.webp ...). A photograph gets them as its
+ * srcset, with the width its slot takes as `sizes`, so that the browser loads the smallest copy
+ * that fills the slot; illustrations are SVG and need none.
+ */
+const PHOTO = /^(\/media\/photos\/[a-z0-9/_-]+)\.(webp|jpg|png)$/;
+const COPIES = [400, 800, 1200];
+
+export function photoSet(src: string, sizes: string): { srcSet?: string; sizes?: string } {
+  const m = PHOTO.exec(src);
+  if (!m) return {};
+  return { srcSet: [...COPIES.map((w) => `${m[1]}-${w}.${m[2]} ${w}w`), `${src} 1600w`].join(', '), sizes };
+}
+
+/** Slot widths: a card in a row of three, full width less the page's margins on a phone. */
+export const CARD_SIZES = '(max-width: 500px) calc(100vw - 32px), 23vw';
+
 /** Loading hints for an image: the first one of a page (its LCP on phones) loads at once, first. */
 export function imageLoading(priority: boolean | undefined) {
   return priority ? ({ loading: 'eager', fetchPriority: 'high' } as const) : ({ loading: 'lazy', decoding: 'async' } as const);
@@ -12,7 +30,15 @@ export function imageLoading(priority: boolean | undefined) {
 function ContentCard({ item, priority }: { item: ContentSummary; priority?: boolean }) {
   return (
     <article className="card content-card">
-      <img className="card-media media" src={item.cover} alt="" width={800} height={500} {...imageLoading(priority)} />
+      <img
+        className="card-media media"
+        {...photoSet(item.cover, CARD_SIZES)}
+        src={item.cover}
+        alt=""
+        width={800}
+        height={500}
+        {...imageLoading(priority)}
+      />
       <div className="card-body">
         <time className="card-date" dateTime={item.date}>
           {item.date}

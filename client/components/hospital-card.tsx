@@ -1,7 +1,7 @@
 /** A hospital's card: picture, name, city, address, phone and departments. */
 import type { Hospital } from '../../shared/contract/entities.js';
 import { telHref } from '../href.js';
-import { imageLoading } from './content-card.js';
+import { CARD_SIZES, imageLoading, photoSet } from './content-card.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
 
@@ -16,7 +16,15 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="card hospital-card">
-      <img className="card-media media" src={hospital.image} alt={hospital.name} width={800} height={500} {...imageLoading(priority)} />
+      <img
+        className="card-media media"
+        {...photoSet(hospital.image, CARD_SIZES)}
+        src={hospital.image}
+        alt={hospital.name}
+        width={800}
+        height={500}
+        {...imageLoading(priority)}
+      />
       <div className="card-body">
         <p className="hospital-city">
           {hospital.city} · 创立于 {hospital.founded} 年

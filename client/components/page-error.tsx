@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
 import { href, sectionHref } from '../href.js';
 import { NOT_FOUND_TITLE, SECTIONS, TOO_MANY_TITLE, UNAVAILABLE_TITLE, type SectionKey } from '../route-table.js';
+import { SectionHead } from './section-head.js';
 import '../styles/global.css';
 
 type ErrorKind = 'not-found' | 'too-many' | 'unavailable';
@@ -80,7 +81,7 @@ function SectionIndex() {
   const keys = (Object.keys(SECTIONS) as SectionKey[]).filter((k) => k !== 'home');
   return (
     <nav className="error-sections" aria-labelledby="error-sections-title">
-      <h2 id="error-sections-title">您也可以从这些栏目找到所需内容</h2>
+      <SectionHead id="error-sections-title" title="您也可以从这些栏目找到所需内容" />
       <ul>
         {keys.map((k) => (
           <li key={k}>

@@ -1,5 +1,6 @@
 /** 内容详情 and 报道详情: a content item's banner, then its title, facts, cover and text. */
 import { Link } from 'react-router';
+import { photoSet } from '../components/content-card.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { categoryHref, href } from '../href.js';
@@ -31,7 +32,15 @@ export default function ArticlePage() {
               </ul>
             </header>
             <p className="article-summary">{item.summary}</p>
-            <img className="article-cover media" src={item.cover} alt={item.title} width={800} height={500} fetchPriority="high" />
+            <img
+              className="article-cover media"
+              {...photoSet(item.cover, '(max-width: 500px) calc(100vw - 68px), 45vw')}
+              src={item.cover}
+              alt={item.title}
+              width={800}
+              height={500}
+              fetchPriority="high"
+            />
             {/* The text's own headings start at h3. */}
             <h2 className="sr-only">正文</h2>
             <RichText html={item.content} />

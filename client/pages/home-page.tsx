@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
 import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../href.js';
 import { BannerCarousel } from '../components/carousel.js';
-import { ContentRow } from '../components/content-card.js';
+import { ContentRow, photoSet } from '../components/content-card.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
@@ -15,7 +15,16 @@ import '../styles/home.css';
 function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
   return (
     <article className="intl-feature">
-      <img className="media" src={hospital.image} alt={hospital.name} width={800} height={500} loading="lazy" decoding="async" />
+      <img
+        className="media"
+        {...photoSet(hospital.image, '(max-width: 500px) calc(100vw - 32px), 32vw')}
+        src={hospital.image}
+        alt={hospital.name}
+        width={800}
+        height={500}
+        loading="lazy"
+        decoding="async"
+      />
       <div className="intl-body">
         <p className="eyebrow-pill">
           国际医院 · {hospital.country} {hospital.city}
@@ -52,7 +61,16 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
       </div>
       {first ? (
         <article className="news-lead">
-          <img className="media" src={first.cover} alt="" width={800} height={500} loading="lazy" decoding="async" />
+          <img
+            className="media"
+            {...photoSet(first.cover, '(max-width: 500px) calc(100vw - 72px), 20vw')}
+            src={first.cover}
+            alt=""
+            width={800}
+            height={500}
+            loading="lazy"
+            decoding="async"
+          />
           <time dateTime={first.date}>{first.date}</time>
           <h4>
             <Link to={contentHref(first)} className="stretched-link">
@@ -164,7 +182,15 @@ export default function HomePage() {
         <ul className="hospital-tiles grid3">
           {hospitals.map((h) => (
             <li key={h.id} className="hospital-tile">
-              <img src={h.image} alt="" width={800} height={500} loading="lazy" decoding="async" />
+              <img
+                {...photoSet(h.image, '(max-width: 500px) 104px, 8vw')}
+                src={h.image}
+                alt=""
+                width={800}
+                height={500}
+                loading="lazy"
+                decoding="async"
+              />
               <div>
                 <h3>{h.name}</h3>
                 <p>{h.address}</p>

@@ -44,7 +44,10 @@ type CoverName =
   | 'telemedicine'
   | 'training';
 
-const cover = (name: CoverName): string => `/media/covers/${name}.svg`;
+/** A photograph under /media/photos, published in four widths (client/components/content-card.tsx). */
+type Photo = `/media/photos/${string}.webp`;
+
+const cover = (name: CoverName | Photo): string => (name.startsWith('/') ? name : `/media/covers/${name}.svg`);
 
 /**
  * Turns a list of blocks into simple HTML:
@@ -73,7 +76,7 @@ export interface Draft {
   id: number;
   title: string;
   summary: string;
-  cover: CoverName;
+  cover: CoverName | Photo;
   date: string;
   body: readonly string[];
   source?: string;

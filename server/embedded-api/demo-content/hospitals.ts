@@ -99,7 +99,8 @@ export const internationalHospitals: InternationalHospital[] = [
     country: '澳大利亚',
     address: '澳大利亚新南威尔士州悉尼市乔治街 388 号 5 层（Level 5, 388 George Street, Sydney NSW 2000）',
     phone: '+61 2 9188 2020',
-    image: '/media/hospitals/sydney.svg',
+    // A photograph (raster, in four widths), where the other hospitals have illustrations.
+    image: '/media/photos/sydney-hospital.webp',
     summary: '明瞳眼科医疗集团在海外设立的首家眼科医院，位于悉尼中央商务区，提供中英文双语眼科诊疗服务。',
     founded: 2020,
     departments: ['白内障与屈光手术', '综合眼科门诊', '眼底病门诊', '视光与配镜中心'],

@@ -122,7 +122,7 @@ export const groupNews = items(19, { source: '集团新闻中心', author: '集�
     id: 210,
     title: '第六届明瞳眼科论坛暨集团二十周年学术大会举行',
     summary: '大会设置八个分论坛，国内外 800 余名眼科同道参会。',
-    cover: 'lecture-hall',
+    cover: '/media/photos/forum-stage.webp',
     date: '2024-06-15',
     views: 4102,
     body: [
