@@ -65,7 +65,14 @@ export function Footer() {
         </nav>
         {wechat ? (
           <div className="footer-wechat" id="site-wechat">
-            <img src={wechat.qr} alt={`微信公众号“${wechat.account}”的二维码`} width={160} height={160} loading="lazy" decoding="async" />
+            <img
+              src={wechat.image}
+              alt={`微信公众号“${wechat.account}”的二维码`}
+              width={160}
+              height={160}
+              loading="lazy"
+              decoding="async"
+            />
             <p className="footer-wechat-name">微信公众号：{wechat.account}</p>
             <p className="footer-wechat-note">{wechat.note}</p>
           </div>

@@ -77,7 +77,7 @@ export default function ContactPage() {
                 <div className="card booking-card booking-wechat">
                   <h3>微信预约</h3>
                   <img
-                    src={wechat.qr}
+                    src={wechat.image}
                     alt={`微信公众号“${wechat.account}”的二维码`}
                     width={200}
                     height={200}

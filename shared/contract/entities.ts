@@ -125,8 +125,8 @@ export const contactUs = z.object({
   mapUrl: externalLink.optional(),
   /** How to book: by phone or WeChat (the site takes no bookings itself). */
   booking: z.object({ phone: text, hours: text, note: text }).optional(),
-  /** The WeChat official account and its QR code. */
-  wechat: z.object({ account: text, qr: image, note: text }).optional(),
+  /** The WeChat official account: its name, its QR code (`image`) and what it offers. */
+  wechat: z.object({ account: text, image, note: text }).optional(),
   /** The site's ICP filing and public-security record numbers, each with its public register. */
   filings: z.object({ icp: text, icpUrl: externalLink, publicSecurity: text, publicSecurityUrl: externalLink }).optional(),
   branches: z.array(z.object({ name: text, address: text, phone: text, mapUrl: externalLink.optional() })),

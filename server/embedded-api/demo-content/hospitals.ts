@@ -138,7 +138,7 @@ export const contactUs: ContactUs = {
   },
   wechat: {
     account: '明瞳眼科',
-    qr: '/media/brand/wechat-qr.svg',
+    image: '/media/brand/wechat-qr.svg',
     note: '微信扫一扫，关注公众号即可预约挂号、查询报告、咨询客服',
   },
   filings: {
