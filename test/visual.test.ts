@@ -1,0 +1,369 @@
+/**
+ * What a visitor sees, measured in real Chromium against the built service: text and targets
+ * large enough at a laptop's width, grids without a lone last card, the trust and booking
+ * elements a Chinese hospital site carries, browser zoom that enlarges the page, and the
+ * large-text mode (长者模式) drawn by the server with no layout shift.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../client/route-table.js';
+import { demoContent } from '../server/embedded-api/demo-content/index.js';
+import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
+import { gotoHydrated, launchChromium, openPage, type WatchedPage } from './support/browser.js';
+import { sampleUrl } from './support/sample-urls.js';
+import { startService, type RunningService } from './support/start-service.js';
+
+/** Every page, and the 404 page. */
+const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
+const contact = demoContent.contactUs;
+const digits = (phone: string) => phone.replace(/[^\d+]/g, '');
+
+/** Problems on the console, but the 404 page's own status. */
+const consoleProblems = (w: WatchedPage) => w.problems.filter((p) => !/status of 404/.test(p));
+
+/** Visible text under `minPx` CSS px, and visible targets (links, buttons) smaller than `minTarget` either way. */
+function tooSmall(page: Page, minPx: number, minTarget: number) {
+  return page.evaluate(
+    ([minPx, minTarget]) => {
+      const visible = (el: Element) => {
+        const cs = getComputedStyle(el);
+        return cs.display !== 'none' && cs.visibility !== 'hidden' && !el.closest('.sr-only, [hidden]');
+      };
+      // Rendered size in CSS px: the font size times the zoom the element is drawn at.
+      const px = (el: Element) => parseFloat(getComputedStyle(el).fontSize) * (el as HTMLElement).currentCSSZoom;
+      const text: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || !n.textContent?.trim() || el.closest('script, style') || !visible(el)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        if (range.getBoundingClientRect().width === 0) continue;
+        if (px(el) < minPx) text.push(`${el.tagName}.${el.className} ${px(el).toFixed(1)} px: ${n.textContent.trim().slice(0, 16)}`);
+      }
+      const targets: string[] = [];
+      for (const el of Array.from(document.querySelectorAll('a[href], button'))) {
+        // Links inside running text are exempt (WCAG 2.5.8); the skip link shows on focus only.
+        if (!visible(el) || el.closest('.rich-text') || el.classList.contains('skip-link')) continue;
+        let box = el.getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;
+        // A stretched link's target is its whole card.
+        if (el.classList.contains('stretched-link')) {
+          let card = el.parentElement;
+          while (card && getComputedStyle(card).position === 'static') card = card.parentElement;
+          if (card) box = card.getBoundingClientRect();
+        }
+        if (box.width < minTarget || box.height < minTarget)
+          targets.push(
+            `${el.tagName}.${el.className} ${box.width.toFixed(0)}×${box.height.toFixed(0)}: ${el.textContent?.trim().slice(0, 16)}`,
+          );
+      }
+      return { text, targets };
+    },
+    [minPx, minTarget] as const,
+  );
+}
+
+/** Grids whose last row holds a single card that does not span the row. */
+function loneCards(page: Page) {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const grid of Array.from(document.querySelectorAll<HTMLElement>('.grid2, .grid3, .grid4'))) {
+      const items = Array.from(grid.children) as HTMLElement[];
+      if (items.length < 2 || getComputedStyle(grid).display !== 'grid') continue;
+      const columns = getComputedStyle(grid).gridTemplateColumns.split(' ').length;
+      if (columns < 2) continue;
+      const last = items.at(-1)!.getBoundingClientRect();
+      const row = items.filter((i) => Math.abs(i.getBoundingClientRect().top - last.top) < 2);
+      if (row.length === 1 && last.width < grid.getBoundingClientRect().width * 0.95)
+        found.push(`${grid.className}: ${items.length} items in ${columns} columns`);
+    }
+    return found;
+  });
+}
+
+/** The body text's size on screen, in device pixels. */
+function deviceTextPx(page: Page) {
+  return page.evaluate(() => {
+    const el = document.querySelector('.rich-text p')!;
+    return parseFloat(getComputedStyle(el).fontSize) * (el as HTMLElement).currentCSSZoom * devicePixelRatio;
+  });
+}
+
+/** Layout shifts since the page started loading (the buffered entries included). */
+function layoutShift(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let sum = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+            if (!e.hadRecentInput) sum += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(sum), 500);
+      }),
+  );
+}
+
+describe('what a visitor sees, in Chromium', () => {
+  let svc: RunningService;
+  let browser: Browser;
+  beforeAll(async () => {
+    svc = await startService({}, { clientDir: 'dist/client' });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.close();
+  });
+
+  it('at 1280 px no text is under 12 CSS px and no target under 24 CSS px, on every page', async () => {
+    const w = await openPage(browser, { width: 1280, height: 800 });
+    const found: string[] = [];
+    for (const url of URLS) {
+      await gotoHydrated(w.page, svc.url + url);
+      const { text, targets } = await tooSmall(w.page, 12, 24);
+      found.push(...[...text, ...targets].map((t) => `${url}: ${t}`));
+    }
+    expect(found).toEqual([]);
+    expect(consoleProblems(w)).toEqual([]);
+    await w.page.context().close();
+  }, 120_000);
+
+  it('no grid leaves a card alone on its last row, at 1920 and 1280 px, nor with page 2 of a list', async () => {
+    const found: string[] = [];
+    for (const width of [1920, 1280]) {
+      const w = await openPage(browser, { width, height: 900 });
+      for (const url of [...URLS, '/hzhf/kpzs?page=2', '/news/index?id=20&name=医院新闻']) {
+        await gotoHydrated(w.page, svc.url + url);
+        found.push(...(await loneCards(w.page)).map((g) => `${width} ${url}: ${g}`));
+      }
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    }
+    expect(found).toEqual([]);
+  }, 120_000);
+
+  it('a list whose length the grid does not divide widens its last card across the row', async () => {
+    // A sub-category of three items: one row of three on a desktop. In the large-text mode on a
+    // tablet the grid has two columns, so the third card is drawn across the second row.
+    const w = await openPage(browser, { width: 768, height: 900 });
+    await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+    await gotoHydrated(w.page, `${svc.url}/xsyj/jyxw?id=17&name=教育新闻&sub=22`);
+    const grid = await w.page.evaluate(() => {
+      const g = document.querySelector<HTMLElement>('.card-grid')!;
+      return { columns: getComputedStyle(g).gridTemplateColumns.split(' ').length, count: g.children.length };
+    });
+    expect(grid).toEqual({ columns: 2, count: 3 });
+    expect(await loneCards(w.page)).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('every page carries the booking action with the number, the ICP and public-security filings and the WeChat QR code', async () => {
+    for (const width of [1920, 390]) {
+      const w = await openPage(browser, { width, height: 900 });
+      for (const url of URLS) {
+        await gotoHydrated(w.page, svc.url + url);
+        // The booking line with its number, a tel: link, in the header's top bar (phones included).
+        const hotline = w.page.locator('.top-hotline');
+        await expect.poll(() => hotline.isVisible(), url).toBe(true);
+        expect(await hotline.getAttribute('href'), url).toBe(`tel:${digits(contact.booking!.phone)}`);
+        expect(await hotline.textContent(), url).toContain(contact.booking!.phone);
+        // On a desktop, the 预约咨询 button leads to the booking section.
+        if (width === 1920) {
+          const book = w.page.locator('a.book-btn');
+          expect(await book.isVisible(), url).toBe(true);
+          expect(await book.textContent(), url).toBe('预约咨询');
+          expect(await book.getAttribute('href'), url).toBe('/lxwm/index#booking');
+        }
+        const filings = w.page.locator('.footer-filings a');
+        expect(await filings.allTextContents(), url).toEqual([contact.filings!.icp, contact.filings!.publicSecurity]);
+        expect(await filings.evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href)), url).toEqual([
+          contact.filings!.icpUrl,
+          contact.filings!.publicSecurityUrl,
+        ]);
+        const qr = w.page.locator('.footer-wechat img');
+        expect(await qr.getAttribute('alt'), url).toContain(contact.wechat!.account);
+        await qr.scrollIntoViewIfNeeded();
+        await expect.poll(() => qr.evaluate((img) => (img as HTMLImageElement).naturalWidth), url).toBeGreaterThan(0);
+      }
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    }
+  }, 120_000);
+
+  it('every hospital and the group address open on a map', async () => {
+    const w = await openPage(browser);
+    const mapLinks = () => w.page.locator('main .map-link').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+    await gotoHydrated(w.page, `${svc.url}/gnyy/index`);
+    expect(await mapLinks()).toEqual(demoContent.domesticHospitals.map((h) => h.mapUrl));
+    await gotoHydrated(w.page, `${svc.url}/gjws/index`);
+    expect(await mapLinks()).toEqual(demoContent.internationalHospitals.map((h) => h.mapUrl));
+    await gotoHydrated(w.page, `${svc.url}/lxwm/index`);
+    expect(await mapLinks()).toEqual([contact.mapUrl, ...contact.branches.map((b) => b.mapUrl)]);
+    // They open beside the site, without handing it a reference.
+    expect(await w.page.locator('main .map-link').first().getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await w.page.locator('footer .map-link').getAttribute('href')).toBe(contact.mapUrl);
+    expect(consoleProblems(w)).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('browser zoom at 200 % draws text twice as large as at 100 %, without a sideways scroll', async () => {
+    for (const [width, height] of [
+      [1920, 1080],
+      [1280, 800],
+    ] as const) {
+      const w = await openPage(browser, { width, height });
+      await gotoHydrated(w.page, `${svc.url}/hzhf/kpzsDetail?id=101`);
+      const atHundred = await deviceTextPx(w.page);
+      // What Chromium does at 200 %: the window keeps its size (outerWidth), the viewport halves
+      // in CSS px, and devicePixelRatio doubles; the page sees a resize.
+      const cdp = await w.page.context().newCDPSession(w.page);
+      await cdp.send('Emulation.setDeviceMetricsOverride', { width: width / 2, height: height / 2, deviceScaleFactor: 2, mobile: false });
+      await w.page.waitForFunction((half) => innerWidth === half && devicePixelRatio === 2, width / 2);
+      await expect.poll(() => deviceTextPx(w.page), `${width} px`).toBeCloseTo(2 * atHundred, 1);
+      expect(await w.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+      // Back to 100 %: the spec's scaling again.
+      await cdp.send('Emulation.clearDeviceMetricsOverride');
+      await expect.poll(() => deviceTextPx(w.page)).toBeCloseTo(atHundred, 1);
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    }
+  });
+
+  it('a screen of a higher pixel ratio is not taken for a zoom: the page is scaled as the spec says', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+    const page = await context.newPage();
+    await gotoHydrated(page, `${svc.url}/`);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--scale'))).toBe(String(1280 / 1920));
+    await context.close();
+  });
+
+  it('the 长者模式 switch is in the header at every width, and the mode is drawn by the server, large and unscaled, with no shift', async () => {
+    for (const width of [1920, 1280, 768, 390]) {
+      const w = await openPage(browser, { width, height: 900 });
+      await gotoHydrated(w.page, `${svc.url}/zjxz/index`);
+      const toggle = w.page.locator('header .text-size-switch');
+      expect(await toggle.isVisible(), `${width}`).toBe(true);
+      expect(await toggle.textContent(), `${width}`).toContain('长者模式');
+      const box = (await toggle.boundingBox())!;
+      expect(box.y + box.height, `${width}`).toBeLessThanOrEqual(200);
+      const standard = await w.page.evaluate(() => parseFloat(getComputedStyle(document.body).fontSize) * document.body.currentCSSZoom);
+      // The switch is a link: the server remembers the mode in a cookie and sends the page back.
+      await toggle.click();
+      await w.page.waitForURL(`${svc.url}/zjxz/index`);
+      await w.page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+      const cookies = await w.page.context().cookies(svc.url);
+      expect(cookies.find((c) => c.name === TEXT_SIZE_COOKIE)?.value, `${width}`).toBe('large');
+      const large = await w.page.evaluate(() => ({
+        text: document.documentElement.dataset.text,
+        scale: getComputedStyle(document.documentElement).getPropertyValue('--scale'),
+        body: parseFloat(getComputedStyle(document.body).fontSize) * document.body.currentCSSZoom,
+      }));
+      expect(large.text).toBe('large');
+      expect(large.scale, `${width}`).toBe('1');
+      expect(large.body, `${width}`).toBeGreaterThanOrEqual(20);
+      expect(large.body, `${width}`).toBeGreaterThan(standard);
+      expect(await layoutShift(w.page), `${width}`).toBe(0);
+      // Nothing runs off the side.
+      expect(await w.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${width}`).toBe(true);
+      // And back.
+      await w.page.locator('header .text-size-switch', { hasText: '标准版' }).click();
+      await w.page.waitForFunction(() => document.documentElement.dataset.text === undefined);
+      expect((await w.page.context().cookies(svc.url)).find((c) => c.name === TEXT_SIZE_COOKIE)).toBeUndefined();
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    }
+  }, 120_000);
+
+  it('the large-text mode is in the server HTML and works without JavaScript', async () => {
+    const w = await openPage(browser, { width: 1280, height: 800, javaScriptEnabled: false });
+    await w.page.goto(`${svc.url}/lxwm/index`);
+    await w.page.locator('.text-size-switch').click();
+    await w.page.waitForURL(`${svc.url}/lxwm/index`);
+    expect(await w.page.evaluate(() => document.documentElement.dataset.text)).toBe('large');
+    expect(await w.page.evaluate(() => parseFloat(getComputedStyle(document.body).fontSize))).toBeGreaterThanOrEqual(22);
+    expect(consoleProblems(w)).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('pages load without a layout shift, in both modes, at a desktop and a phone width', async () => {
+    for (const large of [false, true])
+      for (const width of [1280, 390]) {
+        const w = await openPage(browser, { width, height: 900 });
+        if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+        for (const url of ['/', '/zjxz/index', '/lxwm/index']) {
+          await gotoHydrated(w.page, svc.url + url);
+          expect(await layoutShift(w.page), `${url} ${width} ${large ? 'large' : ''}`).toBe(0);
+        }
+        await w.page.context().close();
+      }
+  }, 60_000);
+
+  it('nothing runs off the side of a tablet or a phone, in either mode', async () => {
+    const found: string[] = [];
+    for (const large of [false, true])
+      for (const width of [768, 390]) {
+        const w = await openPage(browser, { width, height: 900 });
+        if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+        for (const url of URLS) {
+          await gotoHydrated(w.page, svc.url + url);
+          const wide = await w.page.evaluate(() => {
+            // The page's own width, and anything drawn beyond the viewport (tabs scroll inside their row).
+            const out: string[] = [];
+            if (document.body.scrollWidth * document.body.currentCSSZoom > innerWidth + 1) out.push(`body ${document.body.scrollWidth}`);
+            for (const el of Array.from(document.querySelectorAll<HTMLElement>('main *, header *, footer *'))) {
+              if (el.closest('.section-tabs ul, .sr-only, .header-panel, .carousel')) continue;
+              const r = el.getBoundingClientRect();
+              if (r.width > 0 && r.right > innerWidth + 1) out.push(`${el.tagName}.${el.className} ${Math.round(r.right)}`);
+            }
+            return out.slice(0, 3);
+          });
+          found.push(...wide.map((x) => `${width}${large ? ' large' : ''} ${url}: ${x}`));
+        }
+        await w.page.context().close();
+      }
+    expect(found).toEqual([]);
+  }, 180_000);
+
+  it('the phone menu opens with each section\u2019s pages over a dimmed page, and closes', async () => {
+    const w = await openPage(browser, { width: 390, height: 844 });
+    await gotoHydrated(w.page, `${svc.url}/lxwm/index`);
+    const toggle = w.page.locator('.menu-toggle');
+    expect(await toggle.textContent()).toContain('菜单');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await toggle.textContent()).toContain('关闭');
+    expect(await w.page.locator('#site-nav').isVisible()).toBe(true);
+    expect(await w.page.locator('.nav-sub-link', { hasText: '荣誉奖项' }).isVisible()).toBe(true);
+    expect(await w.page.locator('.menu-backdrop').isVisible()).toBe(true);
+    await w.page.keyboard.press('Escape');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await w.page.locator('#site-nav').isVisible()).toBe(false);
+    await toggle.click();
+    await w.page.locator('.nav-sub-link', { hasText: '荣誉奖项' }).click();
+    await w.page.waitForURL(`${svc.url}/jtjj/ryjx`);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(consoleProblems(w)).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('the 404 page links every section, and the expert page names the doctor in its banner', async () => {
+    const w = await openPage(browser);
+    await gotoHydrated(w.page, `${svc.url}/no/such/page`);
+    expect(await w.page.locator('.error-sections a').allTextContents()).toEqual([
+      '集团简介',
+      '患者服务',
+      '国内医院',
+      '国际医院',
+      '专家团队',
+      '学术研究',
+      '新闻媒体',
+      '联系我们',
+    ]);
+    await gotoHydrated(w.page, `${svc.url}/zjxz/detail?id=${demoContent.experts[0]!.id}`);
+    expect(await w.page.locator('.page-banner-title').textContent()).toBe(demoContent.experts[0]!.name);
+    expect(consoleProblems(w)).toEqual([]);
+    await w.page.context().close();
+  });
+});
