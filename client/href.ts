@@ -94,6 +94,9 @@ export function textSizeHref(large: boolean, back: string): string {
   return `${TEXT_SIZE_PATH}?${new URLSearchParams({ large: large ? '1' : '0', back })}`;
 }
 
+/** Where a visitor books: the booking section of 联系我们 (by phone or WeChat; the site takes no bookings itself). */
+export const bookingHref = () => `${href('contact')}#booking`;
+
 /** A phone number as a tel: link (digits and a leading + only). */
 export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, '')}`;

@@ -166,7 +166,7 @@ describe('what a visitor sees, in Chromium', () => {
         await gotoHydrated(w.page, svc.url + url);
         // The booking line with its number, a tel: link, in the header's top bar (phones included).
         const hotline = w.page.locator('.top-hotline');
-        await expect.poll(() => hotline.isVisible(), url).toBe(true);
+        await expect.poll(() => hotline.isVisible(), { message: url }).toBe(true);
         expect(await hotline.getAttribute('href'), url).toBe(`tel:${digits(contact.booking!.phone)}`);
         expect(await hotline.textContent(), url).toContain(contact.booking!.phone);
         // On a desktop, the 预约咨询 button leads to the booking section.
@@ -185,7 +185,7 @@ describe('what a visitor sees, in Chromium', () => {
         const qr = w.page.locator('.footer-wechat img');
         expect(await qr.getAttribute('alt'), url).toContain(contact.wechat!.account);
         await qr.scrollIntoViewIfNeeded();
-        await expect.poll(() => qr.evaluate((img) => (img as HTMLImageElement).naturalWidth), url).toBeGreaterThan(0);
+        await expect.poll(() => qr.evaluate((img) => (img as HTMLImageElement).naturalWidth), { message: url }).toBeGreaterThan(0);
       }
       expect(consoleProblems(w)).toEqual([]);
       await w.page.context().close();
@@ -221,7 +221,7 @@ describe('what a visitor sees, in Chromium', () => {
       const cdp = await w.page.context().newCDPSession(w.page);
       await cdp.send('Emulation.setDeviceMetricsOverride', { width: width / 2, height: height / 2, deviceScaleFactor: 2, mobile: false });
       await w.page.waitForFunction((half) => innerWidth === half && devicePixelRatio === 2, width / 2);
-      await expect.poll(() => deviceTextPx(w.page), `${width} px`).toBeCloseTo(2 * atHundred, 1);
+      await expect.poll(() => deviceTextPx(w.page), { message: `${width} px` }).toBeCloseTo(2 * atHundred, 1);
       expect(await w.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
       // Back to 100 %: the spec's scaling again.
       await cdp.send('Emulation.clearDeviceMetricsOverride');

@@ -12,7 +12,7 @@ import {
   SCROLL_LISTENER_DELAY_MS,
   SOLID_HEADER_SCROLL_THRESHOLD_PX,
 } from '../../shared/constants.js';
-import { canonicalHref, href, sectionHref, telHref, textSizeHref } from '../href.js';
+import { bookingHref, canonicalHref, sectionHref, telHref, textSizeHref } from '../href.js';
 import { orEmpty, sectionLinks } from '../navigation.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
 import { useCurrentSection, useLayoutData } from '../router-hooks.js';
@@ -46,9 +46,6 @@ function TextSizeSwitch() {
     </a>
   );
 }
-
-/** Where the booking action leads on a desktop: the contact page's booking section. */
-const BOOKING_HREF = `${href('contact')}#booking`;
 
 export function Header() {
   const layout = orEmpty(useLayoutData());
@@ -250,7 +247,7 @@ export function Header() {
           </ul>
         </nav>
         {bookingPhone ? (
-          <Link className="book-btn" to={BOOKING_HREF}>
+          <Link className="book-btn" to={bookingHref()}>
             预约咨询
           </Link>
         ) : null}

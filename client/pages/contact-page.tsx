@@ -31,12 +31,7 @@ export default function ContactPage() {
                   '集团地址',
                   <>
                     {contact.address}
-                    {contact.mapUrl ? (
-                      <>
-                        <br />
-                        <MapLink href={contact.mapUrl} place="集团地址" />
-                      </>
-                    ) : null}
+                    {contact.mapUrl ? <MapLink href={contact.mapUrl} place="集团地址" /> : null}
                   </>,
                 ],
                 ['邮政编码', contact.postcode],

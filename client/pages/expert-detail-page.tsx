@@ -1,6 +1,6 @@
 /** 专家详情: an expert's profile, education, achievements, clinic schedule and biography. */
 import { Link } from 'react-router';
-import { href } from '../href.js';
+import { bookingHref } from '../href.js';
 import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
@@ -43,7 +43,7 @@ export default function ExpertDetailPage() {
                   ['教育背景', expert.education],
                 ]}
               />
-              <Link to={href('contact')} className="btn btn-primary">
+              <Link to={bookingHref()} className="btn btn-primary">
                 预约咨询
               </Link>
             </div>

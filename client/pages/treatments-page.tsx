@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { SectionTabs } from '../components/section-tabs.js';
-import { href, treatmentHref } from '../href.js';
+import { bookingHref, href, treatmentHref } from '../href.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/treatments.css';
 
@@ -45,7 +45,7 @@ export default function TreatmentsPage() {
                 <Link to={href('experts')} className="btn btn-primary">
                   查看相关专家
                 </Link>
-                <Link to={href('contact')} className="btn btn-ghost">
+                <Link to={bookingHref()} className="btn btn-ghost">
                   预约咨询
                 </Link>
               </div>
