@@ -13,6 +13,7 @@ const { runRender } = await import('./render.js');
 const { runColdMiss } = await import('./cold-miss.js');
 const { runBrowser } = await import('./browser.js');
 const { runFleet } = await import('./fleet.js');
+const { runEdge } = await import('./edge.js');
 
 const verdicts = [];
 const section = (title, markdown) => {
@@ -55,6 +56,14 @@ verdicts.push([
 const fleet = await runFleet();
 section('fleet', fleet.markdown);
 
+const edge = await runEdge();
+section('edge', edge.markdown);
+verdicts.push([
+  'a publish is seen everywhere (two instances and Varnish) within 1 s, p99 over 100 publishes',
+  `p50 ${fmt(edge.p50, 1)} ms, p99 ${fmt(edge.p99, 1)} ms`,
+  edge.p99 < 1_000 ? 'yes' : '**no**',
+]);
+
 const browser = await runBrowser();
 section('browser', browser.markdown);
 for (const [t, v, ok] of browser.verdicts) verdicts.push([`Chromium: ${t}`, v, ok ? 'yes' : '**no**']);
@@ -70,6 +79,6 @@ ${stamp()}; the whole run took ${fmt(seconds)} s. Details and baselines in the s
 ${table(['target', 'measured (page order: home, news list, expert detail)', 'met'], verdicts)}
 `,
 );
-orderSections(['summary', 'notes', 'api-hit', 'pages', 'render', 'cold-miss', 'fleet', 'browser', 'soak', 'soak-cycles']);
+orderSections(['summary', 'notes', 'api-hit', 'pages', 'render', 'cold-miss', 'fleet', 'edge', 'browser', 'soak', 'soak-cycles']);
 console.log(`\n${table(['target', 'measured', 'met'], verdicts)}`);
 console.log(`\nnpm run bench: ${fmt(seconds)} s; tables written to bench/RESULTS.md`);

@@ -4,6 +4,7 @@
  * not reach Redis is passed on (the shared tier included) once it can. And a purge never costs an
  * outage: with the content API down, what was purged still stands in.
  */
+import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedApi, type EmbeddedApi } from '../server/embedded-api/embedded-api.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
@@ -126,6 +127,52 @@ describe('a purge while the content API is down', () => {
     } finally {
       await svc.close();
       await upstream.stop();
+    }
+  });
+});
+
+describe('right after a purge', () => {
+  it('every request that comes after it, API or page, shows what was published', async () => {
+    const secret = 'purge-next-request-secret';
+    const content = await startEmbeddedApi({ publishing: { secret, webhooks: () => [] } });
+    const svc = await startService({ UPSTREAM_URL: content.url, PURGE_TOKEN: TOKEN });
+    const pool = new Pool(svc.url, { connections: 4 });
+    try {
+      const list = ((await (await fetch(`${svc.url}/api/news?categoryId=19`)).json()) as { data: { items: { id: number }[] } }).data.items;
+      for (let i = 0; i < 10; i++) {
+        const { id } = list[i % list.length]!;
+        const paths = [`/api/news/${id}`, `/gnyy/detail?id=${id}`];
+        const title = `更新 ${i}`;
+        // Visitors ask without pause, before, during and after the purge.
+        let purgedAt = Infinity;
+        let stop = false;
+        const late: string[] = [];
+        const visitors = paths.map(async (path) => {
+          while (!stop) {
+            const sent = performance.now();
+            const res = await pool.request({ path, method: 'GET', headers: { accept: 'text/html' } });
+            const text = await res.body.text();
+            if (sent > purgedAt && !text.includes(title)) late.push(`${path} +${(sent - purgedAt).toFixed(1)} ms`);
+          }
+        });
+        await sleep(30);
+        const edited = await fetch(`${content.url}/admin/items/news/${id}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secret}` },
+          body: JSON.stringify({ title }),
+        });
+        expect(edited.status).toBe(200);
+        expect((await purge(svc, { tags: [`news:${id}`] })).status).toBe(200);
+        purgedAt = performance.now();
+        await sleep(60);
+        stop = true;
+        await Promise.all(visitors);
+        expect(late, `publish ${i}`).toEqual([]);
+      }
+    } finally {
+      await pool.close();
+      await svc.close();
+      await content.close();
     }
   });
 });

@@ -3,7 +3,7 @@
  * - `POST /admin/purge` for an editor or operator, with `Authorization: Bearer <PURGE_TOKEN>`
  *   and `{"tags": [...]}`, `{"paths": [...]}` or `{"all": true}`;
  * - `POST /admin/webhook` for the content API's publish events, signed with HMAC-SHA256 over
- *   the timestamp and the raw body (`WEBHOOK_SECRET`), refused when old or seen before.
+ *   the timestamp and the raw body (`WEBHOOK_SECRET`), refused when old or when its id was seen before.
  * Each is off (404) without its secret. A refused request changes nothing, and says why.
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -60,7 +60,7 @@ const firstIssue = (error: z.ZodError) => {
 };
 
 export function adminRoutes(deps: AdminDeps) {
-  // Publish events seen lately (their signatures), refused when they come again.
+  // Publish events seen lately (their ids), refused when they come again.
   const seen = new LRUCache<string, true>({ max: 10_000, ttl: WEBHOOK_WINDOW_S * 2 * 1000 });
 
   /** The raw body, or a problem answered: 413 when too large. */
@@ -139,11 +139,6 @@ export function adminRoutes(deps: AdminDeps) {
       const wanted = Buffer.from(signWebhook(secret, timestamp, raw));
       const offered = Buffer.from(given);
       if (offered.length !== wanted.length || !timingSafeEqual(offered, wanted)) return unauthorized('the signature does not match');
-      // The same signed event twice, in this process or anywhere in the fleet, is a replay.
-      const firstHere = !seen.has(given);
-      seen.set(given, true);
-      const firstInFleet = deps.shared ? await deps.shared.claimOnce(`webhook:${given}`, WEBHOOK_WINDOW_S * 2 * 1000) : true;
-      if (!firstHere || firstInFleet === false) return unauthorized('this event was received before: refused as a replay');
       let body: unknown;
       try {
         body = JSON.parse(raw.toString('utf8'));
@@ -152,12 +147,14 @@ export function adminRoutes(deps: AdminDeps) {
       }
       const parsed = publishEvent.safeParse(body);
       if (!parsed.success) return sendProblem(res, problem('bad_request', firstIssue(parsed.error)));
+      // The same event twice, in this process or anywhere in the fleet, is a replay.
+      const firstHere = !seen.has(parsed.data.id);
+      seen.set(parsed.data.id, true);
+      const firstInFleet = deps.shared ? await deps.shared.claimOnce(`webhook:${parsed.data.id}`, WEBHOOK_WINDOW_S * 2 * 1000) : true;
+      if (!firstHere || firstInFleet === false) return unauthorized(`event ${parsed.data.id} was received before: refused as a replay`);
       const tags = tagsOfEvent(parsed.data);
-      const outcome = await deps.purger.purge(tags, 'webhook', {
-        who: req.socket.remoteAddress,
-        event: parsed.data.event,
-        items: parsed.data.items,
-      });
+      const { id, event, items } = parsed.data;
+      const outcome = await deps.purger.purge(tags, 'webhook', { who: req.socket.remoteAddress, id, event, items });
       res.set('cache-control', 'no-store').json({ purged: { tags }, ...outcome });
     });
   };

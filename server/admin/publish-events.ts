@@ -47,6 +47,8 @@ export function signWebhook(secret: string, timestamp: number | string, body: Bu
 
 export const publishEvent = z
   .object({
+    /** Unique per event: the same id again is a replay. */
+    id: z.string().min(1).max(128),
     event: z.enum(['publish', 'update', 'delete']),
     items: z
       .array(

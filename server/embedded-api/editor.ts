@@ -5,6 +5,7 @@
  * signed publish event to each of the site's webhook addresses, as a CMS does on publish; the
  * answer says what changed and how each webhook answered. Off (404) without a secret.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'undici';
 import { z } from 'zod';
@@ -73,7 +74,7 @@ export function handleEdit(req: IncomingMessage, res: ServerResponse, content: D
     const item = type === 'news' ? content.contentItems.find((i) => i.id === id) : content.experts.find((e) => e.id === id);
     if (!item) return error(404, 'not_found', `no ${type} item ${id}`);
     Object.assign(item, parsed.data);
-    const event: PublishEvent = { event: 'update', items: [{ type, id }] };
+    const event: PublishEvent = { id: randomUUID(), event: 'update', items: [{ type, id }] };
     void sendPublishEvent(publishing, event).then((webhooks) => reply(200, { changed: { type, id, ...parsed.data }, webhooks }));
   });
   return true;

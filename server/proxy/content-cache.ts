@@ -38,6 +38,8 @@ export interface CachedAnswer extends StoredAnswer {
   validators: Validators;
   /** What it was made from (cache-tags.ts), for purges. */
   tags: string[];
+  /** Marked stale by a purge, or fetched before one and so perhaps what it was for. */
+  purged?: true;
 }
 
 /** The settings of the cache's size and windows. */
@@ -93,6 +95,8 @@ export class ContentCache {
   readonly #keepAfterFreshMs: number;
   /** When this process last applied a purge (epoch ms). */
   #purgedAt = 0;
+  /** Keys being fetched now. */
+  readonly #loading = new Set<string>();
 
   constructor({ upstream, config, metrics, log, shared }: ContentCacheDeps) {
     this.#upstream = upstream;
@@ -132,6 +136,15 @@ export class ContentCache {
    * upstream fails within the stale-if-error window. Throws a ContentError when there is none.
    */
   async get(request: ApiRequest): Promise<CacheResult> {
+    const asked = Date.now();
+    const result = await this.#get(request);
+    // A request made after a purge that got an answer from before it (it joined a fetch that
+    // began before the purge) asks once more: it must see what was published.
+    if (result.answer.purged && asked > this.#purgedAt) return this.#get(request, true);
+    return result;
+  }
+
+  async #get(request: ApiRequest, forceRefresh = false): Promise<CacheResult> {
     const { CACHE_STALE_WHILE_REVALIDATE_S: swr } = this.#config;
     const now = Date.now();
     let entry = this.#lru.peek(request.key, { allowStale: true });
@@ -149,6 +162,7 @@ export class ContentCache {
       // Within stale-while-revalidate: answer at once, refresh in the background.
       // Beyond it: wait for the upstream, and fall back to the stale entry only if it fails.
       allowStale: withinSwr,
+      forceRefresh,
       status,
     });
     // With allowStaleOnFetchRejection, a failed fetch with nothing stale resolves to undefined.
@@ -180,10 +194,14 @@ export class ContentCache {
     const before = this.purgedFreshUntil();
     const marked: [string, CachedAnswer][] = [];
     this.#lru.forEach((answer, key) => {
+      // A key being fetched is left to its fetch, which began before this purge and so stores its answer stale.
+      if (this.#loading.has(key)) return;
       if (answer.freshUntil > before && answer.tags.some((t) => tags.has(t))) marked.push([key, answer]);
     });
-    // lru-cache must see it stale too, so that the next request fetches it.
-    for (const [key, answer] of marked) this.#lru.set(key, this.#asPurged(answer), { ttl: 1 });
+    // lru-cache must see it stale at once too, so that the next request fetches it: its clock
+    // is performance.now(), and an entry is stale once more than its ttl has passed since its start.
+    const start = performance.now() - 1_000;
+    for (const [key, answer] of marked) this.#lru.set(key, this.#asPurged(answer), { ttl: 1, start });
     return marked.length;
   }
 
@@ -196,7 +214,7 @@ export class ContentCache {
   #asPurged(answer: CachedAnswer): CachedAnswer {
     const headers = [...answer.headers];
     headers[headers.indexOf('cache-control') + 1] = cacheControl(answer.status, 0, this.#config);
-    return { ...answer, headers, freshUntil: this.purgedFreshUntil() };
+    return { ...answer, headers, freshUntil: this.purgedFreshUntil(), purged: true };
   }
 
   /** True when anything is cached: used by readiness. */
@@ -213,6 +231,20 @@ export class ContentCache {
    * fetched it, else from the content API (once for the fleet), else the last good answer.
    */
   async #load(
+    context: FetchContext,
+    stale: CachedAnswer | undefined,
+    signal: AbortSignal,
+    options: LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchContext>,
+  ): Promise<CachedAnswer> {
+    this.#loading.add(context.request.key);
+    try {
+      return await this.#loadNow(context, stale, signal, options);
+    } finally {
+      this.#loading.delete(context.request.key);
+    }
+  }
+
+  async #loadNow(
     context: FetchContext,
     stale: CachedAnswer | undefined,
     signal: AbortSignal,
