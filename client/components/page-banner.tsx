@@ -29,7 +29,8 @@ export function PageBanner({ title, lead, trail = [], current, titleAs = 'h1' }:
   const art = section ? SECTIONS[section].banner : undefined;
   return (
     <section className="page-banner" data-section={section}>
-      {art ? <img className="page-banner-art" src={art} alt="" width={640} height={320} decoding="async" /> : null}
+      {/* Decorative and hidden on phones: lazy, so that a phone never fetches it. */}
+      {art ? <img className="page-banner-art" src={art} alt="" width={640} height={320} loading="lazy" decoding="async" /> : null}
       <div className="container">
         <Title className="page-banner-title">{shownTitle}</Title>
         {shownLead ? <p className="page-banner-lead">{shownLead}</p> : null}
