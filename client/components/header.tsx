@@ -38,7 +38,7 @@ function TextSizeSwitch() {
   // Back to the page's canonical address: the page's HTML depends on nothing else of its address.
   const back = canonicalHref(pathname, new URLSearchParams(search)) ?? pathname;
   return (
-    <a className="text-size-switch" href={textSizeHref(!large, back)} rel="nofollow" data-large={large ? 'true' : undefined}>
+    <a className="text-size-switch" href={textSizeHref(!large, back)} rel="nofollow">
       <span className="text-size-mark" aria-hidden="true">
         {large ? '标' : '大'}
       </span>
