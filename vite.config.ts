@@ -39,7 +39,10 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         emptyOutDir: true,
         target: 'node26',
         // Every chunk beside index.js, so that each finds dist/client at ../client.
-        rollupOptions: { input: { index: 'server/index.ts' }, output: { chunkFileNames: '[name]-[hash].js' } },
+        rollupOptions: {
+          input: { index: 'server/index.ts', 'content-api': 'server/content-api.ts' },
+          output: { chunkFileNames: '[name]-[hash].js' },
+        },
       }
     : {
         outDir: 'dist/client',

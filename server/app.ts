@@ -5,10 +5,8 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppSource } from './app-source.js';
-import { bearerMatches } from './http/bearer.js';
 import { asProblem, problem, sendProblem } from './http/problem.js';
 import type { Logger } from './observability/logger.js';
-import type { Metrics } from './observability/metrics.js';
 import { observe } from './observability/request-observer.js';
 import { TEXT_SIZE_PATH } from '../shared/constants.js';
 import { BAD_ADDRESS_HTML } from './render/plain-pages.js';
@@ -16,11 +14,9 @@ import { textSizeSwitch } from './render/text-size.js';
 
 export interface AppDeps {
   source: AppSource;
-  metrics: Metrics;
   log: Logger;
-  metricsToken: string | undefined;
-  /** The metrics, as Prometheus text: this process's, or the whole service's. */
-  metricsText: () => Promise<string>;
+  /** /metrics on this port (observability/operator-routes.ts); undefined when METRICS_PORT moves it off. */
+  operatorRoutes: ((app: express.Express) => void) | undefined;
   /** Ready to serve: the content API answers, or the cache holds something. */
   isReady: () => Promise<boolean>;
   pages: (req: Request, res: Response) => Promise<void>;
@@ -53,23 +49,7 @@ export function createApp(deps: AppDeps): express.Express {
       .set('cache-control', 'no-store')
       .json({ status: ready ? 'ready' : 'not ready' });
   });
-  app.get('/metrics', async (req, res) => {
-    observe(res, { route: 'metrics' });
-    if (deps.metricsToken && !bearerMatches(req.get('authorization'), deps.metricsToken)) {
-      sendProblem(res, problem('unauthorized', 'a bearer token is required'), ['www-authenticate', 'Bearer']);
-      return;
-    }
-    let text: string;
-    try {
-      text = await deps.metricsText();
-    } catch (error) {
-      deps.log.error({ err: error }, 'metrics could not be gathered');
-      sendProblem(res, problem('internal', 'metrics could not be gathered'));
-      return;
-    }
-    res.set('content-type', deps.metrics.registry.contentType).set('cache-control', 'no-store');
-    res.send(text);
-  });
+  deps.operatorRoutes?.(app);
 
   deps.source.mountStatic(app);
   app.get('/favicon.ico', (_req, res) => {

@@ -100,6 +100,11 @@ const schema = z.object({
     ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
   METRICS_TOKEN: z.string().min(16).optional().describe('when set (16+ characters), `/metrics` requires `Authorization: Bearer <token>`'),
+  METRICS_PORT: int(1, 65_535)
+    .optional()
+    .describe(
+      'serves `/metrics` on this port (on `HOST`) and not on the public one; unset: on the public port, to this machine only unless `METRICS_TOKEN` is set',
+    ),
   SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('longest wait for in-flight requests on SIGTERM/SIGINT'),
 });
 
@@ -112,7 +117,12 @@ export class ConfigError extends Error {
 /** Read the configuration; empty strings count as unset. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(Object.keys(schema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
-  const parsed = schema.safeParse(present);
+  const parsed = schema
+    .refine((c) => c.METRICS_PORT === undefined || c.METRICS_PORT !== c.PORT, {
+      path: ['METRICS_PORT'],
+      message: 'must differ from PORT: it is the internal listener',
+    })
+    .safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);

@@ -22,6 +22,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
+import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/operator-routes.js';
 import { createRequestObserver } from './observability/request-observer.js';
 import { createApiHandler } from './proxy/api-handler.js';
 import { apiRequestFor } from './proxy/api-request.js';
@@ -50,7 +51,7 @@ export interface Service {
   metrics: Metrics;
   log: Logger;
   upstreamUrl: string;
-  /** Start listening; resolves with the base URL. */
+  /** Start listening (and on METRICS_PORT, if set); resolves with the public base URL. */
   listen(port?: number, host?: string): Promise<string>;
   /** Stop accepting, let in-flight requests finish, then release the upstream. */
   close(): Promise<void>;
@@ -115,12 +116,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
+  const operator: OperatorDeps = {
+    metricsText: () => (options.metricsText ? options.metricsText(metrics.registry) : metrics.registry.metrics()),
+    contentType: metrics.registry.contentType,
+    token: config.METRICS_TOKEN,
+    log,
+  };
   const app = createApp({
     source,
-    metrics,
     log,
-    metricsToken: config.METRICS_TOKEN,
-    metricsText: () => (options.metricsText ? options.metricsText(metrics.registry) : metrics.registry.metrics()),
+    operatorRoutes: config.METRICS_PORT === undefined ? operatorRoutes(operator, false) : undefined,
     extraRoutes: (app) => {
       seoRoutes(api, publicOrigin, log)(app);
       adminRoutes({ purger, purgeToken: config.PURGE_TOKEN, webhookSecret: config.WEBHOOK_SECRET, shared })(app);
@@ -154,6 +159,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   });
   const server = createServer(frontDoor);
   server.keepAliveTimeout = 65_000;
+  // The internal listener for operators (METRICS_PORT), apart from the public port.
+  const operatorServer = config.METRICS_PORT === undefined ? undefined : createServer(operatorApp(operator));
 
   return {
     server,
@@ -167,11 +174,19 @@ export async function createService(config: Config, options: ServiceOptions = {}
         server.once('error', reject);
         server.listen(listenPort, host, resolve);
       });
+      if (operatorServer) {
+        await new Promise<void>((resolve, reject) => {
+          operatorServer.once('error', reject);
+          operatorServer.listen(config.METRICS_PORT, host, resolve);
+        });
+      }
       const address = server.address() as AddressInfo;
       const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
       return `http://${shownHost}:${address.port}`;
     },
     async close() {
+      operatorServer?.close();
+      operatorServer?.closeAllConnections();
       await new Promise<void>((resolve) => {
         if (!server.listening) return resolve();
         // Keep-alive connections whose last request finishes after this point are closed as

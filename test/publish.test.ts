@@ -232,7 +232,7 @@ describe('refused: nothing is purged', () => {
     }
   });
 
-  it('the edge refuses a purge from an address that is not the service', async () => {
+  it('the edge refuses a purge from an address that is not the service, and serves no /metrics', async () => {
     // 127.0.0.2 is loopback too, but not the service's address.
     const status = await new Promise<number | undefined>((resolve, reject) => {
       const req = httpRequest(edge.url, { method: 'PURGE', headers: { 'x-purge-tags': 'all' }, localAddress: '127.0.0.2' }, (res) => {
@@ -242,6 +242,8 @@ describe('refused: nothing is purged', () => {
       req.once('error', reject).end();
     });
     expect(status).toBe(403);
+    // Nor does it hand out what operators read.
+    expect((await fetch(`${edge.url}/metrics`)).status).toBe(404);
   });
 });
 

@@ -82,3 +82,33 @@ describe('smoke: node dist/server/index.js', () => {
     expect(stderr).toContain('UPSTREAM_TIMEOUT_MS');
   });
 });
+
+describe('smoke: node dist/server/content-api.js', () => {
+  it('serves the embedded content alone where it is told, and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['dist/server/content-api.js'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      for (let i = 0; i < 200 && !stdout.includes('content API listening'); i++) await new Promise((r) => setTimeout(r, 25));
+      const { url } = JSON.parse(stdout.split('\n').find((l) => l.includes('content API listening'))!) as { url: string };
+      const answer = (await (await fetch(`${url}/api/contact-us`)).json()) as { data: { phone: string } };
+      expect(answer.data.phone).toBeTruthy();
+      // Editing is off without a secret.
+      expect((await fetch(`${url}/admin/items/news/1`, { method: 'POST', body: '{}' })).status).toBe(404);
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a bad configuration', () => {
+    const run = spawnSync(process.execPath, ['dist/server/content-api.js'], { env: { ...process.env, PORT: 'x' }, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^invalid configuration: PORT: /);
+  });
+});

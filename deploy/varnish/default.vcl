@@ -48,8 +48,12 @@ sub vcl_recv {
   if (req.method != "GET" && req.method != "HEAD") {
     return (pass);
   }
+  # What operators read is scraped from the service itself, never through the edge.
+  if (req.url ~ "^/(metrics|status)(\?|/|$)") {
+    return (synth(404, "Not Found"));
+  }
   # What a visitor sends for itself: never stored, never shared.
-  if (req.url ~ "^/(admin/|text-size|metrics|healthz|readyz)") {
+  if (req.url ~ "^/(admin/|text-size|healthz|readyz)") {
     return (pass);
   }
   unset req.http.x-page-variant;

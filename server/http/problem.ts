@@ -11,6 +11,7 @@ const PROBLEM_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   unauthorized: 401,
+  forbidden: 403,
   payload_too_large: 413,
   too_many_requests: 429,
   busy: 503,

@@ -1,0 +1,60 @@
+/**
+ * What operators read: `/metrics` (Prometheus). Never public by accident (README "Operations"):
+ * - with METRICS_PORT, only on that internal listener (what Prometheus or Kubernetes scrapes),
+ *   and not on the public port at all;
+ * - without it, on the public port, to a caller with the METRICS_TOKEN bearer token, or, when no
+ *   token is set, to a caller on this machine that no proxy forwarded (a request through a
+ *   proxy or edge on the same machine is someone else's).
+ */
+import express, { type Express, type Request } from 'express';
+import { bearerMatches } from '../http/bearer.js';
+import { problem, sendProblem } from '../http/problem.js';
+import type { Logger } from './logger.js';
+import { observe } from './request-observer.js';
+
+export interface OperatorDeps {
+  metricsText: () => Promise<string>;
+  contentType: string;
+  token: string | undefined;
+  log: Logger;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+const fromThisMachine = (req: Request) =>
+  LOOPBACK.has(req.socket.remoteAddress ?? '') && req.get('x-forwarded-for') === undefined && req.get('forwarded') === undefined;
+
+/** The operator endpoints; `internal`: on the internal listener, where only the token (if any) is asked for. */
+export function operatorRoutes(deps: OperatorDeps, internal: boolean) {
+  return (app: Express) => {
+    app.get('/metrics', async (req, res) => {
+      observe(res, { route: 'metrics' });
+      if (deps.token && !bearerMatches(req.get('authorization'), deps.token)) {
+        sendProblem(res, problem('unauthorized', 'a bearer token is required'), ['www-authenticate', 'Bearer']);
+        return;
+      }
+      if (!deps.token && !internal && !fromThisMachine(req)) {
+        sendProblem(res, problem('forbidden', 'metrics are served to this machine only; set METRICS_PORT or METRICS_TOKEN'));
+        return;
+      }
+      let text: string;
+      try {
+        text = await deps.metricsText();
+      } catch (error) {
+        deps.log.error({ err: error }, 'metrics could not be gathered');
+        sendProblem(res, problem('internal', 'metrics could not be gathered'));
+        return;
+      }
+      res.set('content-type', deps.contentType).set('cache-control', 'no-store').send(text);
+    });
+  };
+}
+
+/** The internal listener's app (METRICS_PORT): the operator endpoints and nothing else. */
+export function operatorApp(deps: OperatorDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  operatorRoutes(deps, true)(app);
+  app.use((_req, res) => sendProblem(res, problem('not_found', 'this port serves /metrics only')));
+  return app;
+}

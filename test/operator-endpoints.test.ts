@@ -1,0 +1,66 @@
+/**
+ * /metrics is never public by accident: on the public port it answers this machine only (not a
+ * request a proxy forwarded) unless METRICS_TOKEN is set; with METRICS_PORT it moves to that
+ * internal listener and leaves the public port; through the shipped edge it is not served at all.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../server/config.js';
+import { freePort } from './support/redis-server.js';
+import { startService } from './support/start-service.js';
+
+const TOKEN = 'operator-test-metrics-token';
+
+describe('operator endpoints', () => {
+  it('without METRICS_PORT or a token: this machine gets /metrics, a forwarded request gets 403', async () => {
+    const svc = await startService();
+    try {
+      const local = await fetch(`${svc.url}/metrics`);
+      expect(local.status).toBe(200);
+      expect(await local.text()).toContain('# TYPE http_requests_total counter');
+      for (const header of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }]) {
+        const forwarded = await fetch(`${svc.url}/metrics`, { headers: header });
+        expect(forwarded.status).toBe(403);
+        expect(((await forwarded.json()) as { error: { message: string } }).error.message).toMatch(/METRICS_PORT or METRICS_TOKEN/);
+      }
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('with METRICS_TOKEN: the token, from anywhere', async () => {
+    const svc = await startService({ METRICS_TOKEN: TOKEN });
+    try {
+      const none = await fetch(`${svc.url}/metrics`);
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toBe('Bearer');
+      const forwarded = await fetch(`${svc.url}/metrics`, {
+        headers: { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': '203.0.113.9' },
+      });
+      expect(forwarded.status).toBe(200);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('with METRICS_PORT: on that listener only, and the public port has no /metrics', async () => {
+    const port = await freePort();
+    const svc = await startService({ METRICS_PORT: String(port) });
+    try {
+      const internal = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(internal.status).toBe(200);
+      expect(internal.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await internal.text()).toContain('# TYPE proxy_cache_events_total counter');
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
+      const publicPort = await fetch(`${svc.url}/metrics`, { headers: { accept: 'application/json' } });
+      expect(publicPort.status).toBe(404);
+      expect(await publicPort.text()).not.toContain('# TYPE');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('METRICS_PORT must differ from PORT', () => {
+    expect(() => loadConfig({ PORT: '3000', METRICS_PORT: '3000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT: must differ from PORT/);
+  });
+});
