@@ -87,7 +87,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     upstreamUrl = embedded.url;
     log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   }
-  const metrics = createMetrics();
+  const metrics = createMetrics({ redis: config.REDIS_URL !== undefined });
   const upstream = new UpstreamClient({
     url: upstreamUrl,
     ...config,

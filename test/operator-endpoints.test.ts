@@ -17,7 +17,7 @@ describe('operator endpoints', () => {
       const local = await fetch(`${svc.url}/metrics`);
       expect(local.status).toBe(200);
       expect(await local.text()).toContain('# TYPE http_requests_total counter');
-      for (const header of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }]) {
+      for (const header of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }] as Record<string, string>[]) {
         const forwarded = await fetch(`${svc.url}/metrics`, { headers: header });
         expect(forwarded.status).toBe(403);
         expect(((await forwarded.json()) as { error: { message: string } }).error.message).toMatch(/METRICS_PORT or METRICS_TOKEN/);

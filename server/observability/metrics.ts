@@ -3,7 +3,8 @@ import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'pr
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
+/** `redis`: whether REDIS_URL is set; without it the Redis metrics are not reported at all. */
+export function createMetrics(options: { defaultMetrics?: boolean; redis?: boolean } = {}) {
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -46,8 +47,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     }),
     redisUp: new Gauge({
       name: 'redis_up',
-      help: 'Whether the service is connected to Redis (the shared cache tier): 1 yes, 0 no (or no REDIS_URL); with workers, 1 only when all are.',
-      registers,
+      help: 'Whether the service is connected to Redis (the shared cache tier): 1 yes, 0 no; absent without REDIS_URL; with workers, 1 only when all are.',
+      registers: options.redis ? registers : [],
       aggregator: 'min',
     }),
     redisErrors: talliedCounter({
