@@ -4,7 +4,7 @@
  * line it cannot read is skipped, so that one odd series never blanks an operator's page.
  */
 
-export interface Sample {
+interface Sample {
   /** The series name as written (`x_bucket`, `x_sum`, `x_count` for a histogram `x`). */
   name: string;
   labels: Readonly<Record<string, string>>;
