@@ -1,20 +1,26 @@
-# Multi-stage build: the first stage installs everything and builds; the second carries only
-# production dependencies and the build, and runs as a non-root user.
+# Multi-stage build: the first stage installs everything and builds; the second carries only the
+# production dependencies and the build, owned by root and run as the unprivileged `node` user,
+# so that the process cannot change its own code. Nothing writes to disk at runtime: the image
+# runs with a read-only root filesystem (deploy/compose.yaml, deploy/k8s).
 FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
+# .dockerignore lets in only what the build reads.
 COPY . .
-RUN npm run build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:26-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+# METRICS_PORT: /metrics on an internal listener, never on the public port (README "Operations").
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464
 WORKDIR /app
-COPY --from=build --chown=node:node /app/package.json ./
-COPY --from=build --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/dist ./dist
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
 USER node
-EXPOSE 3000
+EXPOSE 3000 9464
+# Alive, not ready: /readyz is for a load balancer (a content API outage must not restart it).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Node is PID 1 and handles SIGTERM itself: in-flight requests finish, then it exits 0.
 CMD ["node", "dist/server/index.js"]
