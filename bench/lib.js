@@ -158,8 +158,10 @@ export function logLines(output) {
  * it started one, and stop().
  */
 export async function startService({ env: given = {}, nodeArgs = [], onLine } = {}) {
-  // One process unless a benchmark asks for workers: each figure compares one service process with one baseline process.
-  const env = { WORKERS: '1', ...given };
+  // One process unless a benchmark asks for workers: each figure compares one service process with
+  // one baseline process. The per-client limits and shedding are off unless a benchmark measures
+  // them: every load here comes from one address, and is meant to reach the service.
+  const env = { WORKERS: '1', RATE_LIMIT_MISSES: '0', SHED_EVENT_LOOP_LAG_MS: '0', MAX_CONNECTIONS_PER_CLIENT: '100000', ...given };
   const level = env.LOG_LEVEL ?? 'info';
   if (!['info', 'debug', 'trace'].includes(level)) {
     // No `listening` line at this level: a free port, and /healthz tells when it is up.

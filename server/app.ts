@@ -17,8 +17,8 @@ export interface AppDeps {
   log: Logger;
   /** /metrics on this port (observability/operator-routes.ts); undefined when METRICS_PORT moves it off. */
   operatorRoutes: ((app: express.Express) => void) | undefined;
-  /** Ready to serve: the content API answers, or the cache holds something. */
-  isReady: () => Promise<boolean>;
+  /** Ready to serve (the content API answers, or the cache holds something), not, or too busy to take more now. */
+  readiness: () => Promise<'ready' | 'not ready' | 'busy'>;
   pages: (req: Request, res: Response) => Promise<void>;
   extraRoutes?: (app: express.Express) => void;
 }
@@ -43,11 +43,11 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.get('/readyz', async (_req, res) => {
     observe(res, { route: 'health' });
-    const ready = await deps.isReady();
+    const status = await deps.readiness();
     res
-      .status(ready ? 200 : 503)
+      .status(status === 'ready' ? 200 : 503)
       .set('cache-control', 'no-store')
-      .json({ status: ready ? 'ready' : 'not ready' });
+      .json({ status });
   });
   deps.operatorRoutes?.(app);
 

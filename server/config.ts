@@ -34,7 +34,12 @@ const schema = z.object({
   UPSTREAM_MAX_BYTES: int(1_024, 64 * 1024 * 1024)
     .default(1024 * 1024)
     .describe('largest upstream answer accepted'),
-  UPSTREAM_CONNECTIONS: int(1, 1_024).default(32).describe('keep-alive connections to the content API'),
+  UPSTREAM_CONNECTIONS: int(1, 1_024)
+    .default(32)
+    .describe('keep-alive connections to the content API, and the most calls under way at once'),
+  UPSTREAM_QUEUE: int(0, 100_000)
+    .default(256)
+    .describe('calls that may wait for a free connection; past it, and past `UPSTREAM_TIMEOUT_MS` of waiting, a miss gets 503 at once'),
   UPSTREAM_BREAKER_THRESHOLD: int(1, 1_000).default(5).describe('consecutive upstream failures that open the circuit breaker'),
   UPSTREAM_BREAKER_COOLDOWN_MS: int(100, 600_000).default(5_000).describe('how long the open circuit keeps calls away before one probe'),
   CACHE_MAX_BYTES: int(1024 * 1024, 4 * 1024 * 1024 * 1024)
@@ -48,6 +53,22 @@ const schema = z.object({
     .default(86_400)
     .describe('after freshness, the last good answer stands in when the upstream fails'),
   CACHE_NOT_FOUND_TTL_S: int(1, 3_600).default(10).describe('how long an upstream 404 is cached'),
+  RATE_LIMIT_MISSES: int(0, 1_000_000)
+    .default(60)
+    .describe(
+      'requests per client and window that the caches cannot answer (they cost the content API); past it, 429; `0` turns the limit off',
+    ),
+  RATE_LIMIT_WINDOW_S: int(1, 3_600).default(10).describe('the window of `RATE_LIMIT_MISSES`, in seconds'),
+  SHED_EVENT_LOOP_LAG_MS: int(0, 10_000)
+    .default(200)
+    .describe('event-loop lag past which renders and misses get 503 while cached answers are still served; `0` turns shedding off'),
+  CLIENT_TIMEOUT_MS: int(1_000, 600_000)
+    .default(10_000)
+    .describe('how long a client may take to send its headers, or stall while reading an answer, before its connection is closed'),
+  MAX_CONNECTIONS: int(1, 1_000_000).default(10_000).describe('open client connections per process; past it, new ones are closed at once'),
+  MAX_CONNECTIONS_PER_CLIENT: int(1, 1_000_000)
+    .default(100)
+    .describe('open connections per client address per process (trusted proxies are not limited)'),
   PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024)
     .default(64 * 1024 * 1024)
     .describe('bound of the rendered-page cache; `0` switches it off'),

@@ -18,6 +18,7 @@ import { redisBus } from './fleet/purge-bus.js';
 import { RedisLink } from './fleet/redis-link.js';
 import { SharedCache } from './fleet/shared-cache.js';
 import { createFrontDoor } from './http/front-door.js';
+import { guardConnections, serverTimeouts } from './http/connection-guard.js';
 import { securityHeaders } from './http/security-headers.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
 import { createLogger, type Logger } from './observability/logger.js';
@@ -28,6 +29,7 @@ import { createApiHandler } from './proxy/api-handler.js';
 import { apiRequestFor } from './proxy/api-request.js';
 import { ContentCache } from './proxy/content-cache.js';
 import { buildOpenApi } from './proxy/openapi.js';
+import { createAdmission } from './reliability/admission.js';
 import { PageCache } from './render/page-cache.js';
 import { createPageHandler } from './render/page-handler.js';
 import { seoRoutes } from './render/seo-routes.js';
@@ -80,6 +82,8 @@ function selfUrl(server: Server): string | undefined {
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = options.logger ?? createLogger(config.LOG_LEVEL);
   const source = options.app ?? builtApp();
+  // The render module loaded now, not by the first visitor (whose wait would also read as overload).
+  if (!source.development) await source.renderer();
   let embedded: EmbeddedApi | undefined;
   let upstreamUrl = config.UPSTREAM_URL;
   if (!upstreamUrl) {
@@ -88,6 +92,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   }
   const metrics = createMetrics({ redis: config.REDIS_URL !== undefined });
+  const redis = config.REDIS_URL ? new RedisLink({ url: config.REDIS_URL, budgetMs: config.REDIS_TIMEOUT_MS, log, metrics }) : undefined;
+  redis?.start();
+  const trusted = new TrustedProxies(config.TRUSTED_PROXIES ?? []);
+  const admission = createAdmission({ config, redis, trusted, log, metrics });
   const upstream = new UpstreamClient({
     url: upstreamUrl,
     ...config,
@@ -95,9 +103,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
       metrics.circuitOpen.set(state === 'closed' ? 0 : 1);
       log[state === 'open' ? 'warn' : 'info']({ state }, `circuit breaker ${state}`);
     },
+    onRefused: (why) => admission.upstreamRefused(why),
   });
-  const redis = config.REDIS_URL ? new RedisLink({ url: config.REDIS_URL, budgetMs: config.REDIS_TIMEOUT_MS, log, metrics }) : undefined;
-  redis?.start();
+  metrics.stats.upstreamInFlight = () => upstream.gate.inFlight;
+  metrics.stats.upstreamQueued = () => upstream.gate.queued;
   const shared = redis
     ? new SharedCache(redis, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000)
     : undefined;
@@ -107,7 +116,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const headers = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
   // No page cache in development: an edit must show on the next request.
-  const trusted = new TrustedProxies(config.TRUSTED_PROXIES ?? []);
   const pageCache =
     config.PAGE_CACHE_MAX_BYTES > 0 && !source.development ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted, metrics) : undefined;
 
@@ -130,13 +138,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       seoRoutes(api, publicOrigin, log)(app);
       adminRoutes({ purger, purgeToken: config.PURGE_TOKEN, webhookSecret: config.WEBHOOK_SECRET, shared })(app);
     },
-    isReady: async () => {
-      if (cache.warm) return true;
+    readiness: async () => {
+      if (admission.busy) return 'busy';
+      if (cache.warm) return 'ready';
       try {
         await cache.get(apiRequestFor('contactUs'));
-        return true;
+        return 'ready';
       } catch {
-        return false;
+        return 'not ready';
       }
     },
     pages: createPageHandler({
@@ -148,17 +157,26 @@ export async function createService(config: Config, options: ServiceOptions = {}
       pageCache,
       transformHead: source.transformHead,
       trusted,
+      overloaded: () => admission.overloaded(),
+      admitMiss: (req, kind) => admission.admitMiss(req, kind),
       windows: config,
       log,
     }),
   });
   const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics), {
-    api: createApiHandler({ cache, openApi: Buffer.from(JSON.stringify(buildOpenApi())), log }),
+    api: createApiHandler({
+      cache,
+      openApi: Buffer.from(JSON.stringify(buildOpenApi())),
+      log,
+      admitMiss: (req, kind) => admission.admitMiss(req, kind),
+    }),
     cachedPage: pageCache ? (req, res) => pageCache.serve(req, res) : undefined,
     app,
   });
-  const server = createServer(frontDoor);
+  const server = createServer(serverTimeouts(config), frontDoor);
   server.keepAliveTimeout = 65_000;
+  const guard = guardConnections(server, { config, trusted, metrics, log });
+  metrics.stats.ready = () => (admission.busy || !cache.warm ? 0 : 1);
   // The internal listener for operators (METRICS_PORT), apart from the public port.
   const operatorServer = config.METRICS_PORT === undefined ? undefined : createServer(operatorApp(operator));
 
@@ -185,6 +203,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       return `http://${shownHost}:${address.port}`;
     },
     async close() {
+      guard.stop();
+      admission.stop();
       operatorServer?.close();
       operatorServer?.closeAllConnections();
       await new Promise<void>((resolve) => {

@@ -16,7 +16,10 @@ export interface ContentApi {
 
 const BRAND = Symbol.for('site.content-error');
 
-/** Why content could not be had; `status` is the HTTP status the proxy API answers with. */
+/**
+ * Why content could not be had; `status` is the HTTP status the proxy API answers with, and
+ * `retryAfterS`, when set, how soon asking again may succeed (a Retry-After header).
+ */
 export class ContentError extends Error {
   readonly [BRAND] = true;
 
@@ -24,6 +27,7 @@ export class ContentError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'ContentError';

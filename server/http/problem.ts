@@ -24,8 +24,8 @@ const PROBLEM_STATUS = {
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
 
-export function problem(code: ProblemCode, message: string): ContentError {
-  return new ContentError(PROBLEM_STATUS[code], code, message);
+export function problem(code: ProblemCode, message: string, retryAfterS?: number): ContentError {
+  return new ContentError(PROBLEM_STATUS[code], code, message, retryAfterS);
 }
 
 /** Any thrown value as a ContentError; unknown errors become `internal` without their details. */
@@ -33,12 +33,13 @@ export function asProblem(error: unknown): ContentError {
   return isContentError(error) ? error : problem('internal', 'internal error');
 }
 
-/** A JSON error with the headers every answer carries; `extra` as flat pairs (Allow, WWW-Authenticate). */
+/** A JSON error with the headers every answer carries (and Retry-After when it says); `extra` as flat pairs (Allow, WWW-Authenticate). */
 export function sendProblem(res: ServerResponse, error: ContentError, extra: readonly string[] = []): void {
   const body = JSON.stringify({ error: { code: error.code, message: error.message } });
   res.writeHead(error.status, [
     ...baseHeaders(res),
     ...extra,
+    ...(error.retryAfterS === undefined ? [] : ['retry-after', String(error.retryAfterS)]),
     'content-type',
     'application/json; charset=utf-8',
     'content-length',

@@ -8,10 +8,10 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  /** Filled in by the cache: read when /metrics is scraped. */
-  const cacheStats = { entries: () => 0, bytes: () => 0, pages: () => 0 };
+  /** Filled in by the parts that know (the caches, the upstream gate, readiness): read when /metrics is scraped. */
+  const stats = { entries: () => 0, bytes: () => 0, pages: () => 0, upstreamInFlight: () => 0, upstreamQueued: () => 0, ready: () => 1 };
   return {
-    cacheStats,
+    stats,
     registry,
     requests: talliedCounter({
       name: 'http_requests_total',
@@ -74,7 +74,7 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       help: 'Pages in the page cache.',
       registers,
       collect() {
-        this.set(cacheStats.pages());
+        this.set(stats.pages());
       },
     }),
     purges: talliedCounter({
@@ -111,17 +111,26 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       name: 'upstream_in_flight',
       help: 'Calls to the content API under way now.',
       registers,
+      collect() {
+        this.set(stats.upstreamInFlight());
+      },
     }),
     upstreamQueued: new Gauge({
       name: 'upstream_queued',
       help: 'Calls to the content API waiting for a free slot now.',
       registers,
+      collect() {
+        this.set(stats.upstreamQueued());
+      },
     }),
     ready: new Gauge({
       name: 'service_ready',
       help: 'Whether the service says it is ready (/readyz): 1 ready, 0 not ready or busy; with workers, 1 only when all are.',
       registers,
       aggregator: 'min',
+      collect() {
+        this.set(stats.ready());
+      },
     }),
     workers: new Gauge({
       name: 'service_workers',
@@ -136,7 +145,7 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       help: 'Entries in the proxy cache.',
       registers,
       collect() {
-        this.set(cacheStats.entries());
+        this.set(stats.entries());
       },
     }),
     cacheBytes: new Gauge({
@@ -144,7 +153,7 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       help: 'Bytes held by the proxy cache.',
       registers,
       collect() {
-        this.set(cacheStats.bytes());
+        this.set(stats.bytes());
       },
     }),
   };

@@ -13,11 +13,14 @@ import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 import { parseApiRequest, type ApiRequest } from './api-request.js';
 import type { CachedAnswer, CacheStatus, ContentCache } from './content-cache.js';
+import type { MissKind } from '../reliability/miss-limiter.js';
 
 export interface ApiHandlerDeps {
   cache: ContentCache;
   openApi: Buffer;
   log: Logger;
+  /** What a request that the cache cannot answer at once must pass: shedding, then its client's budget. */
+  admitMiss: (req: IncomingMessage, kind: MissKind) => Promise<ContentError | undefined>;
 }
 
 const ALLOW = ['allow', 'GET, HEAD'];
@@ -28,7 +31,7 @@ function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, s
   sendStored(req, res, answer, ['x-cache', status, 'server-timing', timing]);
 }
 
-export function createApiHandler({ cache, openApi, log }: ApiHandlerDeps) {
+export function createApiHandler({ cache, openApi, log, admitMiss }: ApiHandlerDeps) {
   const openApiAnswer = {
     status: 200,
     body: new Representation(openApi),
@@ -49,6 +52,12 @@ export function createApiHandler({ cache, openApi, log }: ApiHandlerDeps) {
 
   async function answerWhenFetched(req: IncomingMessage, res: ServerResponse, request: ApiRequest): Promise<void> {
     try {
+      const refusal = await admitMiss(req, 'api');
+      if (refusal) {
+        observe(res, { cache: 'REFUSED' });
+        sendProblem(res, refusal);
+        return;
+      }
       const { answer, status } = await cache.get(request);
       const fetched = status === 'MISS' || status === 'REFRESH';
       observe(res, { cache: status, upstreamMs: fetched ? Math.round(answer.upstreamMs) : undefined });

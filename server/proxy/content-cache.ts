@@ -116,8 +116,8 @@ export class ContentCache {
       noDeleteOnFetchRejection: true,
       fetchMethod: (_key, stale, { signal, options, context }) => this.#load(context, stale, signal, options),
     });
-    metrics.cacheStats.entries = () => this.#lru.size;
-    metrics.cacheStats.bytes = () => this.#lru.calculatedSize;
+    metrics.stats.entries = () => this.#lru.size;
+    metrics.stats.bytes = () => this.#lru.calculatedSize;
   }
 
   /**
@@ -328,6 +328,8 @@ export class ContentCache {
       }
       return this.#toAnswer(request, res.status, res.body, upstreamMs, res.validators);
     } catch (error) {
+      // No slot for the call (upstream-gate.ts): not the content API's failure, counted where it is refused.
+      if (isContentError(error) && error.code === 'busy') throw error;
       const failure = error instanceof UpstreamError ? error : upstreamError('invalid', String(error));
       this.#metrics.upstreamErrors(path, failure.kind).inc();
       // While the circuit is open every miss fails here; the breaker logs its own changes.

@@ -36,7 +36,7 @@ export class PageCache {
       maxSize: maxBytes,
       sizeCalculation: (p, key) => key.length + p.body.maxBytes + 512,
     });
-    metrics.cacheStats.pages = () => this.#lru.size;
+    metrics.stats.pages = () => this.#lru.size;
   }
 
   /** A page that had to be rendered, counted beside the hits. */

@@ -14,17 +14,19 @@ import { canonicalHref } from '../../client/href.js';
 import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../client/route-table.js';
 import { ALL_TAG, urlTag } from '../proxy/cache-tags.js';
 import { cacheControl } from '../proxy/content-cache.js';
+import type { ContentError } from '../../shared/content-api.js';
 import { routerSafe } from '../../shared/router-safe.js';
 import { etagMatches, Representation, streamEncoder, weakEtag } from '../http/representation.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 import type { ContentCache } from '../proxy/content-cache.js';
+import type { MissKind } from '../reliability/miss-limiter.js';
 import type { ClientAssets } from './client-assets.js';
 import { canonicalUrl, documentHead } from './document-head.js';
 import type { PageCache } from './page-cache.js';
 import { pageKey } from './page-key.js';
-import { UNAVAILABLE_HTML } from './plain-pages.js';
+import { BUSY_HTML, UNAVAILABLE_HTML } from './plain-pages.js';
 import { RenderReads } from './render-tracking.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import { variantOf, varyOf } from './page-variant.js';
@@ -47,6 +49,9 @@ export interface PageHandlerDeps {
   /** Development: Vite adds its client and React's refresh preamble to the head. */
   transformHead?: ((url: string, head: string) => Promise<string>) | undefined;
   trusted: TrustedProxies;
+  /** What a render must pass: shedding (refused before it starts), then, at its first read the cache cannot answer, its client's budget. */
+  overloaded: () => ContentError | undefined;
+  admitMiss: (req: IncomingMessage, kind: MissKind) => Promise<ContentError | undefined>;
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
@@ -72,15 +77,36 @@ export function createPageHandler(deps: PageHandlerDeps) {
       res.writeHead(500, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(UNAVAILABLE_HTML);
     };
 
+    // Too busy to render: a small page at once, while cached pages are still served ahead of this.
+    const busy = deps.overloaded();
+    if (busy) {
+      observe(res, { cache: 'REFUSED' });
+      res
+        .writeHead(503, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'retry-after': String(busy.retryAfterS ?? 1),
+        })
+        .end(req.method === 'HEAD' ? undefined : BUSY_HTML);
+      return;
+    }
+
     const started = performance.now();
     const renderedSince = Date.now();
     const reads = new RenderReads();
+    // The client's budget is spent once per render, at its first read the cache cannot answer.
+    let admitted: Promise<ContentError | undefined> | undefined;
+    const beforeMiss = async () => {
+      admitted ??= deps.admitMiss(req, 'page');
+      const refusal = await admitted;
+      if (refusal) throw refusal;
+    };
     let page;
     try {
       const renderer = await deps.renderer();
       page = await renderer.render(
         new Request(url, { signal: controller.signal }),
-        serverContentApi(deps.cache, reads),
+        serverContentApi(deps.cache, reads, beforeMiss),
         variant === 'large',
       );
     } catch (error) {
@@ -120,6 +146,8 @@ export function createPageHandler(deps: PageHandlerDeps) {
       'cache-control',
       status === 200 ? cacheControl(200, sharedMaxAge, deps.windows) : 'no-store',
       ...(status === 200 ? ['cache-tag', tags.join(', ')] : []),
+      // Refused for now (the client's budget, or no slot for a call): when to ask again.
+      ...((status === 429 || status === 503) && reads.retryAfterS !== undefined ? ['retry-after', String(reads.retryAfterS)] : []),
     ];
     const vary = ['vary', varyOf(req, deps.trusted)];
     const key = status === 200 && deps.pageCache ? pageKey(req, deps.trusted) : undefined;

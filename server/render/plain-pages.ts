@@ -1,7 +1,8 @@
 /**
- * Whole documents for the two cases where the app cannot render a page: a render that failed
- * (500) and a page address that cannot be decoded (400). No script and no stylesheet, so
- * they show whatever else is broken; readable, in Chinese, with a way back home.
+ * Whole documents for the cases where the app cannot or should not render a page: a render that
+ * failed (500), a page address that cannot be decoded (400), and a process too busy to render
+ * now (503, docs/decisions/019). No script and no stylesheet, so they show whatever else is
+ * broken and cost nothing to send; readable, in Chinese, with a way back home.
  */
 import { UNAVAILABLE_TITLE } from '../../client/route-table.js';
 
@@ -14,5 +15,7 @@ function plainPage(title: string, heading: string, text: string): string {
 }
 
 export const UNAVAILABLE_HTML = plainPage(UNAVAILABLE_TITLE, '内容暂时无法加载', '服务暂时不可用，请稍后再试。');
+
+export const BUSY_HTML = plainPage(UNAVAILABLE_TITLE, '访问人数较多', '网站正忙，请稍候几秒再刷新页面。已浏览过的页面仍可正常访问。');
 
 export const BAD_ADDRESS_HTML = plainPage('网址无法识别', '网址有误', '该网址含有无法识别的字符，请检查后重试。');

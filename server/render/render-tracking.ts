@@ -10,10 +10,16 @@ export class RenderReads {
   reuseUntil = Infinity;
   readonly etags: string[] = [];
   readonly tags = new Set<string>();
+  /** When a read was refused for now: how soon to ask again (Retry-After). */
+  retryAfterS: number | undefined;
 
   note(result: CacheResult): void {
     this.reuseUntil = Math.min(this.reuseUntil, result.reuseUntil);
     this.etags.push(result.answer.body.etag);
     for (const tag of result.answer.tags) this.tags.add(tag);
+  }
+
+  noteRetryAfter(seconds: number): void {
+    this.retryAfterS = Math.max(this.retryAfterS ?? 0, seconds);
   }
 }

@@ -1,18 +1,29 @@
 /**
  * The ContentApi on the server: reads the proxy's cache in-process, no HTTP round trip. Given a
- * RenderReads, it notes every answer a render reads (for the page cache).
+ * RenderReads, it notes every answer a render reads (for the page cache), and before a read the
+ * cache cannot answer at once it asks `beforeMiss` (the render's admission: shedding and the
+ * client's budget), which throws to refuse it.
  */
-import type { ContentApi } from '../../shared/content-api.js';
+import { isContentError, type ContentApi } from '../../shared/content-api.js';
 import { problem } from '../http/problem.js';
 import { apiRequestFor } from '../proxy/api-request.js';
 import type { ContentCache } from '../proxy/content-cache.js';
 import type { RenderReads } from './render-tracking.js';
 
-export function serverContentApi(cache: ContentCache, reads?: RenderReads): ContentApi {
+export function serverContentApi(cache: ContentCache, reads?: RenderReads, beforeMiss?: () => Promise<void>): ContentApi {
   return {
     async get(name, request = {}) {
       const apiRequest = apiRequestFor(name, request.id, request.query as Record<string, string | number>);
-      const result = cache.hit(apiRequest) ?? (await cache.get(apiRequest));
+      let result = cache.hit(apiRequest);
+      if (!result) {
+        try {
+          await beforeMiss?.();
+          result = await cache.get(apiRequest);
+        } catch (error) {
+          if (isContentError(error) && error.retryAfterS !== undefined) reads?.noteRetryAfter(error.retryAfterS);
+          throw error;
+        }
+      }
       reads?.note(result);
       if (result.answer.status === 404) throw problem('not_found', `${apiRequest.key} does not exist`);
       return result.answer.data as never;

@@ -8,6 +8,7 @@ import { ContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
 import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
+import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
 
 export type UpstreamFailure = 'unreachable' | 'timeout' | 'status' | 'too_large' | 'invalid' | 'circuit_open';
 
@@ -39,22 +40,28 @@ export type UpstreamOptions = Pick<
   | 'UPSTREAM_TIMEOUT_MS'
   | 'UPSTREAM_MAX_BYTES'
   | 'UPSTREAM_CONNECTIONS'
+  | 'UPSTREAM_QUEUE'
   | 'UPSTREAM_BREAKER_THRESHOLD'
   | 'UPSTREAM_BREAKER_COOLDOWN_MS'
 > & {
   url: string;
   onCircuitChange?: (state: CircuitState) => void;
+  /** A call refused a slot (the queue was full, or it waited too long). */
+  onRefused?: (why: GateRefusal) => void;
 };
 
 export class UpstreamClient {
   readonly #pool: Pool;
   readonly #basePath: string;
   readonly #breaker: CircuitBreaker;
+  readonly gate: UpstreamGate;
 
   constructor(readonly options: UpstreamOptions) {
     const url = new URL(options.url);
     this.#basePath = url.pathname.replace(/\/+$/, '');
     this.#breaker = new CircuitBreaker(options.UPSTREAM_BREAKER_THRESHOLD, options.UPSTREAM_BREAKER_COOLDOWN_MS, options.onCircuitChange);
+    // As many calls at once as connections: the pool itself then never queues.
+    this.gate = new UpstreamGate(options.UPSTREAM_CONNECTIONS, options.UPSTREAM_QUEUE, options.UPSTREAM_TIMEOUT_MS, options.onRefused);
     this.#pool = new Pool(url.origin, {
       connections: options.UPSTREAM_CONNECTIONS,
       connectTimeout: options.UPSTREAM_CONNECT_TIMEOUT_MS,
@@ -75,6 +82,11 @@ export class UpstreamClient {
    */
   async get(pathAndQuery: string, signal?: AbortSignal, validators: Validators = {}): Promise<UpstreamAnswer> {
     if (!this.#breaker.allow()) throw upstreamError('circuit_open', 'the content API is failing; calls are paused for a cool-down');
+    // A refused slot (a `busy` ContentError) is thrown from here, before the breaker counts anything.
+    return this.gate.run(() => this.#call(pathAndQuery, signal, validators));
+  }
+
+  async #call(pathAndQuery: string, signal: AbortSignal | undefined, validators: Validators): Promise<UpstreamAnswer> {
     try {
       const answer = await this.#request(pathAndQuery, signal, validators);
       if (answer.status >= 500) this.#breaker.failure();

@@ -8,24 +8,40 @@ import { MAX_ID, PLAIN_INT } from '../plain-int.js';
 
 const DIGITS = PLAIN_INT;
 
+/**
+ * How each parameter reads in the OpenAPI document: an integer with its bounds or its values
+ * (on the wire a plain decimal, which is how a client writes an integer), rather than the string
+ * pattern it is parsed with here. Keyed by the parameter's schema.
+ */
+export const PARAM_DOCS = new WeakMap<
+  z.ZodType,
+  { type: 'integer'; minimum?: number; maximum?: number; enum?: number[]; description: string }
+>();
+
 /** A positive integer written plainly, within [min, max]. */
 function intParam(min: number, max: number) {
-  return z
+  const description = `a whole number from ${min} to ${max}, written without leading zeros`;
+  const schema = z
     .string()
     .regex(DIGITS, 'must be a positive integer without leading zeros')
     .transform(Number)
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-    .describe(`a whole number from ${min} to ${max}, written without leading zeros`);
+    .describe(description);
+  PARAM_DOCS.set(schema, { type: 'integer', minimum: min, maximum: max, description });
+  return schema;
 }
 
 /** One of a fixed set of ids. */
 export function idParam(allowed: readonly number[]) {
-  return z
+  const description = `one of ${allowed.join(', ')}`;
+  const schema = z
     .string()
     .regex(DIGITS, 'must be a positive integer without leading zeros')
     .transform(Number)
     .pipe(z.number().refine((n) => allowed.includes(n), `must be one of ${allowed.join(', ')}`))
-    .describe(`one of ${allowed.join(', ')}`);
+    .describe(description);
+  PARAM_DOCS.set(schema, { type: 'integer', enum: [...allowed], description });
+  return schema;
 }
 
 export const paging = {

@@ -1,0 +1,77 @@
+/**
+ * What expensive work must pass before it starts (docs/decisions/019): a process that is
+ * overloaded refuses new renders and misses (503), and a client over its budget of misses is
+ * refused (429). Cached answers and pages never come here. Also what is counted and logged when
+ * a call to the content API is refused a slot.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { ContentError } from '../../shared/content-api.js';
+import type { Config } from '../config.js';
+import type { RedisLink } from '../fleet/redis-link.js';
+import { problem } from '../http/problem.js';
+import type { TrustedProxies } from '../http/trusted-proxies.js';
+import { BurstLog } from '../observability/burst-log.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { EventLoopLoad } from './event-loop-load.js';
+import { createMissLimiter, type MissKind } from './miss-limiter.js';
+import type { GateRefusal } from './upstream-gate.js';
+
+export interface Admission {
+  /** Overloaded now: the 503 to refuse new work with, else undefined. */
+  overloaded(): ContentError | undefined;
+  /** For a request the caches cannot answer at once: the 503 or 429 to refuse it with, else undefined. */
+  admitMiss(req: IncomingMessage, kind: MissKind): Promise<ContentError | undefined>;
+  /** A call to the content API was refused a slot (upstream-gate.ts). */
+  upstreamRefused(why: GateRefusal): void;
+  readonly busy: boolean;
+  stop(): void;
+}
+
+export function createAdmission(deps: {
+  config: Pick<
+    Config,
+    'SHED_EVENT_LOOP_LAG_MS' | 'RATE_LIMIT_MISSES' | 'RATE_LIMIT_WINDOW_S' | 'REDIS_TIMEOUT_MS' | 'UPSTREAM_QUEUE' | 'UPSTREAM_CONNECTIONS'
+  >;
+  redis: RedisLink | undefined;
+  trusted: TrustedProxies;
+  log: Logger;
+  metrics: Metrics;
+}): Admission {
+  const { config, log, metrics } = deps;
+  const load = new EventLoopLoad(config.SHED_EVENT_LOOP_LAG_MS, (busy, lagMs) => {
+    if (busy)
+      log.warn(
+        { lagMs: Math.round(lagMs), thresholdMs: config.SHED_EVENT_LOOP_LAG_MS },
+        'overloaded: refusing renders and misses until the event loop keeps up',
+      );
+    else log.info('no longer overloaded');
+  });
+  load.start();
+  const limiter = createMissLimiter(deps);
+  const bursts = new BurstLog(60_000);
+
+  const overloaded = () => {
+    if (!load.busy) return undefined;
+    metrics.shed('event_loop').inc();
+    return problem('busy', 'the service is overloaded; try again shortly', 1);
+  };
+
+  return {
+    overloaded,
+    admitMiss: (req, kind) => Promise.resolve(overloaded() ?? limiter.spend(req, kind)),
+    upstreamRefused(why) {
+      metrics.shed('upstream_queue').inc();
+      if (bursts.first(why)) {
+        log.warn(
+          { why, inFlight: config.UPSTREAM_CONNECTIONS, queue: config.UPSTREAM_QUEUE },
+          'calls to the content API refused: too many at once',
+        );
+      }
+    },
+    get busy() {
+      return load.busy;
+    },
+    stop: () => load.stop(),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * At most so many calls to the content API at once, and a bounded queue behind them
+ * (docs/decisions/019): a call that finds the queue full, or waits longer than its budget, fails
+ * at once with a 503 the caller can retry, instead of piling up until the content API or this
+ * process falls over. The wait is not the content API's fault: it never counts against the
+ * breaker, and the call's own timeout starts only once it has a slot.
+ */
+import { problem } from '../http/problem.js';
+
+export type GateRefusal = 'queue_full' | 'waited_too_long';
+
+interface Waiter {
+  admit: () => void;
+  refuse: (why: GateRefusal) => void;
+}
+
+export class UpstreamGate {
+  #inFlight = 0;
+  readonly #queue: Waiter[] = [];
+
+  constructor(
+    private readonly max: number,
+    private readonly maxQueue: number,
+    private readonly maxWaitMs: number,
+    private readonly onRefused: (why: GateRefusal) => void = () => {},
+  ) {}
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** Runs `call` once a slot is free; throws a `busy` ContentError when it cannot have one. */
+  async run<T>(call: () => Promise<T>): Promise<T> {
+    await this.#acquire();
+    try {
+      return await call();
+    } finally {
+      this.#release();
+    }
+  }
+
+  #acquire(): Promise<void> {
+    if (this.#inFlight < this.max) {
+      this.#inFlight++;
+      return Promise.resolve();
+    }
+    if (this.#queue.length >= this.maxQueue) return Promise.reject(this.#refusal('queue_full'));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        admit: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        refuse: (why) => reject(this.#refusal(why)),
+      };
+      const timer = setTimeout(() => {
+        this.#queue.splice(this.#queue.indexOf(waiter), 1);
+        waiter.refuse('waited_too_long');
+      }, this.maxWaitMs);
+      this.#queue.push(waiter);
+    });
+  }
+
+  #release(): void {
+    const next = this.#queue.shift();
+    // The slot passes straight to the next in line.
+    if (next) next.admit();
+    else this.#inFlight--;
+  }
+
+  #refusal(why: GateRefusal) {
+    this.onRefused(why);
+    const message =
+      why === 'queue_full' ? 'too many calls to the content API are waiting' : 'no call to the content API could be made in time';
+    return problem('busy', `${message}; try again shortly`, 1);
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * One client cannot flood the content API or starve other visitors: a client's requests that the
+ * caches cannot answer are limited (fleet-wide with Redis), cached answers never are; calls to the
+ * content API are capped, with a bounded queue, and the overflow gets a fast 503 that does not
+ * open the breaker; an overloaded process refuses new renders and misses while it keeps serving
+ * cached pages, and says so in /readyz. Clients are told apart by their loopback source address
+ * (127.0.0.2, 127.0.0.3, …), as the service sees them.
+ */
+import { Agent, request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type RedisServer } from './support/redis-server.js';
+import { startService, type RunningService } from './support/start-service.js';
+import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let upstream: TestUpstream;
+const running: RunningService[] = [];
+const agents: Agent[] = [];
+
+beforeAll(async () => {
+  upstream = await startTestUpstream();
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+  await Promise.all(agents.splice(0).map((a) => a.close()));
+  upstream.delayMs = 0;
+  upstream.calls.clear();
+});
+afterAll(() => upstream.stop());
+
+async function service(env: Record<string, string>): Promise<RunningService> {
+  const svc = await startService({ UPSTREAM_URL: upstream.url, ...env });
+  running.push(svc);
+  return svc;
+}
+
+/** A client at its own loopback address. */
+function client(address: string) {
+  const agent = new Agent({ localAddress: address, connections: 64 });
+  agents.push(agent);
+  return async (url: string, headers: Record<string, string> = {}) => {
+    const res = await request(url, { dispatcher: agent, headers });
+    const body = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, body };
+  };
+}
+
+/** Calls the upstream received for one item path or another. */
+const itemCalls = () => [...upstream.calls].filter(([url]) => /^\/api\/news\/\d+$/.test(url)).reduce((n, [, c]) => n + c, 0);
+
+async function metric(svc: RunningService, series: string): Promise<number> {
+  const text = await (await fetch(`${svc.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.split(' ')[1]);
+}
+
+/** `workers` loops, each asking for what `next` names, until `ms` have passed; every answer's status. */
+async function flood(get: ReturnType<typeof client>, next: () => string, workers: number, ms: number) {
+  const until = Date.now() + ms;
+  const answers: { status: number; retryAfter: unknown; body: string }[] = [];
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (Date.now() < until) {
+        const res = await get(next(), { accept: 'text/html' });
+        answers.push({ status: res.status, retryAfter: res.headers['retry-after'], body: res.body });
+      }
+    }),
+  );
+  return answers;
+}
+
+const randomId = () => String(100_000 + Math.floor(Math.random() * 900_000));
+
+describe('a client flooding what is not cached', () => {
+  it('is held to its budget of upstream calls, gets 429s with Retry-After, and another visitor is not affected', async () => {
+    upstream.delayMs = 50;
+    const svc = await service({ RATE_LIMIT_MISSES: '20', RATE_LIMIT_WINDOW_S: '1' });
+    const attacker = client('127.0.0.2');
+    const visitor = client('127.0.0.3');
+    await visitor(`${svc.url}/`, { accept: 'text/html' });
+    const seconds = 3;
+    const visits: number[] = [];
+    const visiting = (async () => {
+      const pages = ['/', '/zjxz/index', '/xsyj/xsyj', '/zjxz/detail?id=2', '/lxwm/index', '/api/experts/3', '/api/banner'];
+      for (let i = 0; i < seconds * 8; i++) {
+        visits.push((await visitor(svc.url + pages[i % pages.length]!, { accept: 'text/html' })).status);
+        await sleep(100);
+      }
+    })();
+    const answers = await flood(attacker, () => `${svc.url}/api/news/${randomId()}`, 20, seconds * 1000);
+    await visiting;
+
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThan(answers.length / 2);
+    for (const a of refused) {
+      expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(JSON.parse(a.body)).toMatchObject({ error: { code: 'too_many_requests' } });
+    }
+    // At most the budget per window reached the content API (a window may start part-way through a second).
+    expect(itemCalls()).toBeLessThanOrEqual(20 * (seconds + 1));
+    expect(visits).toEqual(Array(visits.length).fill(200));
+    expect(await metric(svc, 'rate_limited_total{kind="api"}')).toBe(refused.length);
+    // One log line for the whole burst, naming the client.
+    const lines = svc.logs.filter((l) => l.msg === 'client over its limit of requests the caches cannot answer');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ client: '127.0.0.2', kind: 'api', limit: 20, windowS: 1 });
+  });
+
+  it('pages too: a 429 page in Chinese with Retry-After, while cached pages and answers are still served to the same client', async () => {
+    const svc = await service({ RATE_LIMIT_MISSES: '10', RATE_LIMIT_WINDOW_S: '5' });
+    const attacker = client('127.0.0.4');
+    expect((await attacker(`${svc.url}/`, { accept: 'text/html' })).status).toBe(200);
+    expect((await attacker(`${svc.url}/api/banner`)).status).toBe(200);
+    const answers = await flood(attacker, () => `${svc.url}/gnyy/detail?id=${randomId()}`, 5, 1_000);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.body).toContain('<title>访问过于频繁</title>');
+    expect(Number(refused[0]!.retryAfter)).toBeGreaterThanOrEqual(1);
+    // What is cached costs nothing and is never refused.
+    const home = await attacker(`${svc.url}/`, { accept: 'text/html' });
+    expect(home.status).toBe(200);
+    expect(home.headers['x-cache']).toBe('HIT');
+    const banner = await attacker(`${svc.url}/api/banner`);
+    expect(banner.status).toBe(200);
+    expect(banner.headers['x-cache']).toBe('HIT');
+    expect(await metric(svc, 'rate_limited_total{kind="page"}')).toBe(refused.length);
+  });
+
+  describe('with two instances sharing Redis', () => {
+    let redis: RedisServer;
+    beforeAll(async () => {
+      redis = await startRedis();
+    });
+    afterAll(() => redis.stop());
+
+    it('the budget is the fleet’s: spread over both instances, the client gets no more upstream calls', async () => {
+      upstream.delayMs = 20;
+      // A generous Redis budget: here the two instances, their client and Redis's client share one
+      // busy process, and a call that outlives its budget falls back to each instance's own count.
+      const env = { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '1000', RATE_LIMIT_MISSES: '10', RATE_LIMIT_WINDOW_S: '1' };
+      const [a, b] = [await service(env), await service(env)];
+      for (const svc of [a, b]) {
+        for (let i = 0; i < 200 && (await metric(svc, 'redis_up')) !== 1; i++) await sleep(25);
+      }
+      const attacker = client('127.0.0.5');
+      let turn = 0;
+      const seconds = 2;
+      const answers = await flood(attacker, () => `${turn++ % 2 ? a.url : b.url}/api/news/${randomId()}`, 10, seconds * 1000);
+      expect(answers.filter((x) => x.status === 429).length).toBeGreaterThan(0);
+      // One budget for both: with a budget each, up to twice this could have gone through.
+      expect(itemCalls()).toBeLessThanOrEqual(10 * (seconds + 1));
+    });
+  });
+});
+
+describe('upstream pressure is bounded', () => {
+  it('past the calls in flight and the queue, misses get a fast 503 with Retry-After, and the breaker stays closed', async () => {
+    upstream.delayMs = 300;
+    const svc = await service({ UPSTREAM_CONNECTIONS: '2', UPSTREAM_QUEUE: '3', UPSTREAM_TIMEOUT_MS: '2000' });
+    const get = client('127.0.0.6');
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => get(`${svc.url}/api/experts?page=${i + 1}`)));
+    const refused = answers.filter((a) => a.status === 503);
+    // Two in flight and three waiting were answered; the rest were refused at once.
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    expect(refused).toHaveLength(15);
+    for (const a of refused) {
+      expect(a.headers['retry-after']).toBe('1');
+      expect(JSON.parse(a.body)).toMatchObject({ error: { code: 'busy' } });
+    }
+    expect(upstream.totalCalls()).toBe(5);
+    expect(await metric(svc, 'upstream_circuit_open')).toBe(0);
+    expect(await metric(svc, 'load_shed_total{reason="upstream_queue"}')).toBe(15);
+    expect(svc.logs.filter((l) => l.msg === 'calls to the content API refused: too many at once')).toHaveLength(1);
+    expect(svc.logs.some((l) => l.msg === 'upstream call failed')).toBe(false);
+    // And the next miss goes through.
+    expect((await get(`${svc.url}/api/experts?page=30`)).status).toBe(200);
+  });
+});
+
+describe('an overloaded process', () => {
+  it('refuses new renders with 503 and Retry-After, keeps serving cached pages, and says busy in /readyz', async () => {
+    const svc = await service({ SHED_EVENT_LOOP_LAG_MS: '20' });
+    const attacker = client('127.0.0.7');
+    const visitor = client('127.0.0.8');
+    // Loading a page's modules the first time can itself hold the loop up: wait until it has settled.
+    let warm = 0;
+    for (let i = 0; i < 100 && warm !== 200; i++) {
+      warm = (await visitor(`${svc.url}/zjxz/index`, { accept: 'text/html' })).status;
+      if (warm !== 200) await sleep(100);
+    }
+    expect(warm).toBe(200);
+    const cached: { status: number; cache: unknown }[] = [];
+    const readiness = new Set<string>();
+    let flooding = true;
+    const watching = (async () => {
+      while (flooding) {
+        const page = await visitor(`${svc.url}/zjxz/index`, { accept: 'text/html' });
+        cached.push({ status: page.status, cache: page.headers['x-cache'] });
+        readiness.add(JSON.parse((await visitor(`${svc.url}/readyz`)).body).status as string);
+        await sleep(20);
+      }
+    })();
+    const answers = await flood(attacker, () => `${svc.url}/gnyy/detail?id=${randomId()}`, 60, 3_000);
+    flooding = false;
+    await watching;
+
+    const shed = answers.filter((a) => a.status === 503);
+    expect(shed.length).toBeGreaterThan(0);
+    for (const a of shed) {
+      expect(a.retryAfter).toBe('1');
+      expect(a.body).toContain('访问人数较多');
+    }
+    expect(cached.length).toBeGreaterThan(0);
+    expect(cached).toEqual(Array(cached.length).fill({ status: 200, cache: 'HIT' }));
+    expect(readiness).toContain('busy');
+    expect(await metric(svc, 'load_shed_total{reason="event_loop"}')).toBeGreaterThanOrEqual(shed.length);
+    expect(svc.logs.some((l) => l.msg === 'overloaded: refusing renders and misses until the event loop keeps up')).toBe(true);
+    // Once the flood is over and the loop keeps up again, it renders again.
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 404; i++) {
+      await sleep(100);
+      status = (await visitor(`${svc.url}/gnyy/detail?id=${randomId()}`, { accept: 'text/html' })).status;
+    }
+    expect(status).toBe(404);
+    expect(JSON.parse((await visitor(`${svc.url}/readyz`)).body)).toEqual({ status: 'ready' });
+    expect(svc.logs.some((l) => l.msg === 'no longer overloaded')).toBe(true);
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * Slow and greedy clients are bounded: hundreds of connections whose clients stop reading are
+ * closed once they have stalled or sat idle for CLIENT_TIMEOUT_MS, as are clients that dribble their headers,
+ * while an ordinary visitor keeps being served; one address gets at most
+ * MAX_CONNECTIONS_PER_CLIENT connections and the process at most MAX_CONNECTIONS. Clients are told
+ * apart by their loopback source address.
+ */
+import { connect, type Socket } from 'node:net';
+import { Agent, request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from './support/start-service.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const running: RunningService[] = [];
+const sockets: Socket[] = [];
+
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.destroy();
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+async function service(env: Record<string, string>): Promise<RunningService> {
+  const svc = await startService(env);
+  running.push(svc);
+  return svc;
+}
+
+async function metric(svc: RunningService, series: string): Promise<number> {
+  const text = await (await fetch(`${svc.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.split(' ')[1]);
+}
+
+/** A raw connection from a given loopback address, open once connected. */
+function open(svc: RunningService, localAddress: string): Promise<Socket> {
+  const { port } = new URL(svc.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: Number(port), localAddress });
+    sockets.push(socket);
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+const connections = (svc: RunningService) => new Promise<number>((resolve) => svc.service.server.getConnections((_e, n) => resolve(n)));
+
+/** An ordinary visitor from its own address, asking for a cached page every 50 ms until stopped; every status. */
+function visitor(svc: RunningService, address: string) {
+  const agent = new Agent({ localAddress: address });
+  const statuses: number[] = [];
+  let going = true;
+  const done = (async () => {
+    while (going) {
+      try {
+        const res = await request(`${svc.url}/lxwm/index`, { dispatcher: agent, headers: { accept: 'text/html' } });
+        await res.body.dump();
+        statuses.push(res.statusCode);
+      } catch {
+        statuses.push(0);
+      }
+      await sleep(50);
+    }
+    await agent.close();
+  })();
+  return {
+    stop: async () => {
+      going = false;
+      await done;
+      return statuses;
+    },
+  };
+}
+
+describe('slow clients', () => {
+  it('hundreds of connections that stop reading are closed after CLIENT_TIMEOUT_MS while a visitor is served', async () => {
+    const svc = await service({ CLIENT_TIMEOUT_MS: '2000', MAX_CONNECTIONS_PER_CLIENT: '150' });
+    await fetch(`${svc.url}/lxwm/index`, { headers: { accept: 'text/html' } });
+    const base = await connections(svc);
+    const guest = visitor(svc, '127.0.0.10');
+    const ask = (times: number) =>
+      'GET /lxwm/index HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nAccept-Encoding: identity\r\n\r\n'.repeat(times);
+    const stopReading = async (address: string, times: number) => {
+      const socket = await open(svc, address);
+      socket.pause();
+      socket.write(ask(times));
+      return socket;
+    };
+    // 240 connections (two addresses) asking for the page ten times in one go and reading none of
+    // it: their answers fit in the socket buffers, and each connection then sits idle. And three
+    // asking 400 times: more than the buffers take, so the service has answers waiting for them.
+    let peak = 0;
+    let left = Infinity;
+    const counting = (async () => {
+      // Until they have come and gone (10 s at most).
+      for (let i = 0; i < 500 && (peak < base + 200 || left > base + 1); i++) {
+        await sleep(20);
+        left = await connections(svc);
+        peak = Math.max(peak, left);
+      }
+    })();
+    await Promise.all([
+      ...Array.from({ length: 240 }, (_, i) => stopReading(`127.0.0.${11 + (i % 2)}`, 10)),
+      ...Array.from({ length: 3 }, () => stopReading('127.0.0.15', 400)),
+    ]);
+    await counting;
+    // Hundreds held at once while within the bound, and all closed once idle or stalled for longer.
+    expect(peak).toBeGreaterThanOrEqual(base + 200);
+    expect(left).toBeLessThanOrEqual(base + 1);
+    expect(await metric(svc, 'connections_closed_total{reason="stalled"}')).toBe(3);
+    const statuses = await guest.stop();
+    expect(statuses.length).toBeGreaterThan(10);
+    expect(statuses).toEqual(Array(statuses.length).fill(200));
+    // Logged once for the client, not once per connection.
+    const lines = svc.logs.filter((l) => l.msg === 'client connection closed by a limit');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ client: '127.0.0.15', reason: 'stalled', timeoutMs: 2000 });
+  });
+
+  it('a client that sends its headers too slowly is cut off after CLIENT_TIMEOUT_MS', async () => {
+    const svc = await service({ CLIENT_TIMEOUT_MS: '1000' });
+    const dribblers = await Promise.all(Array.from({ length: 50 }, () => open(svc, '127.0.0.13')));
+    const closed = dribblers.map(
+      (s) => new Promise<string>((resolve) => s.on('data', (d) => resolve(String(d))).once('close', () => resolve(''))),
+    );
+    for (const s of dribblers) s.write('GET / HTTP/1.1\r\nHost: x\r\n');
+    const dribbling = setInterval(() => {
+      for (const s of dribblers) if (!s.destroyed) s.write('X-Slow: 1\r\n');
+    }, 200);
+    const started = Date.now();
+    const answers = await Promise.all(closed);
+    clearInterval(dribbling);
+    // The deadline, checked every second.
+    expect(Date.now() - started).toBeLessThan(4_000);
+    for (const a of answers) expect(a === '' || a.startsWith('HTTP/1.1 408')).toBe(true);
+  });
+
+  it('one address gets MAX_CONNECTIONS_PER_CLIENT connections, the process MAX_CONNECTIONS, and others are still served', async () => {
+    const svc = await service({ MAX_CONNECTIONS_PER_CLIENT: '20', MAX_CONNECTIONS: '60' });
+    const greedy = await Promise.all(Array.from({ length: 30 }, () => open(svc, '127.0.0.14')));
+    await sleep(200);
+    const kept = greedy.filter((s) => !s.destroyed && s.readyState === 'open');
+    // The ones past the limit were closed by the service at once.
+    const ended = await Promise.all(
+      greedy.map(
+        (s) =>
+          new Promise<boolean>((resolve) =>
+            s.destroyed ? resolve(true) : s.once('close', () => resolve(true)) && setTimeout(() => resolve(false), 300),
+          ),
+      ),
+    );
+    expect(ended.filter(Boolean)).toHaveLength(10);
+    expect(kept.length).toBeGreaterThanOrEqual(20);
+    expect(await metric(svc, 'connections_closed_total{reason="per_client"}')).toBe(10);
+    // Another address is not held to the first one's count.
+    expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
+
+    // Up to the process's limit from many addresses, and no further.
+    const many = await Promise.all(Array.from({ length: 50 }, (_, i) => open(svc, `127.0.1.${1 + (i % 5)}`)));
+    await sleep(300);
+    const alive = many.filter((s) => !s.destroyed);
+    expect(await connections(svc)).toBeLessThanOrEqual(60);
+    expect(await metric(svc, 'connections_closed_total{reason="total"}')).toBeGreaterThan(0);
+    expect(alive.length).toBeLessThan(50);
+  });
+});
