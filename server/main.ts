@@ -11,6 +11,7 @@ import { builtApp, viteApp } from './app-source.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { clusterBus, startPrimary, workerLink } from './fleet/workers.js';
 import { createLogger } from './observability/logger.js';
+import { RecentErrors } from './observability/recent-errors.js';
 import { createService } from './service.js';
 
 // In production this file is in dist/server, beside dist/client.
@@ -27,7 +28,9 @@ function readConfig(): Config {
 }
 
 const config = readConfig();
-const log = createLogger(config.LOG_LEVEL);
+// Warnings and errors are kept for /status too.
+const recentErrors = new RecentErrors();
+const log = createLogger(config.LOG_LEVEL, recentErrors);
 const dev = process.argv.includes('--dev');
 const workers = dev ? 1 : (config.WORKERS ?? (process.env.NODE_ENV === 'production' ? availableParallelism() : 1));
 
@@ -83,6 +86,7 @@ if (cluster.isPrimary && workers > 1) {
   const service = await createService(config, {
     app: dev ? await viteApp() : builtApp(clientDir),
     logger: log,
+    recentErrors,
     // A worker's /metrics is the whole service's, gathered by the primary; its purges reach the
     // other workers through the primary (through Redis when there is one).
     ...(cluster.isWorker ? { metricsText: () => linked!.metrics(), purgeBus: clusterBus() } : {}),

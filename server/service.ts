@@ -24,6 +24,7 @@ import { TrustedProxies } from './http/trusted-proxies.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/operator-routes.js';
+import { RecentErrors } from './observability/recent-errors.js';
 import { createRequestObserver } from './observability/request-observer.js';
 import { createApiHandler } from './proxy/api-handler.js';
 import { apiRequestFor } from './proxy/api-request.js';
@@ -42,6 +43,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** The text /metrics answers with; by default this process's own (a worker asks the primary for all of them). */
   metricsText?: (registry: Metrics['registry']) => Promise<string>;
+  /** The recent warnings and errors the logger keeps, for /status. */
+  recentErrors?: RecentErrors;
   /** How a purge reaches the fleet's other processes without Redis (a worker's goes through the primary). */
   purgeBus?: PurgeBus;
 }
@@ -80,7 +83,8 @@ function selfUrl(server: Server): string | undefined {
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const log = options.logger ?? createLogger(config.LOG_LEVEL);
+  const recentErrors = options.logger ? options.recentErrors : (options.recentErrors ?? new RecentErrors());
+  const log = options.logger ?? createLogger(config.LOG_LEVEL, recentErrors);
   const source = options.app ?? builtApp();
   // The render module loaded now, not by the first visitor (whose wait would also read as overload).
   if (!source.development) await source.renderer();
@@ -128,6 +132,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     metricsText: () => (options.metricsText ? options.metricsText(metrics.registry) : metrics.registry.metrics()),
     contentType: metrics.registry.contentType,
     token: config.METRICS_TOKEN,
+    recentErrors,
     log,
   };
   const app = createApp({

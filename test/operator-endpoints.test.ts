@@ -1,10 +1,12 @@
 /**
- * /metrics is never public by accident: on the public port it answers this machine only (not a
- * request a proxy forwarded) unless METRICS_TOKEN is set; with METRICS_PORT it moves to that
- * internal listener and leaves the public port; through the shipped edge it is not served at all.
+ * /metrics and /status are never public by accident: on the public port they answer this machine
+ * only (not a request a proxy forwarded) unless METRICS_TOKEN is set; with METRICS_PORT they move
+ * to that internal listener and leave the public port; through the shipped edge they are not
+ * served at all. /status draws the state, with the process's recent warnings and errors.
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../server/config.js';
+import { startBuiltServer } from './support/built-server.js';
 import { freePort } from './support/redis-server.js';
 import { startService } from './support/start-service.js';
 
@@ -17,6 +19,11 @@ describe('operator endpoints', () => {
       const local = await fetch(`${svc.url}/metrics`);
       expect(local.status).toBe(200);
       expect(await local.text()).toContain('# TYPE http_requests_total counter');
+      const status = await fetch(`${svc.url}/status`);
+      expect(status.status).toBe(200);
+      expect(status.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await status.text()).toContain('<svg');
+      expect((await fetch(`${svc.url}/status`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(403);
       for (const header of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }] as Record<string, string>[]) {
         const forwarded = await fetch(`${svc.url}/metrics`, { headers: header });
         expect(forwarded.status).toBe(403);
@@ -32,6 +39,8 @@ describe('operator endpoints', () => {
     try {
       const none = await fetch(`${svc.url}/metrics`);
       expect(none.status).toBe(401);
+      expect((await fetch(`${svc.url}/status`)).status).toBe(401);
+      expect((await fetch(`${svc.url}/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
       expect(none.headers.get('www-authenticate')).toBe('Bearer');
       const forwarded = await fetch(`${svc.url}/metrics`, {
         headers: { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': '203.0.113.9' },
@@ -50,12 +59,26 @@ describe('operator endpoints', () => {
       expect(internal.status).toBe(200);
       expect(internal.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(await internal.text()).toContain('# TYPE proxy_cache_events_total counter');
+      expect((await fetch(`http://127.0.0.1:${port}/status`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
       const publicPort = await fetch(`${svc.url}/metrics`, { headers: { accept: 'application/json' } });
       expect(publicPort.status).toBe(404);
       expect(await publicPort.text()).not.toContain('# TYPE');
     } finally {
       await svc.close();
+    }
+  });
+
+  it('/status of the built service lists its recent warnings and errors', async () => {
+    // A content API that is not there: every miss is a warning.
+    const server = await startBuiltServer({ UPSTREAM_URL: 'http://127.0.0.1:9', NODE_ENV: 'production', WORKERS: '1' });
+    try {
+      expect((await fetch(`${server.url}/api/banner`)).status).toBe(503);
+      const page = await (await fetch(`${server.url}/status`)).text();
+      expect(page).toContain('upstream call failed');
+      expect(page).not.toContain('<script');
+    } finally {
+      server.kill();
     }
   });
 

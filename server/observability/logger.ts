@@ -1,6 +1,7 @@
 /** JSON logs with pino: one line per request (see request-observer.ts), errors with their context. */
 import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
+import type { RecentErrors } from './recent-errors.js';
 
 export type { Logger };
 
@@ -14,7 +15,7 @@ const FLUSH_MS = 100;
  * Written asynchronously, a slow reader of stdout never blocks the service. pino writes what
  * is pending when the process exits.
  */
-export function createLogger(level: string): Logger {
+export function createLogger(level: string, recent?: RecentErrors): Logger {
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   const timer = setInterval(() => {
     try {
@@ -27,5 +28,22 @@ export function createLogger(level: string): Logger {
   }, FLUSH_MS);
   timer.unref();
   // pid and hostname say which process of the fleet wrote a line (a worker, an instance).
-  return pino({ level, base: { service: 'site-bff', pid: process.pid, hostname: hostname() } }, destination);
+  const base = { service: 'site-bff', pid: process.pid, hostname: hostname() };
+  return pino({ level, base }, recent ? teeToRecent(destination, recent) : destination);
+}
+
+/**
+ * stdout, and the warnings and errors for the status page (recent-errors.ts): every line a
+ * warning or worse, except the request lines of 4xx answers, which are the visitors' mistakes.
+ */
+function teeToRecent(destination: ReturnType<typeof pino.destination>, recent: RecentErrors) {
+  return {
+    write(line: string) {
+      destination.write(line);
+      const level = Number(/^\{"level":(\d+)/.exec(line)?.[1] ?? 0);
+      if (level >= 50 || (level >= 40 && !line.includes('"msg":"request"'))) recent.write(line);
+    },
+    flush: (done?: (error?: Error) => void) => destination.flush(done),
+    flushSync: () => destination.flushSync(),
+  };
 }

@@ -1,23 +1,31 @@
 /**
- * What operators read: `/metrics` (Prometheus). Never public by accident (README "Operations"):
+ * What operators read: `/metrics` (Prometheus) and `/status` (the same state drawn as a picture,
+ * with this process's recent warnings and errors). Never public by accident (README "Operations"):
  * - with METRICS_PORT, only on that internal listener (what Prometheus or Kubernetes scrapes),
  *   and not on the public port at all;
  * - without it, on the public port, to a caller with the METRICS_TOKEN bearer token, or, when no
  *   token is set, to a caller on this machine that no proxy forwarded (a request through a
  *   proxy or edge on the same machine is someone else's).
  */
-import express, { type Express, type Request } from 'express';
+import { hostname } from 'node:os';
+import express, { type Express, type Request, type Response } from 'express';
 import { bearerMatches } from '../http/bearer.js';
 import { problem, sendProblem } from '../http/problem.js';
 import type { Logger } from './logger.js';
+import type { RecentErrors } from './recent-errors.js';
 import { observe } from './request-observer.js';
+import { renderStatusPage } from './status-page.js';
 
 export interface OperatorDeps {
   metricsText: () => Promise<string>;
   contentType: string;
   token: string | undefined;
+  /** This process's recent warnings and errors, for /status (none when the logger keeps none). */
+  recentErrors: RecentErrors | undefined;
   log: Logger;
 }
+
+const THIS_PROCESS = `pid ${process.pid} on ${hostname()}`;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -26,26 +34,42 @@ const fromThisMachine = (req: Request) =>
 
 /** The operator endpoints; `internal`: on the internal listener, where only the token (if any) is asked for. */
 export function operatorRoutes(deps: OperatorDeps, internal: boolean) {
+  /** The operator's metrics text, or undefined when a problem was answered instead. */
+  async function metricsFor(req: Request, res: Response): Promise<string | undefined> {
+    if (deps.token && !bearerMatches(req.get('authorization'), deps.token)) {
+      sendProblem(res, problem('unauthorized', 'a bearer token is required'), ['www-authenticate', 'Bearer']);
+      return undefined;
+    }
+    if (!deps.token && !internal && !fromThisMachine(req)) {
+      sendProblem(res, problem('forbidden', 'metrics are served to this machine only; set METRICS_PORT or METRICS_TOKEN'));
+      return undefined;
+    }
+    try {
+      return await deps.metricsText();
+    } catch (error) {
+      deps.log.error({ err: error }, 'metrics could not be gathered');
+      sendProblem(res, problem('internal', 'metrics could not be gathered'));
+      return undefined;
+    }
+  }
+
   return (app: Express) => {
     app.get('/metrics', async (req, res) => {
       observe(res, { route: 'metrics' });
-      if (deps.token && !bearerMatches(req.get('authorization'), deps.token)) {
-        sendProblem(res, problem('unauthorized', 'a bearer token is required'), ['www-authenticate', 'Bearer']);
-        return;
-      }
-      if (!deps.token && !internal && !fromThisMachine(req)) {
-        sendProblem(res, problem('forbidden', 'metrics are served to this machine only; set METRICS_PORT or METRICS_TOKEN'));
-        return;
-      }
-      let text: string;
-      try {
-        text = await deps.metricsText();
-      } catch (error) {
-        deps.log.error({ err: error }, 'metrics could not be gathered');
-        sendProblem(res, problem('internal', 'metrics could not be gathered'));
-        return;
-      }
-      res.set('content-type', deps.contentType).set('cache-control', 'no-store').send(text);
+      const text = await metricsFor(req, res);
+      if (text !== undefined) res.set('content-type', deps.contentType).set('cache-control', 'no-store').send(text);
+    });
+    app.get('/status', async (req, res) => {
+      observe(res, { route: 'metrics' });
+      const text = await metricsFor(req, res);
+      if (text === undefined) return;
+      const page = renderStatusPage({
+        metricsText: text,
+        recentErrors: deps.recentErrors?.list() ?? [],
+        now: new Date(),
+        process: THIS_PROCESS,
+      });
+      res.set('content-type', 'text/html; charset=utf-8').set('cache-control', 'no-store').send(page);
     });
   };
 }
@@ -55,6 +79,6 @@ export function operatorApp(deps: OperatorDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   operatorRoutes(deps, true)(app);
-  app.use((_req, res) => sendProblem(res, problem('not_found', 'this port serves /metrics only')));
+  app.use((_req, res) => sendProblem(res, problem('not_found', 'this port serves /metrics and /status only')));
   return app;
 }
