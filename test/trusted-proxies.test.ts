@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { clientKey, TrustedProxies } from '../server/http/trusted-proxies.js';
 
 const req = (peer: string, forwarded?: string) =>
-  ({ socket: { remoteAddress: peer }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+  }) as unknown as IncomingMessage;
 
 describe('the client behind the proxies', () => {
   const trusted = new TrustedProxies(['10.0.0.0/8', '::1']);
