@@ -1,6 +1,6 @@
 /**
  * Bounds on what one connection, one client and all clients together may hold
- * (docs/decisions/019): a client has CLIENT_TIMEOUT_MS to send its headers; a connection whose
+ * (docs/decisions/020): a client has CLIENT_TIMEOUT_MS to send its headers; a connection whose
  * client stops reading an answer (data waiting for it, none taken) is closed after as long, and
  * so is one left idle between requests (a trusted proxy's stay open for the usual keep-alive, as
  * a proxy reuses them); at most MAX_CONNECTIONS connections are open, and

@@ -1,5 +1,5 @@
 /**
- * What expensive work must pass before it starts (docs/decisions/019): a process that is
+ * What expensive work must pass before it starts (docs/decisions/020): a process that is
  * overloaded refuses new renders and misses (503), and a client over its budget of misses is
  * refused (429). Cached answers and pages never come here. Also what is counted and logged when
  * a call to the content API is refused a slot.

@@ -1,6 +1,6 @@
 /**
  * Whether this process is overloaded, from how late its event loop runs a timer
- * (docs/decisions/019). Past SHED_EVENT_LOOP_LAG_MS the process is `busy`: new renders and misses
+ * (docs/decisions/020). Past SHED_EVENT_LOOP_LAG_MS the process is `busy`: new renders and misses
  * are refused with 503 and Retry-After while cached answers and pages are still served, and
  * /readyz says "busy" so that a load balancer steers away. One late timer (a garbage collection,
  * one slow render) is not overload: it takes two in a row. It stays busy for a second after the

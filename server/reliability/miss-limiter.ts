@@ -1,5 +1,5 @@
 /**
- * Per-client limits on what costs the content API (docs/decisions/019): an API request or a page
+ * Per-client limits on what costs the content API (docs/decisions/020): an API request or a page
  * render that needs something the caches do not have spends one point of its client's budget,
  * RATE_LIMIT_MISSES per RATE_LIMIT_WINDOW_S; a cached answer or page never does. Over budget:
  * 429 with Retry-After. With REDIS_URL the budget is the fleet's (rate-limiter-flexible's Redis

@@ -1,6 +1,6 @@
 /**
  * At most so many calls to the content API at once, and a bounded queue behind them
- * (docs/decisions/019): a call that finds the queue full, or waits longer than its budget, fails
+ * (docs/decisions/020): a call that finds the queue full, or waits longer than its budget, fails
  * at once with a 503 the caller can retry, instead of piling up until the content API or this
  * process falls over. The wait is not the content API's fault: it never counts against the
  * breaker, and the call's own timeout starts only once it has a slot.

@@ -1,7 +1,7 @@
 /**
  * Whole documents for the cases where the app cannot or should not render a page: a render that
  * failed (500), a page address that cannot be decoded (400), and a process too busy to render
- * now (503, docs/decisions/019). No script and no stylesheet, so they show whatever else is
+ * now (503, docs/decisions/020). No script and no stylesheet, so they show whatever else is
  * broken and cost nothing to send; readable, in Chinese, with a way back home.
  */
 import { UNAVAILABLE_TITLE } from '../../client/route-table.js';
