@@ -823,6 +823,22 @@ describe('bad input', () => {
   describe('request headers on pages', () => {
     /** Every URL-bearing attribute value in the HTML. */
     const urlsIn = (html: string) => [...html.matchAll(/\s(?:href|src|action|content|srcset|poster|data)="([^"]*)"/g)].map((m) => m[1]!);
+    /** The origins of the external addresses the content carries (map links, the filings' registries). */
+    const CONTENT_ORIGINS = new Set(
+      [...JSON.stringify(demoContent).matchAll(/https?:\/\/[^\s"'\\/?#]+/g)].map((m) => new URL(m[0]).origin),
+    );
+    /** An attribute's value as a browser reads it: entities, then percent-escapes, decoded. */
+    const readUrl = (url: string) => {
+      const unescaped = url
+        .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
+        .replace(/&#x([\da-f]+);/gi, (_, n: string) => String.fromCodePoint(parseInt(n, 16)))
+        .replaceAll('&amp;', '&');
+      try {
+        return decodeURIComponent(unescaped);
+      } catch {
+        return unescaped;
+      }
+    };
 
     it('no User-Agent at all: 200 with data-scale="zoom"', async () => {
       const res = await get('/lxwm/index');
@@ -860,9 +876,19 @@ describe('bad input', () => {
         const canonical = /<link rel="canonical" href="([^"]+)">/.exec(res.text)?.[1];
         // The route's own address: a category's page names its category, as the site's links do.
         expect(canonical).toBe(`${ORIGIN}${canonicalHref(path, new URLSearchParams())!.replaceAll('&', '&#38;')}`);
-        for (const url of urlsIn(res.text)) {
-          if (/^[a-z][a-z0-9+.-]*:/i.test(url)) expect(url.startsWith(ORIGIN) || /^(tel|mailto):/.test(url), url).toBe(true);
+        const urls = urlsIn(res.text);
+        for (const url of urls) {
+          // The forged host is in none, however it is written.
+          const read = readUrl(url);
+          expect(read.toLowerCase(), url).not.toContain(EVIL);
+          if (!/^[a-z][a-z0-9+.-]*:/i.test(read) && !read.startsWith('//')) continue;
+          if (/^(tel|mailto):/.test(read)) continue;
+          // An absolute URL is the site's own (PUBLIC_ORIGIN), or one the content itself links to.
+          const origin = new URL(read, ORIGIN).origin;
+          expect(origin === ORIGIN || (CONTENT_ORIGINS.has(origin) && !origin.includes(EVIL)), url).toBe(true);
         }
+        // And the headers change no URL at all: the same ones as without them.
+        expect(urls).toEqual(urlsIn((await get(path)).text));
       },
     );
 
