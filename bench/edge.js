@@ -27,6 +27,7 @@ import {
   rawGet,
   row,
   stamp,
+  startRedis,
   startService,
   TABLE_HEAD,
   writeSection,
@@ -35,21 +36,6 @@ import {
 const PUBLISHES = 100;
 const SECRET = 'bench-edge-webhook-secret';
 const TOKEN = 'bench-edge-purge-token';
-
-async function startRedis() {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  await new Promise((r) => setTimeout(r, 300));
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-    },
-  };
-}
 
 async function startVarnish(backendPort, port) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-varnish-'));

@@ -3,24 +3,22 @@
 // share), and what WORKERS=2 gives on cached pages and API hits beside WORKERS=1, against the
 // same raw node:http baselines. A redis-server (Debian's) and every service run on loopback,
 // each started here and stopped by this script.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
 import {
   BROWSER_HEADERS,
   commandLine,
   compare,
+  countingUpstream,
   ensureBuild,
   ensureWrk,
   fmt,
-  freePort,
   isMain,
   rawGet,
   row,
   stamp,
   startHelper,
+  startRedis,
   startService,
   storedResponse,
   table,
@@ -33,54 +31,8 @@ const CONCURRENT = 300;
 const KEYS = 5;
 const UPSTREAM_DELAY_MS = 50;
 
-async function startRedis() {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 200; i++) {
-    try {
-      await rawGet(`http://127.0.0.1:${port}`);
-    } catch (error) {
-      // Redis answers HTTP with a protocol error: the port is open once the error is not a refusal.
-      if (!/ECONNREFUSED/.test(String(error?.cause ?? error))) break;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-    },
-  };
-}
-
-/** A content API in front of the embedded one that answers after a delay and counts calls per path and query. */
-async function countingUpstream(target) {
-  const calls = new Map();
-  const agent = new Agent({ connections: 64 });
-  const server = createServer(async (req, res) => {
-    calls.set(req.url, (calls.get(req.url) ?? 0) + 1);
-    await new Promise((r) => setTimeout(r, UPSTREAM_DELAY_MS));
-    const answer = await request(target + req.url, { dispatcher: agent });
-    const body = Buffer.from(await answer.body.arrayBuffer());
-    res.writeHead(answer.statusCode, { 'content-type': 'application/json' }).end(body);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    calls,
-    async stop() {
-      await new Promise((r) => server.close(r));
-      await agent.close();
-    },
-  };
-}
-
 async function callsPerKey(source, redisUrl, instances, round) {
-  const upstream = await countingUpstream(source.embeddedUrl);
+  const upstream = await countingUpstream(source.embeddedUrl, UPSTREAM_DELAY_MS);
   const services = [];
   try {
     for (let i = 0; i < instances; i++) {

@@ -2,10 +2,12 @@
 // the service, write RESULTS.md. Everything here talks to 127.0.0.1 only and stops by itself.
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 export const RESULTS = `${ROOT}bench/RESULTS.md`;
@@ -243,6 +245,9 @@ function toMs(value, unit) {
 
 /** Parse wrk's --latency output. */
 export function parseWrk(out) {
+  // wrk reports a broken script and then runs without it: a benchmark must not measure that.
+  const scriptError = /^\S+\.lua: .*$/m.exec(out);
+  if (scriptError) throw new Error(`wrk script error: ${scriptError[0]}`);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   const pct = (p) => {
     const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s|m)\\b`).exec(out);
@@ -526,4 +531,51 @@ export async function buildBareRender() {
     },
   });
   return 'bench/.build/bare-render/bare-render.js';
+}
+
+/** A redis-server (Debian's) on a free loopback port, stopped by pid. */
+export async function startRedis() {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 200; i++) {
+    try {
+      await rawGet(`http://127.0.0.1:${port}`);
+    } catch (error) {
+      // Redis answers HTTP with a protocol error: the port is open once the error is not a refusal.
+      if (!/ECONNREFUSED/.test(String(error?.cause ?? error))) break;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** A content API in front of the embedded one (`target`) that answers after `delayMs` and counts calls per path and query. */
+export async function countingUpstream(target, delayMs) {
+  const calls = new Map();
+  const agent = new Agent({ connections: 64 });
+  const server = createServer(async (req, res) => {
+    calls.set(req.url, (calls.get(req.url) ?? 0) + 1);
+    await new Promise((r) => setTimeout(r, delayMs));
+    const answer = await request(target + req.url, { dispatcher: agent });
+    const body = Buffer.from(await answer.body.arrayBuffer());
+    res.writeHead(answer.statusCode, { 'content-type': 'application/json' }).end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    calls,
+    async stop() {
+      await new Promise((r) => server.close(r));
+      await agent.close();
+    },
+  };
 }

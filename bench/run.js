@@ -14,6 +14,7 @@ const { runColdMiss } = await import('./cold-miss.js');
 const { runBrowser } = await import('./browser.js');
 const { runFleet } = await import('./fleet.js');
 const { runEdge } = await import('./edge.js');
+const { runAbuse } = await import('./abuse.js');
 
 const verdicts = [];
 const section = (title, markdown) => {
@@ -64,6 +65,14 @@ verdicts.push([
   edge.p99 < 1_000 ? 'yes' : '**no**',
 ]);
 
+const abuse = await runAbuse();
+section('abuse', abuse.markdown);
+verdicts.push([
+  'a client flooding random ids: upstream calls it causes, limits on vs off; a visitor beside it never fails',
+  `${fmt(abuse.ids.on.upstreamPerSecond, 1)} vs ${fmt(abuse.ids.off.upstreamPerSecond, 1)} calls/s; visitor failures ${abuse.ids.on.visits.errors}`,
+  abuse.ids.on.upstreamPerSecond < abuse.ids.off.upstreamPerSecond / 5 && abuse.ids.on.visits.errors === 0 ? 'yes' : '**no**',
+]);
+
 const browser = await runBrowser();
 section('browser', browser.markdown);
 for (const [t, v, ok] of browser.verdicts) verdicts.push([`Chromium: ${t}`, v, ok ? 'yes' : '**no**']);
@@ -79,6 +88,6 @@ ${stamp()}; the whole run took ${fmt(seconds)} s. Details and baselines in the s
 ${table(['target', 'measured (page order: home, news list, expert detail)', 'met'], verdicts)}
 `,
 );
-orderSections(['summary', 'notes', 'api-hit', 'pages', 'render', 'cold-miss', 'fleet', 'edge', 'browser', 'soak', 'soak-cycles']);
+orderSections(['summary', 'notes', 'api-hit', 'pages', 'render', 'cold-miss', 'fleet', 'edge', 'abuse', 'browser', 'soak', 'soak-cycles']);
 console.log(`\n${table(['target', 'measured', 'met'], verdicts)}`);
 console.log(`\nnpm run bench: ${fmt(seconds)} s; tables written to bench/RESULTS.md`);
