@@ -127,6 +127,28 @@ const schema = z.object({
       'serves `/metrics` on this port (on `HOST`) and not on the public one; unset: on the public port, to this machine only unless `METRICS_TOKEN` is set',
     ),
   SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('longest wait for in-flight requests on SIGTERM/SIGINT'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      'turns on tracing (OpenTelemetry): spans are sent over OTLP/HTTP (JSON) to this base address + `/v1/traces`; unset: tracing is off and its SDK is never loaded',
+    ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      'the full address spans are sent to, used as it is (wins over `OTEL_EXPORTER_OTLP_ENDPOINT`; setting it alone turns tracing on)',
+    ),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('site-bff').describe("the traces' `service.name`"),
+  OTEL_EXPORTER_OTLP_TIMEOUT: int(100, 60_000)
+    .default(10_000)
+    .describe(
+      'budget, in ms, of sending one batch of spans (retries included); on shutdown the last spans get at most half of `SHUTDOWN_TIMEOUT_MS`',
+    ),
+  OTEL_BSP_SCHEDULE_DELAY: int(10, 60_000).default(5_000).describe('longest wait, in ms, before finished spans are sent in a batch'),
+  OTEL_BSP_MAX_QUEUE_SIZE: int(64, 1_000_000)
+    .default(2_048)
+    .describe('finished spans held for sending; past it (a collector that is down or slow) new ones are dropped, never waited for'),
 });
 
 export type Config = z.output<typeof schema>;

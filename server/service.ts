@@ -26,6 +26,7 @@ import { createMetrics, type Metrics } from './observability/metrics.js';
 import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/operator-routes.js';
 import { RecentErrors } from './observability/recent-errors.js';
 import { createRequestObserver } from './observability/request-observer.js';
+import { startTracing } from './observability/tracing.js';
 import { createApiHandler } from './proxy/api-handler.js';
 import { apiRequestFor } from './proxy/api-request.js';
 import { ContentCache } from './proxy/content-cache.js';
@@ -33,6 +34,7 @@ import { buildOpenApi } from './proxy/openapi.js';
 import { createAdmission } from './reliability/admission.js';
 import { PageCache } from './render/page-cache.js';
 import { createPageHandler } from './render/page-handler.js';
+import { variantOf } from './render/page-variant.js';
 import { seoRoutes } from './render/seo-routes.js';
 import { serverContentApi } from './render/server-content-api.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
@@ -99,6 +101,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const redis = config.REDIS_URL ? new RedisLink({ url: config.REDIS_URL, budgetMs: config.REDIS_TIMEOUT_MS, log, metrics }) : undefined;
   redis?.start();
   const trusted = new TrustedProxies(config.TRUSTED_PROXIES ?? []);
+  // Off (undefined, and OpenTelemetry not loaded) unless an OTLP endpoint is configured.
+  const tracing = await startTracing({ config, log, trusted });
   const admission = createAdmission({ config, redis, trusted, log, metrics });
   const upstream = new UpstreamClient({
     url: upstreamUrl,
@@ -108,13 +112,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       log[state === 'open' ? 'warn' : 'info']({ state }, `circuit breaker ${state}`);
     },
     onRefused: (why) => admission.upstreamRefused(why),
+    tracing,
   });
   metrics.stats.upstreamInFlight = () => upstream.gate.inFlight;
   metrics.stats.upstreamQueued = () => upstream.gate.queued;
   const shared = redis
     ? new SharedCache(redis, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000)
     : undefined;
-  const cache = new ContentCache({ upstream, config, metrics, log, shared });
+  const cache = new ContentCache({ upstream, config, metrics, log, shared, tracing });
   const headScriptHash = `sha256-${createHash('sha256').update(HEAD_SCRIPT).digest('base64')}`;
   // Development injects Vite's client and React's refresh preamble as inline scripts.
   const headers = securityHeaders([headScriptHash], { csp: !source.development });
@@ -166,19 +171,28 @@ export async function createService(config: Config, options: ServiceOptions = {}
       admitMiss: (req, kind) => admission.admitMiss(req, kind),
       windows: config,
       log,
+      tracing,
     }),
   });
-  const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics), {
+  const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res))), {
     api: createApiHandler({
       cache,
       openApi: Buffer.from(JSON.stringify(buildOpenApi())),
       log,
       admitMiss: (req, kind) => admission.admitMiss(req, kind),
     }),
-    cachedPage: pageCache ? (req, res) => pageCache.serve(req, res) : undefined,
+    cachedPage: !pageCache
+      ? undefined
+      : tracing
+        ? (req, res) => {
+            const served = pageCache.serve(req, res);
+            if (served) tracing.pageCacheHit(res, variantOf(req, trusted));
+            return served;
+          }
+        : (req, res) => pageCache.serve(req, res),
     app,
   });
-  const server = createServer(serverTimeouts(config), frontDoor);
+  const server = createServer(serverTimeouts(config), tracing ? tracing.serve(frontDoor) : frontDoor);
   server.keepAliveTimeout = 65_000;
   const guard = guardConnections(server, { config, trusted, metrics, log });
   metrics.stats.ready = () => (admission.busy || !cache.warm ? 0 : 1);
@@ -229,6 +243,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       await redis?.close();
       await embedded?.close();
       await source.close();
+      // The spans of the last requests, sent within the shutdown budget.
+      await tracing?.shutdown();
     },
   };
 }

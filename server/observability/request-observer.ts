@@ -45,6 +45,11 @@ export function observe(res: ServerResponse, facts: RequestFacts): void {
   if (facts.upstreamMs !== undefined) record.upstreamMs = facts.upstreamMs;
 }
 
+/** What handlers have noted of a request so far (its route, its cache status), for its trace span. */
+export function factsOf(res: ServerResponse): Readonly<RequestFacts> | undefined {
+  return (res as Observed)[RECORD];
+}
+
 /** The request's id (from X-Request-Id when given, else a new one); every answer echoes it. */
 export function requestIdOf(res: ServerResponse): string {
   return (res as Observed)[RECORD]?.reqId ?? '';
@@ -60,19 +65,29 @@ function requestId(req: IncomingMessage): string {
 
 const LEVELS = { info: 30, warn: 40, error: 50 } as const;
 
-export function createRequestObserver(log: Logger, metrics: Metrics) {
+/**
+ * `traceIdOf`, given when tracing is on (tracing.ts), names the request's trace: its line then
+ * carries `trace_id`.
+ */
+export function createRequestObserver(log: Logger, metrics: Metrics, traceIdOf?: (res: ServerResponse) => string | undefined) {
   // The stream and the bindings (`,"service":…`) of the logger, as pino writes them itself.
   const stream = (log as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym]!;
   const bindings = (log as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
 
   /** The request line, as `log[level]({ method, url, status, responseTime, reqId, route, … }, msg)` writes it. */
-  function writeLine(level: keyof typeof LEVELS, r: RequestRecord, status: number | 'aborted', ms: number): void {
-    // reqId matches REQUEST_ID or is a UUID, and method is an HTTP token: neither needs escaping.
+  function writeLine(
+    level: keyof typeof LEVELS,
+    r: RequestRecord,
+    status: number | 'aborted',
+    ms: number,
+    traceId: string | undefined,
+  ): void {
+    // reqId matches REQUEST_ID or is a UUID, method is an HTTP token, a trace id is hex: none needs escaping.
     stream.write(
       `{"level":${LEVELS[level]},"time":${Date.now()}${bindings},"method":"${r.method}","url":${JSON.stringify(r.url.slice(0, 512))}` +
         `,"status":${status === 'aborted' ? '"aborted"' : status},"responseTime":${Math.round(ms * 10) / 10},"reqId":"${r.reqId}"` +
         `,"route":${JSON.stringify(r.route)}${r.cache === undefined ? '' : `,"cache":${JSON.stringify(r.cache)}`}` +
-        `${r.upstreamMs === undefined ? '' : `,"upstreamMs":${r.upstreamMs}`},"msg":"${status === 'aborted' ? 'request aborted' : 'request'}"}\n`,
+        `${r.upstreamMs === undefined ? '' : `,"upstreamMs":${r.upstreamMs}`}${traceId === undefined ? '' : `,"trace_id":"${traceId}"`},"msg":"${status === 'aborted' ? 'request aborted' : 'request'}"}\n`,
     );
   }
 
@@ -87,7 +102,7 @@ export function createRequestObserver(log: Logger, metrics: Metrics) {
     if (QUIET.has(r.url)) return;
     // A visitor who leaves early is not a fault of ours.
     const level = finished && status >= 500 ? 'error' : finished && status >= 400 ? 'warn' : 'info';
-    if (log.isLevelEnabled(level)) writeLine(level, r, finished ? status : 'aborted', ms);
+    if (log.isLevelEnabled(level)) writeLine(level, r, finished ? status : 'aborted', ms, traceIdOf?.(this));
   }
 
   return function observeRequest(req: IncomingMessage, res: ServerResponse): void {

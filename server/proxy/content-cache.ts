@@ -19,6 +19,7 @@ import { Representation } from '../http/representation.js';
 import type { StoredAnswer } from '../http/stored-response.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { CacheTier, Tracing } from '../observability/tracing.js';
 import type { UpstreamClient, Validators } from '../upstream/upstream-client.js';
 import { upstreamError, UpstreamError } from '../upstream/upstream-client.js';
 import type { ApiRequest } from './api-request.js';
@@ -82,6 +83,8 @@ export interface ContentCacheDeps {
   log: Logger;
   /** The fleet's shared tier, when Redis is configured. */
   shared?: SharedCache | undefined;
+  /** Spans for lookups, when tracing is on. */
+  tracing?: Tracing | undefined;
 }
 
 export class ContentCache {
@@ -91,19 +94,21 @@ export class ContentCache {
   readonly #metrics: Metrics;
   readonly #log: Logger;
   readonly #shared: SharedCache | undefined;
+  readonly #tracing: Tracing | undefined;
   /** The longest an answer is kept after its freshness: the wider of the two stale windows. */
   readonly #keepAfterFreshMs: number;
   /** When this process last applied a purge (epoch ms). */
   #purgedAt = 0;
-  /** Keys being fetched now. */
-  readonly #loading = new Set<string>();
+  /** Keys being fetched now (with tracing, each with its lookup's span, for those who join the fetch). */
+  readonly #loading = new Map<string, unknown>();
 
-  constructor({ upstream, config, metrics, log, shared }: ContentCacheDeps) {
+  constructor({ upstream, config, metrics, log, shared, tracing }: ContentCacheDeps) {
     this.#upstream = upstream;
     this.#config = config;
     this.#metrics = metrics;
     this.#log = log;
     this.#shared = shared;
+    this.#tracing = tracing;
     this.#keepAfterFreshMs = Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000;
     this.#lru = new LRUCache<string, CachedAnswer, FetchContext>({
       maxSize: config.CACHE_MAX_BYTES,
@@ -128,6 +133,7 @@ export class ContentCache {
     const answer = this.#lru.get(request.key, { allowStale: false });
     if (!answer || answer.freshUntil <= Date.now()) return undefined;
     this.#metrics.cacheEvents(API_PATHS[request.name].template, 'hit').inc();
+    this.#tracing?.cacheHit(request.key);
     return { answer, status: 'HIT', reuseUntil: answer.freshUntil };
   }
 
@@ -135,7 +141,11 @@ export class ContentCache {
    * The answer for a request: fresh from the cache, fetched now, or the last good one when the
    * upstream fails within the stale-if-error window. Throws a ContentError when there is none.
    */
-  async get(request: ApiRequest): Promise<CacheResult> {
+  get(request: ApiRequest): Promise<CacheResult> {
+    return this.#tracing ? this.#tracing.cacheLookup(request.key, () => this.#getAfterPurges(request)) : this.#getAfterPurges(request);
+  }
+
+  async #getAfterPurges(request: ApiRequest): Promise<CacheResult> {
     const asked = Date.now();
     const result = await this.#get(request);
     // A request made after a purge that got an answer from before it (it joined a fetch that
@@ -157,6 +167,8 @@ export class ContentCache {
 
     const status: LRUCache.Status<string, CachedAnswer, FetchContext> = {};
     const context: FetchContext = { request };
+    // With tracing, the span of a fetch of this key already under way, which this lookup may join.
+    const inFlight = this.#tracing ? this.#loading.get(request.key) : undefined;
     const answer = await this.#lru.fetch(request.key, {
       context,
       // Within stale-while-revalidate: answer at once, refresh in the background.
@@ -179,6 +191,17 @@ export class ContentCache {
               ? 'REFRESH'
               : 'MISS';
     this.#metrics.cacheEvents(API_PATHS[request.name].template, result.toLowerCase()).inc();
+    if (this.#tracing) {
+      const tier: CacheTier = context.outcome !== undefined ? 'redis' : status.returnedStale || status.fetch === 'hit' ? 'memory' : 'miss';
+      this.#tracing.lookedUp({
+        status: result,
+        tier,
+        // Joined another request's fetch and waited for it (not answered stale meanwhile).
+        coalesced: status.fetch === 'inflight' && !status.returnedStale,
+        backgroundRefresh: status.returnedStale === true && status.fetch === 'stale',
+        waitedFor: inFlight,
+      });
+    }
     const staleUntil = answer.freshUntil + this.#keepAfterFreshMs;
     const reuseUntil = result === 'STALE' ? Math.min(Date.now() + STALE_REUSE_MS, staleUntil) : answer.freshUntil;
     return { answer, status: result, reuseUntil };
@@ -236,7 +259,7 @@ export class ContentCache {
     signal: AbortSignal,
     options: LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchContext>,
   ): Promise<CachedAnswer> {
-    this.#loading.add(context.request.key);
+    this.#loading.set(context.request.key, this.#tracing?.loadToken());
     try {
       return await this.#loadNow(context, stale, signal, options);
     } finally {

@@ -20,6 +20,7 @@ import { etagMatches, Representation, streamEncoder, weakEtag } from '../http/re
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
+import type { Tracing } from '../observability/tracing.js';
 import type { ContentCache } from '../proxy/content-cache.js';
 import type { MissKind } from '../reliability/miss-limiter.js';
 import type { ClientAssets } from './client-assets.js';
@@ -55,6 +56,8 @@ export interface PageHandlerDeps {
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
+  /** A span per render, when tracing is on. */
+  tracing?: Tracing | undefined;
 }
 
 export function createPageHandler(deps: PageHandlerDeps) {
@@ -70,6 +73,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const variant = variantOf(req, deps.trusted);
     const fail = (error: unknown, what: string) => {
       deps.log.error({ err: error, url: target }, what);
+      trace?.failed(error);
       if (res.headersSent) {
         res.destroy();
         return;
@@ -91,6 +95,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       return;
     }
 
+    const trace = deps.tracing?.startRender(res, variant);
     const started = performance.now();
     const renderedSince = Date.now();
     const reads = new RenderReads();
@@ -104,11 +109,14 @@ export function createPageHandler(deps: PageHandlerDeps) {
     let page;
     try {
       const renderer = await deps.renderer();
-      page = await renderer.render(
-        new Request(url, { signal: controller.signal }),
-        serverContentApi(deps.cache, reads, beforeMiss),
-        variant === 'large',
-      );
+      const render = () =>
+        renderer.render(
+          new Request(url, { signal: controller.signal }),
+          serverContentApi(deps.cache, reads, beforeMiss),
+          variant === 'large',
+        );
+      // With tracing, the loaders' cache lookups are children of the render's span.
+      page = await (trace ? trace.run(render) : render());
     } catch (error) {
       if (!controller.signal.aborted) fail(error, 'page loaders failed');
       return;
@@ -122,6 +130,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const status = PAGE_STATUSES.has(page.status) ? page.status : 503;
     const route = status === 404 ? 'page:not-found' : `page:${page.route}`;
     observe(res, { route, cache: 'MISS' });
+    trace?.matched(route, status);
     const title = ERROR_TITLES[status] ?? page.handle.title;
     const assets = deps.assets.forModules(page.modules);
     const canonical = canonicalUrl(origin, url);
@@ -153,6 +162,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const key = status === 200 && deps.pageCache ? pageKey(req, deps.trusted) : undefined;
     if (key) deps.pageCache!.missed(route);
     if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
+      trace?.notModified();
       res.writeHead(304, [...headers, ...vary, 'etag', etag]).end();
       return;
     }
@@ -164,6 +174,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
         if (key) chunks.push(chunk);
+        if (trace) trace.bytes += chunk.length;
         out.write(chunk);
         done();
       },
@@ -200,6 +211,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
         ]);
         if (encoder) encoder.pipe(res);
         out.write(head);
+        if (trace) trace.bytes += Buffer.byteLength(head);
         stream.pipe(sink);
       },
       onShellError(error) {
@@ -207,7 +219,9 @@ export function createPageHandler(deps: PageHandlerDeps) {
         fail(error, 'page render failed');
       },
       onError(error) {
-        if (!controller.signal.aborted) deps.log.error({ err: error, url: target }, 'page render error');
+        if (controller.signal.aborted) return;
+        deps.log.error({ err: error, url: target }, 'page render error');
+        trace?.failed(error);
       },
     });
     timer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_TIMEOUT_MS);

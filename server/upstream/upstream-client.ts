@@ -7,6 +7,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { ContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
+import type { Tracing } from '../observability/tracing.js';
 import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
 import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
 
@@ -48,6 +49,8 @@ export type UpstreamOptions = Pick<
   onCircuitChange?: (state: CircuitState) => void;
   /** A call refused a slot (the queue was full, or it waited too long). */
   onRefused?: (why: GateRefusal) => void;
+  /** A CLIENT span per call, which carries `traceparent`, when tracing is on. */
+  tracing?: Tracing | undefined;
 };
 
 export class UpstreamClient {
@@ -100,13 +103,25 @@ export class UpstreamClient {
     }
   }
 
-  /** One GET, reading at most maxBytes of the answer. */
-  async #request(pathAndQuery: string, signal: AbortSignal | undefined, validators: Validators): Promise<UpstreamAnswer> {
-    const timeout = AbortSignal.timeout(this.options.UPSTREAM_TIMEOUT_MS);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  /** One GET, with the validators held; inside its CLIENT span when tracing is on. */
+  #request(pathAndQuery: string, signal: AbortSignal | undefined, validators: Validators): Promise<UpstreamAnswer> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (validators.etag) headers['if-none-match'] = validators.etag;
     if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
+    const tracing = this.options.tracing;
+    if (!tracing) return this.#send(pathAndQuery, headers, signal);
+    const call = {
+      url: this.options.url.replace(/\/+$/, '') + pathAndQuery,
+      headers,
+      conditional: validators.etag !== undefined || validators.lastModified !== undefined,
+    };
+    return tracing.upstreamCall(call, () => this.#send(pathAndQuery, headers, signal));
+  }
+
+  /** Sends the GET, reading at most maxBytes of the answer. */
+  async #send(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<UpstreamAnswer> {
+    const timeout = AbortSignal.timeout(this.options.UPSTREAM_TIMEOUT_MS);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
       const res = await this.#pool.request({ path: this.#basePath + pathAndQuery, method: 'GET', headers, signal: combined });
       const header = (name: string) => (typeof res.headers[name] === 'string' ? res.headers[name] : undefined);
