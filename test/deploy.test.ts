@@ -1,0 +1,403 @@
+/**
+ * The deployment artefacts, each checked by a real tool: the compose edge's VCL (made from the
+ * shipped one; varnishd compiles it), deploy/compose.yaml (docker-compose validates and resolves
+ * it), deploy/k8s (the Kubernetes API's schemas and types), the image itself (built from the
+ * Dockerfile and run by podman: test/support/image-check.ts; rebuilt only when its build context
+ * changed) and its runtime (the production dependency set, started as the Dockerfile starts it).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { configTable, loadConfig } from '../server/config.js';
+import { COMPOSE_FILE, COMPOSE_VCL, SHIPPED_VCL, composeVcl, edgeNetwork } from '../scripts/compose-vcl.js';
+import { proveImage, type ImageProof } from './support/image-check.js';
+import { fieldErrors, readManifests, schemaErrors } from './support/k8s-manifests.js';
+import { freePort } from './support/redis-server.js';
+
+const read = (path: string) => readFileSync(path, 'utf8');
+
+function compileVcl(path: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'vcl-'));
+  // Run as root, varnishd compiles as its own unprivileged user.
+  chmodSync(dir, 0o755);
+  try {
+    return spawnSync('varnishd', ['-C', '-n', dir, '-f', resolve(path)], { encoding: 'utf8' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('the compose edge VCL (deploy/compose/varnish.vcl)', () => {
+  const vcl = read(COMPOSE_VCL);
+
+  it('is the shipped VCL made for the compose file (npx tsx scripts/write-compose-vcl.ts)', () => {
+    expect(composeVcl(read(SHIPPED_VCL), read(COMPOSE_FILE))).toBe(vcl);
+  });
+
+  it('compiles with varnishd, sends to both instances in turn and takes purges from their network', () => {
+    const compiled = compileVcl(COMPOSE_VCL);
+    expect(compiled.status, compiled.stderr.slice(-2000)).toBe(0);
+    const edge = edgeNetwork(read(COMPOSE_FILE));
+    expect(edge.sites.map((s) => s.service)).toEqual(['site-1', 'site-2']);
+    for (const site of edge.sites) expect(vcl).toContain(`.host = "${site.address}";\n  .port = "3000";`);
+    expect(vcl).toContain('new sites = directors.round_robin();');
+    expect(vcl).toMatch(/sub vcl_recv \{\n {2}set req\.backend_hint = sites\.backend\(\);\n\}/);
+    const [address, bits] = edge.subnet.split('/');
+    expect(vcl).toMatch(new RegExp(`acl purgers \\{[^}]*"${address!.replaceAll('.', '\\.')}"/${bits};`));
+    expect(vcl).not.toContain('"127.0.0.1";\n  .port');
+  });
+
+  it('refuses a shipped VCL whose backend it does not recognise, rather than guess', () => {
+    expect(() => composeVcl(read(SHIPPED_VCL).replace('.port = "3000";', '.port = "3001";'), read(COMPOSE_FILE))).toThrow(
+      /expected one match/,
+    );
+  });
+});
+
+/** What `docker-compose config` prints, as far as the tests read it. */
+interface ResolvedCompose {
+  services: Record<
+    'site-1' | 'site-2' | 'content' | 'redis' | 'varnish',
+    {
+      environment: Record<string, string>;
+      build?: { context: string; dockerfile: string };
+      read_only?: boolean;
+      depends_on?: Record<string, { condition: string }>;
+      networks: Record<string, { aliases?: string[]; ipv4_address?: string } | null>;
+      command?: string[];
+      volumes?: string[];
+      healthcheck?: { test: string[] };
+      ports?: { target: number; published: number }[];
+    }
+  >;
+  networks: Record<'edge' | 'backend', { internal?: boolean }>;
+}
+
+describe('deploy/compose.yaml', () => {
+  const secrets = { PURGE_TOKEN: 'test-purge-token-0123456789', WEBHOOK_SECRET: 'test-webhook-secret-0123456789' };
+  let dir: string;
+  let emptyEnvFile: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'compose-'));
+    // An operator's own secrets.env (or a deploy/.env) must not decide the outcome.
+    emptyEnvFile = join(dir, 'empty.env');
+    writeFileSync(emptyEnvFile, '');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** `docker-compose config` (Debian's docker-compose; .ci/run installs it): validates, interpolates, resolves. */
+  function composeConfig(file: string, env: Record<string, string>, envFile = emptyEnvFile) {
+    return spawnSync('docker-compose', ['--env-file', envFile, '--project-directory', resolve('deploy'), '-f', resolve(file), 'config'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, ...env },
+      timeout: 20_000,
+    });
+  }
+
+  it('is valid, and wires the instances to the content API, Redis and the edge, with healthchecks', () => {
+    const result = composeConfig(COMPOSE_FILE, secrets);
+    expect(result.status, result.stderr).toBe(0);
+    const config = parse(result.stdout) as ResolvedCompose;
+    const { services } = config;
+    expect(Object.keys(services).sort()).toEqual(['content', 'redis', 'site-1', 'site-2', 'varnish']);
+    const edge = edgeNetwork(read(COMPOSE_FILE));
+    for (const name of ['site-1', 'site-2'] as const) {
+      const site = services[name];
+      const env = site.environment;
+      // The service's own configuration check accepts what compose gives it.
+      expect(() => loadConfig(env)).not.toThrow();
+      expect(env).toMatchObject({
+        UPSTREAM_URL: 'http://content:4000',
+        REDIS_URL: 'redis://redis:6379',
+        TRUSTED_PROXIES: edge.subnet,
+        EDGE_PURGE_URLS: 'http://varnish:80/',
+        METRICS_PORT: '9464',
+        ...secrets,
+      });
+      expect(site.build).toMatchObject({ context: resolve('.'), dockerfile: 'Dockerfile' });
+      expect(site.read_only).toBe(true);
+      expect(site.depends_on).toEqual({ content: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+      expect(site.networks.backend?.aliases).toContain('site');
+    }
+    expect(services.content.command).toEqual(['node', 'dist/server/content-api.js']);
+    expect(services.content.environment).toMatchObject({ PORT: '4000', WEBHOOK_SECRET: secrets.WEBHOOK_SECRET });
+    expect(services.content.environment.WEBHOOK_URLS).toBe('http://site:3000/admin/webhook');
+    expect(services.redis.command).toEqual(['redis-server', '--appendonly', 'yes']);
+    expect(services.varnish.volumes).toContainEqual(
+      expect.stringMatching(/deploy\/compose\/varnish\.vcl:\/etc\/varnish\/default\.vcl:ro$/),
+    );
+    expect(services.varnish.networks.edge?.ipv4_address).toBe(edge.varnish);
+    for (const [name, service] of Object.entries(services)) expect(service.healthcheck?.test, name).toBeDefined();
+    expect(config.networks.backend.internal).toBe(true);
+    // Only the edge is published; the instances' 3000 and 9464 (metrics) are on their networks only.
+    for (const [name, service] of Object.entries(services)) {
+      expect(service.ports ?? [], name).toEqual(name === 'varnish' ? [{ target: 80, published: 8080 }] : []);
+    }
+  });
+
+  it('takes its secrets from an env file that git ignores, as the example shows', () => {
+    const result = composeConfig(COMPOSE_FILE, {}, resolve('deploy/compose/secrets.env.example'));
+    expect(result.status, result.stderr).toBe(0);
+    const site = (parse(result.stdout) as ResolvedCompose).services['site-1'].environment;
+    expect(site.PURGE_TOKEN).toMatch(/^replace-me/);
+    expect(() => loadConfig(site)).not.toThrow();
+    const ignored = spawnSync('git', ['check-ignore', '--no-index', 'deploy/compose/secrets.env'], { encoding: 'utf8' });
+    expect(ignored.stdout.trim()).toBe('deploy/compose/secrets.env');
+  });
+
+  it('holds no secret: it stops with a message when they are not given', () => {
+    const result = composeConfig(COMPOSE_FILE, {});
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('set PURGE_TOKEN');
+    expect(read(COMPOSE_FILE)).not.toMatch(/(PURGE_TOKEN|WEBHOOK_SECRET): (?!\$\{)/);
+  });
+
+  it('fails when broken (so the check checks something)', () => {
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(broken, read(COMPOSE_FILE).replace('    interval: 10s', '    intervall: 10s'));
+    const result = composeConfig(broken, secrets);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/healthcheck value 'intervall' does not match/);
+  });
+});
+
+describe('deploy/k8s', () => {
+  const manifests = readManifests('deploy/k8s');
+  const find = (kind: string, name: string) => {
+    const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+    if (!found) throw new Error(`no ${kind} ${name} in deploy/k8s`);
+    return found;
+  };
+
+  it('validates, document by document, against the Kubernetes API schemas', () => {
+    expect(manifests.map((m) => `${m.kind}/${m.metadata.name}`).sort()).toEqual([
+      'ConfigMap/site-config',
+      'Deployment/content-api',
+      'Deployment/site',
+      'HorizontalPodAutoscaler/site',
+      'PodDisruptionBudget/site',
+      'Secret/site-secrets',
+      'Service/content-api',
+      'Service/redis',
+      'Service/site',
+      'StatefulSet/redis',
+    ]);
+    for (const manifest of manifests) expect(schemaErrors(manifest), `${manifest.file} ${manifest.kind}`).toEqual([]);
+  });
+
+  it('has no field the Kubernetes API does not know', () => {
+    expect(fieldErrors(manifests)).toEqual([]);
+  });
+
+  it('fails a broken manifest, by schema and by field (so the checks check something)', () => {
+    const site = find('Deployment', 'site');
+    const broken = structuredClone(site);
+    broken.spec.replicas = 'two';
+    delete broken.spec.selector;
+    expect(schemaErrors(broken).join()).toMatch(/spec must have required property selector.*spec\/replicas must be integer/);
+    const lots = structuredClone(site);
+    lots.spec.template.spec.containers[0].resources.limits.memory = 'lots';
+    expect(schemaErrors(lots).join()).toMatch(/limits\/memory must match format "quantity"/);
+    const misspelt = structuredClone(site);
+    const container = misspelt.spec.template.spec.containers[0];
+    container.readinesProbe = container.readinessProbe;
+    delete container.readinessProbe;
+    expect(schemaErrors(misspelt)).toEqual([]);
+    expect(fieldErrors([misspelt]).join()).toMatch(/'"readinesProbe"' does not exist in type 'IContainer'/);
+    expect(schemaErrors({ ...site, apiVersion: 'autoscaling/v2beta9' })).toEqual(['no schema for autoscaling/v2beta9 Deployment']);
+  });
+
+  it('runs the site with readiness and liveness probes, requests and limits, a locked-down non-root container, a named metrics port', () => {
+    const pod = find('Deployment', 'site').spec.template.spec;
+    expect(find('Deployment', 'site').spec.replicas).toBe(2);
+    const [container] = pod.containers;
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(container.ports).toEqual([
+      { name: 'http', containerPort: 3000 },
+      { name: 'metrics', containerPort: 9464 },
+    ]);
+    expect(Object.keys(container.resources).sort()).toEqual(['limits', 'requests']);
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    // The pod's whole grace period covers the preStop pause and the service's own shutdown budget.
+    const config = find('ConfigMap', 'site-config').data;
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(Number(config.SHUTDOWN_TIMEOUT_MS) + 5_000);
+  });
+
+  it('gives the site a configuration its own check accepts, from the ConfigMap and the Secret', () => {
+    const configMap = find('ConfigMap', 'site-config');
+    const secret = find('Secret', 'site-secrets');
+    const container = find('Deployment', 'site').spec.template.spec.containers[0];
+    expect(container.envFrom).toEqual([{ configMapRef: { name: 'site-config' } }]);
+    for (const { name, valueFrom } of container.env) {
+      expect(valueFrom.secretKeyRef.name).toBe('site-secrets');
+      expect(Object.keys(secret.stringData)).toContain(valueFrom.secretKeyRef.key);
+      expect(name).toBe(valueFrom.secretKeyRef.key);
+    }
+    // Placeholders only, long enough to start with, and plainly to be replaced.
+    expect(secret.stringData.PURGE_TOKEN).toMatch(/^REPLACE-ME/);
+    expect(secret.stringData.WEBHOOK_SECRET).toMatch(/^REPLACE-ME/);
+    const config = loadConfig({ ...configMap.data, ...secret.stringData });
+    expect(config).toMatchObject({ METRICS_PORT: 9464, WORKERS: 1, UPSTREAM_URL: 'http://content-api:4000' });
+    // Each variable the ConfigMap sets is one the service reads.
+    const known = [...configTable().matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
+    for (const key of Object.keys(configMap.data)) expect(known, key).toContain(key);
+  });
+
+  it('ties Services, the budget and the autoscaler to their pods and ports', () => {
+    for (const [service, workload] of [
+      ['site', find('Deployment', 'site')],
+      ['content-api', find('Deployment', 'content-api')],
+      ['redis', find('StatefulSet', 'redis')],
+    ] as const) {
+      const spec = find('Service', service).spec;
+      expect(workload.spec.template.metadata.labels).toMatchObject(spec.selector);
+      const ports = workload.spec.template.spec.containers[0].ports.map((p: { name: string }) => p.name);
+      for (const port of spec.ports) expect(ports).toContain(port.targetPort);
+    }
+    const labels = find('Deployment', 'site').spec.template.metadata.labels;
+    expect(labels).toMatchObject(find('PodDisruptionBudget', 'site').spec.selector.matchLabels);
+    expect(find('HorizontalPodAutoscaler', 'site').spec.scaleTargetRef).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'site',
+    });
+    const upstream = new URL(find('ConfigMap', 'site-config').data.UPSTREAM_URL);
+    expect(find('Service', upstream.hostname).spec.ports[0].port).toBe(Number(upstream.port));
+    const content = find('Deployment', 'content-api').spec.template.spec.containers[0];
+    expect(content.command).toEqual(['node', 'dist/server/content-api.js']);
+    expect(find('StatefulSet', 'redis').spec.template.spec.containers[0].args).toEqual(['redis-server', '--appendonly', 'yes']);
+  });
+});
+
+/** The final stage of the Dockerfile: its ENV and CMD, as the image starts. */
+function imageStart(dockerfile: string): { env: Record<string, string>; cmd: string[] } {
+  const final = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const env: Record<string, string> = {};
+  for (const [, list] of final.matchAll(/^ENV (.+)$/gm)) for (const [, k, v] of list!.matchAll(/(\w+)=(\S+)/g)) env[k!] = v!;
+  const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(final)![1]!) as string[];
+  return { env, cmd };
+}
+
+describe('the image', () => {
+  const dockerfile = read('Dockerfile');
+
+  it('is built in stages on Node 26, runs as a non-root user, listens on every address, checks /healthz', () => {
+    // Both stages on Node 26: the build's and the image's.
+    expect(dockerfile.match(/^FROM .*$/gm)).toEqual(['FROM node:26-bookworm-slim AS build', 'FROM node:26-bookworm-slim']);
+    const final = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(final).toMatch(/^USER node$/m);
+    expect(final).toMatch(/^HEALTHCHECK .*\\\n\s+CMD \[.*\/healthz/m);
+    expect(final).toMatch(/^EXPOSE 3000 9464$/m);
+    expect(imageStart(dockerfile).env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '3000', METRICS_PORT: '9464' });
+    // What goes into the build context: never a secret or a local install.
+    const ignore = read('.dockerignore');
+    expect(ignore).toMatch(/^\*$/m);
+    expect(ignore).not.toMatch(/^!.*(env|node_modules|dist)/m);
+  });
+
+  describe('its production dependency set, started as the image starts it', () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'image-runtime-'));
+      cpSync('package.json', join(dir, 'package.json'));
+      cpSync('package-lock.json', join(dir, 'package-lock.json'));
+      // As the image: `npm ci`, then only the production dependencies (from npm's cache when it has them).
+      const installed = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      if (installed.status !== 0) throw new Error(`npm ci --omit=dev failed: ${installed.stderr}`);
+      cpSync('dist', join(dir, 'dist'), { recursive: true });
+    }, 150_000);
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('serves a page, the API and metrics, and stops cleanly on SIGTERM', async () => {
+      const { env, cmd } = imageStart(dockerfile);
+      expect(cmd).toEqual(['node', 'dist/server/index.js']);
+      const [port, metricsPort] = [await freePort(), await freePort()];
+      // The image's environment, on loopback and free ports.
+      const child = spawn(process.execPath, cmd.slice(1), {
+        cwd: dir,
+        env: { PATH: process.env.PATH, ...env, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPort) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = once(child, 'exit');
+      try {
+        for (let i = 0; i < 200 && !stdout.includes('"msg":"listening"'); i++) {
+          if (child.exitCode !== null) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(stdout, stderr).toContain('"msg":"listening"');
+        const base = `http://127.0.0.1:${port}`;
+        const page = await fetch(`${base}/`);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(await page.text()).toContain('明瞳');
+        const api = await fetch(`${base}/api/news`);
+        expect(api.status).toBe(200);
+        expect(((await api.json()) as { data: { items: unknown[] } }).data.items.length).toBeGreaterThan(0);
+        expect((await fetch(`${base}/readyz`)).status).toBe(200);
+        expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(200);
+        expect((await fetch(`${base}/metrics`)).status).toBe(404);
+
+        child.kill('SIGTERM');
+        const [code, signal] = (await Promise.race([exited, new Promise((r) => setTimeout(() => r(['timeout']), 15_000))])) as [
+          number | null,
+          string | null,
+        ];
+        expect({ code, signal }, stderr).toEqual({ code: 0, signal: null });
+        expect(stdout).toMatch(/"msg":"stopped"\}\n$/);
+        expect(stderr).toBe('');
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    });
+  });
+
+  describe('built from the Dockerfile and run by podman (a real engine)', () => {
+    let proof: ImageProof;
+    // The first build on a machine takes minutes (npm ci, the build); the same context is not built again.
+    beforeAll(async () => {
+      proof = await proveImage();
+    }, 20 * 60_000);
+
+    it('declares Node 26, a HEALTHCHECK on /healthz, and runs Node 26 as the node user on a read-only root', () => {
+      expect(proof.healthcheck.join(' ')).toMatch(/^CMD node -e .*\/healthz/);
+      expect(proof.node).toMatch(/^v26\./);
+      expect(proof.uid).toBe('1000');
+      expect(proof.write.status).not.toBe(0);
+      expect(proof.write.stderr).toMatch(/Read-only file system/);
+    });
+
+    it('passes its own HEALTHCHECK, serves a page and the API, is ready, and keeps metrics on METRICS_PORT', () => {
+      expect(proof.healthyAfterMs, `${proof.health}\n${proof.stop.stdout.slice(-2000)}`).toBeLessThan(30_000);
+      const [page, api, ready, publicMetrics, metrics] = proof.answers;
+      expect(page).toMatchObject({ status: 200, contentType: expect.stringMatching(/^text\/html/) });
+      expect(page!.body).toContain('明瞳');
+      expect(api!.status).toBe(200);
+      expect((JSON.parse(api!.body) as { data: { items: unknown[] } }).data.items.length).toBeGreaterThan(0);
+      expect(ready!.status).toBe(200);
+      expect(publicMetrics!.status).toBe(404);
+      expect(metrics!.status).toBe(200);
+      expect(metrics!.body).toContain('http_requests_total');
+    });
+
+    it('stops cleanly on SIGTERM: exit 0 well before the SIGKILL, "stopped" its last line, nothing on stderr', () => {
+      expect(proof.stop.exitCode, proof.stop.stdout.slice(-2000)).toBe('0');
+      expect(proof.stop.seconds).toBeLessThan(15);
+      expect(proof.stop.stdout).toMatch(/"msg":"stopped"\}\n$/);
+      expect(proof.stop.stderr).toBe('');
+    });
+  });
+});
