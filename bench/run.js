@@ -15,6 +15,7 @@ const { runBrowser } = await import('./browser.js');
 const { runFleet } = await import('./fleet.js');
 const { runEdge } = await import('./edge.js');
 const { runAbuse } = await import('./abuse.js');
+const { runTracing } = await import('./tracing.js');
 
 const verdicts = [];
 const section = (title, markdown) => {
@@ -73,6 +74,15 @@ verdicts.push([
   abuse.ids.on.upstreamPerSecond < abuse.ids.off.upstreamPerSecond / 5 && abuse.ids.on.visits.errors === 0 ? 'yes' : '**no**',
 ]);
 
+const tracing = await runTracing();
+writeSection('tracing', tracing.markdown);
+section('tracing', tracing.markdown);
+verdicts.push([
+  'tracing (OpenTelemetry, every span exported) against off: cached API hit, warm page, throughput',
+  `${fmt(tracing.api.on.rps / tracing.api.off.rps, 2)} ×, ${fmt(tracing.page.on.rps / tracing.page.off.rps, 2)} × (off by default)`,
+  'measured',
+]);
+
 const browser = await runBrowser();
 section('browser', browser.markdown);
 for (const [t, v, ok] of browser.verdicts) verdicts.push([`Chromium: ${t}`, v, ok ? 'yes' : '**no**']);
@@ -88,6 +98,6 @@ ${stamp()}; the whole run took ${fmt(seconds)} s. Details and baselines in the s
 ${table(['target', 'measured (page order: home, news list, expert detail)', 'met'], verdicts)}
 `,
 );
-orderSections(['summary', 'notes', 'api-hit', 'pages', 'render', 'cold-miss', 'fleet', 'edge', 'abuse', 'browser', 'soak', 'soak-cycles']);
+orderSections(['summary', 'notes', 'api-hit', 'pages', 'render', 'cold-miss', 'fleet', 'edge', 'abuse', 'tracing', 'browser', 'soak', 'soak-cycles']);
 console.log(`\n${table(['target', 'measured', 'met'], verdicts)}`);
 console.log(`\nnpm run bench: ${fmt(seconds)} s; tables written to bench/RESULTS.md`);

@@ -120,11 +120,15 @@ const schema = z.object({
       'port of the embedded content API on loopback (with no `UPSTREAM_URL`); `0` picks a free one; set it to edit the demo content (`npm run edit`)',
     ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
-  METRICS_TOKEN: z.string().min(16).optional().describe('when set (16+ characters), `/metrics` requires `Authorization: Bearer <token>`'),
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('when set (16+ characters), `/metrics` and `/status` require `Authorization: Bearer <token>`'),
   METRICS_PORT: int(1, 65_535)
     .optional()
     .describe(
-      'serves `/metrics` on this port (on `HOST`) and not on the public one; unset: on the public port, to this machine only unless `METRICS_TOKEN` is set',
+      'serves `/metrics` and `/status` on this port (on `HOST`) and not on the public one; unset: on the public port, to this machine only unless `METRICS_TOKEN` is set',
     ),
   SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('longest wait for in-flight requests on SIGTERM/SIGINT'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z
@@ -146,6 +150,16 @@ const schema = z.object({
       'budget, in ms, of sending one batch of spans (retries included); on shutdown the last spans get at most half of `SHUTDOWN_TIMEOUT_MS`',
     ),
   OTEL_BSP_SCHEDULE_DELAY: int(10, 60_000).default(5_000).describe('longest wait, in ms, before finished spans are sent in a batch'),
+  OTEL_TRACES_SAMPLER: z
+    .enum(['parentbased_always_on', 'parentbased_traceidratio', 'parentbased_always_off', 'always_on', 'traceidratio', 'always_off'])
+    .default('parentbased_always_on')
+    .describe("which requests are traced, as OpenTelemetry's SDKs read it: `parentbased_*` follows a trusted caller's decision"),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(1)
+    .describe('the share of traces kept by the `traceidratio` samplers (`0.1` keeps one in ten)'),
   OTEL_BSP_MAX_QUEUE_SIZE: int(64, 1_000_000)
     .default(2_048)
     .describe('finished spans held for sending; past it (a collector that is down or slow) new ones are dropped, never waited for'),

@@ -366,6 +366,36 @@ describe('incoming traceparent', () => {
   });
 });
 
+describe('sampling (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG)', () => {
+  it('a ratio of 0 sends no span and no sampled traceparent; a trusted caller that sampled is followed', async () => {
+    const running = await tracedService({
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+      TRUSTED_PROXIES: '127.0.0.1',
+    });
+    const callsBefore = recorder.calls.length;
+    try {
+      await get(`${running.url}/api/experts/1`, { 'x-request-id': 'unsampled-1' });
+      const traceparent = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
+      await get(`${running.url}/api/experts/2`, { traceparent, 'x-request-id': 'sampled-by-caller' });
+      const spans = await receiver.waitFor((s) => serverSpanOf('sampled-by-caller')(s) !== undefined);
+      expect(serverSpanOf('sampled-by-caller')(spans)!.traceId).toBe('ab'.repeat(16));
+      // Batches are sent in order: the unsampled request, made first, would be there by now.
+      expect(serverSpanOf('unsampled-1')(receiver.spans)).toBeUndefined();
+      const [unsampledCall, sampledCall] = recorder.calls.slice(callsBefore);
+      expect(unsampledCall!.headers.traceparent ?? '-00').toMatch(/-00$/);
+      expect(sampledCall!.headers.traceparent).toMatch(new RegExp(`^00-${'ab'.repeat(16)}-[0-9a-f]{16}-01$`));
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('refuses a value the SDKs do not know', () => {
+    expect(() => loadConfig({ OTEL_TRACES_SAMPLER: 'sometimes' })).toThrow(/OTEL_TRACES_SAMPLER/);
+    expect(() => loadConfig({ OTEL_TRACES_SAMPLER_ARG: '1.5' })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
+  });
+});
+
 describe('shutdown', () => {
   it('sends the last spans when the service closes, whatever the batch delay', async () => {
     const running = await tracedService({ OTEL_BSP_SCHEDULE_DELAY: '60000' });

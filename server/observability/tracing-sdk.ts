@@ -29,7 +29,17 @@ import {
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type ReadableSpan,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
 import {
   ATTR_CLIENT_ADDRESS,
   ATTR_ERROR_TYPE,
@@ -47,6 +57,7 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { Logger } from './logger.js';
 import { factsOf, requestIdOf } from './request-observer.js';
+import type { Config } from '../config.js';
 import type { LookupOutcome, RenderTrace, Tracing, TracingDeps, UpstreamCall } from './tracing.js';
 
 /** The site's own attributes, beside the semantic conventions' ones. */
@@ -147,6 +158,20 @@ function recordError(span: Span, error: unknown): void {
   span.setAttribute(ATTR_ERROR_TYPE, typeof kind === 'string' ? kind : err.name);
 }
 
+/** The sampler the standard variables name (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG). */
+function samplerOf(config: Pick<Config, 'OTEL_TRACES_SAMPLER' | 'OTEL_TRACES_SAMPLER_ARG'>): Sampler {
+  const [parentBased, root] = config.OTEL_TRACES_SAMPLER.startsWith('parentbased_')
+    ? [true, config.OTEL_TRACES_SAMPLER.slice('parentbased_'.length)]
+    : [false, config.OTEL_TRACES_SAMPLER];
+  const sampler =
+    root === 'always_off'
+      ? new AlwaysOffSampler()
+      : root === 'traceidratio'
+        ? new TraceIdRatioBasedSampler(config.OTEL_TRACES_SAMPLER_ARG)
+        : new AlwaysOnSampler();
+  return parentBased ? new ParentBasedSampler({ root: sampler }) : sampler;
+}
+
 export function createTracing({ config, log, trusted, endpoint }: TracingDeps & { endpoint: string }): Tracing {
   ensureContextManager();
   const exporter = new ReportingExporter(
@@ -155,6 +180,7 @@ export function createTracing({ config, log, trusted, endpoint }: TracingDeps & 
     log,
   );
   const provider = new TracerProvider({
+    sampler: samplerOf(config),
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: config.OTEL_SERVICE_NAME,
       'service.instance.id': `${hostname()}:${process.pid}`,
