@@ -18,6 +18,15 @@ function addressOrRange(entry: string): boolean {
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/** A comma-separated list, its entries trimmed and empty ones dropped. */
+export const commaList = () =>
+  z.string().transform((list) =>
+    list
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
 const schema = z.object({
   PORT: int(0, 65_535).default(3000).describe('listening port'),
   HOST: z.string().min(1).default('127.0.0.1').describe('listening address (`0.0.0.0` in the Docker image)'),
@@ -72,14 +81,7 @@ const schema = z.object({
   PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024)
     .default(64 * 1024 * 1024)
     .describe('bound of the rendered-page cache; `0` switches it off'),
-  TRUSTED_PROXIES: z
-    .string()
-    .transform((list) =>
-      list
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
+  TRUSTED_PROXIES: commaList()
     .refine((entries) => entries.every(addressOrRange), 'each entry must be an IP address or a CIDR range')
     .optional()
     .describe(
@@ -103,14 +105,7 @@ const schema = z.object({
     .describe(
       "turns on `POST /admin/webhook`, the content API's publish events signed with HMAC-SHA256 and this secret (and editing the embedded content API)",
     ),
-  EDGE_PURGE_URLS: z
-    .string()
-    .transform((list) =>
-      list
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
+  EDGE_PURGE_URLS: commaList()
     .refine((urls) => urls.every((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)), 'each entry must be an http(s) URL')
     .optional()
     .describe('comma-separated addresses of the edges (Varnish) that purges are passed on to'),

@@ -6,6 +6,7 @@
  * (comma-separated site addresses ending in /admin/webhook). Stops on SIGTERM or SIGINT.
  */
 import { z } from 'zod';
+import { commaList } from './config.js';
 import { startEmbeddedApi } from './embedded-api/embedded-api.js';
 import { createLogger } from './observability/logger.js';
 
@@ -14,14 +15,7 @@ const env = z
     HOST: z.string().min(1).default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
     WEBHOOK_SECRET: z.string().min(16).optional(),
-    WEBHOOK_URLS: z
-      .string()
-      .transform((list) =>
-        list
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      )
+    WEBHOOK_URLS: commaList()
       .refine((urls) => urls.every((u) => URL.canParse(u)), 'each entry must be a URL')
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
