@@ -399,5 +399,14 @@ describe('the image', () => {
       expect(proof.stop.stdout).toMatch(/"msg":"stopped"\}\n$/);
       expect(proof.stop.stderr).toBe('');
     });
+
+    it('fails when the image cannot serve (so the check checks something)', async () => {
+      const broken = await proveImage(undefined, { PORT: 'not-a-port' });
+      expect(broken.image).toBe(proof.image);
+      expect(broken.healthyAfterMs).toBeUndefined();
+      expect(broken.answers).toEqual([]);
+      expect(broken.stop.exitCode).not.toBe('0');
+      expect(broken.stop.stdout + broken.stop.stderr).toContain('PORT');
+    }, 60_000);
   });
 });

@@ -187,8 +187,11 @@ export interface ImageProof {
   stop: { exitCode: string; seconds: number; stdout: string; stderr: string };
 }
 
-/** Builds the image if its context changed, runs it, and returns what it did. */
-export async function proveImage(log: (line: string) => void = () => {}): Promise<ImageProof> {
+/**
+ * Builds the image if its context changed, runs it, and returns what it did. `env` is added to
+ * the container's environment (a test gives a bad setting, to see the check fail).
+ */
+export async function proveImage(log: (line: string) => void = () => {}, env: Record<string, string> = {}): Promise<ImageProof> {
   if (!existsSync('Dockerfile')) throw new Error('run it from the repository root');
   const flags = containerFlags();
   const image = contextTag(await baseImage(log));
@@ -213,6 +216,7 @@ export async function proveImage(log: (line: string) => void = () => {}): Promis
     'run', '--detach', '--name', name, ...flags,
     '--read-only', '--read-only-tmpfs=false', '--cap-drop=ALL', '--security-opt=no-new-privileges',
     '--publish', `127.0.0.1:${port}:3000`, '--publish', `127.0.0.1:${metricsPort}:9464`,
+    ...Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]),
     image,
   ]);
   try {
@@ -223,6 +227,8 @@ export async function proveImage(log: (line: string) => void = () => {}): Promis
       const check = await podman('healthcheck', 'run', name);
       health = `${check.status}: ${check.stdout}${check.stderr}`;
       if (check.status === 0) healthyAfterMs = Date.now() - started;
+      // A container that has exited will not become healthy.
+      else if ((await podman('inspect', '--format', '{{.State.Running}}', name)).stdout.trim() !== 'true') break;
       else await new Promise((r) => setTimeout(r, 250));
     }
     log(healthyAfterMs === undefined ? 'the HEALTHCHECK never passed' : `healthy after ${healthyAfterMs} ms`);
