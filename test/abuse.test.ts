@@ -11,8 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { metric, sleep } from './support/polling.js';
 
 let upstream: TestUpstream;
 const running: RunningService[] = [];
@@ -48,12 +47,6 @@ function client(address: string) {
 
 /** Calls the upstream received for one item path or another. */
 const itemCalls = () => [...upstream.calls].filter(([url]) => /^\/api\/news\/\d+$/.test(url)).reduce((n, [, c]) => n + c, 0);
-
-async function metric(svc: RunningService, series: string): Promise<number> {
-  const text = await (await fetch(`${svc.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.split(' ')[1]);
-}
 
 /** `workers` loops, each asking for what `next` names, until `ms` have passed; every answer's status. */
 async function flood(get: ReturnType<typeof client>, next: () => string, workers: number, ms: number) {

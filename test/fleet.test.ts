@@ -10,6 +10,7 @@ import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
+import { metric, sleep, until } from './support/polling.js';
 
 let redis: RedisServer;
 let upstream: TestUpstream;
@@ -35,23 +36,6 @@ afterEach(async () => {
     if (!redis.up) await redis.restart();
   }
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The Prometheus value of a series, as the service reports it. */
-async function metric(svc: RunningService, series: string): Promise<number | undefined> {
-  const text = await (await fetch(`${svc.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.split(' ')[1]);
-}
-
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** An instance sharing the test's Redis, once it is connected to it. */
 async function instance(env: Record<string, string> = {}): Promise<RunningService> {
@@ -153,7 +137,7 @@ describe('two instances sharing Redis', () => {
       expect(statuses).toEqual([200, 200, 200, 200, 200]);
       // Three calls at most wait out the budget before the breaker skips Redis.
       expect(performance.now() - started).toBeLessThan(2_000);
-      expect((await metric(a, 'redis_errors_total{op="get",kind="timeout"}')) ?? 0).toBeGreaterThan(0);
+      expect(await metric(a, 'redis_errors_total{op="get",kind="timeout"}')).toBeGreaterThan(0);
     } finally {
       redis.resume();
     }

@@ -14,6 +14,7 @@ import { startEmbeddedApi, type EmbeddedApi } from '../server/embedded-api/embed
 import { freePort, startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startVarnish, type Varnish } from './support/varnish.js';
+import { metric, until } from './support/polling.js';
 
 const SECRET = 'publish-test-webhook-secret';
 const TOKEN = 'publish-test-purge-token';
@@ -25,22 +26,6 @@ let content: EmbeddedApi;
 let a: RunningService;
 let b: RunningService;
 let edge: Varnish;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function metric(svc: RunningService, series: string): Promise<number> {
-  const text = await (await fetch(`${svc.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.split(' ')[1]);
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 beforeAll(async () => {
   redis = await startRedis();

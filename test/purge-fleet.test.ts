@@ -11,24 +11,10 @@ import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 import { startTestUpstream } from './support/test-upstream.js';
+import { metric, sleep, until } from './support/polling.js';
 
 const TOKEN = 'purge-fleet-test-token';
 const SECRET = 'purge-fleet-test-secret';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function metric(svc: RunningService, series: string): Promise<number> {
-  const text = await (await fetch(`${svc.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.split(' ')[1]);
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 const purge = (svc: RunningService, body: unknown) =>
   fetch(`${svc.url}/admin/purge`, {
