@@ -98,6 +98,20 @@ ${stamp()}; the whole run took ${fmt(seconds)} s. Details and baselines in the s
 ${table(['target', 'measured (page order: home, news list, expert detail)', 'met'], verdicts)}
 `,
 );
-orderSections(['summary', 'notes', 'api-hit', 'pages', 'render', 'cold-miss', 'fleet', 'edge', 'abuse', 'tracing', 'browser', 'soak', 'soak-cycles']);
+orderSections([
+  'summary',
+  'notes',
+  'api-hit',
+  'pages',
+  'render',
+  'cold-miss',
+  'fleet',
+  'edge',
+  'abuse',
+  'tracing',
+  'browser',
+  'soak',
+  'soak-cycles',
+]);
 console.log(`\n${table(['target', 'measured', 'met'], verdicts)}`);
 console.log(`\nnpm run bench: ${fmt(seconds)} s; tables written to bench/RESULTS.md`);
