@@ -89,11 +89,11 @@ export const awards: Award[] = [
   { id: 2, year: 2024, title: '患者满意度优秀单位', issuer: '上海市医疗服务质量评价中心', image: '/media/awards/certificate.svg' },
   { id: 3, year: 2023, title: '近视防控公益示范项目', issuer: '中华眼健康公益联盟', image: '/media/awards/medal.svg' },
   { id: 4, year: 2023, title: '医院信息化建设优秀案例', issuer: '全国医院数字化发展大会', image: '/media/awards/plaque.svg' },
-  { id: 5, year: 2022, title: '眼科临床重点专科（屈光）', issuer: '华东眼科专科质量评审委员会', image: '/media/awards/certificate.svg' },
-  { id: 6, year: 2021, title: '抗击疫情先进集体', issuer: '申城医疗公益联合会', image: '/media/awards/medal.svg' },
-  { id: 7, year: 2020, title: '中澳医疗合作贡献奖', issuer: '澳中健康产业交流协会', image: '/media/awards/trophy.svg' },
+  { id: 5, year: 2022, title: '眼科临床重点专科（屈光）', issuer: '华东眼科专科质量评审委员会', image: '/media/awards/trophy.svg' },
+  { id: 6, year: 2021, title: '抗击疫情先进集体', issuer: '申城医疗公益联合会', image: '/media/awards/certificate.svg' },
+  { id: 7, year: 2020, title: '中澳医疗合作贡献奖', issuer: '澳中健康产业交流协会', image: '/media/awards/medal.svg' },
   { id: 8, year: 2019, title: '科技创新奖（眼底病早期筛查）', issuer: '华东眼科学术联盟', image: '/media/awards/plaque.svg' },
-  { id: 9, year: 2017, title: '光明公益奖', issuer: '光明行公益基金会', image: '/media/awards/medal.svg' },
+  { id: 9, year: 2017, title: '光明公益奖', issuer: '光明行公益基金会', image: '/media/awards/trophy.svg' },
 ];
 
 export const promotions: Promotion[] = [
