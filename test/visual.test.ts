@@ -338,12 +338,13 @@ describe('what a visitor sees, in Chromium', () => {
     expect(await w.page.locator('.nav-sub-link', { hasText: '荣誉奖项' }).isVisible()).toBe(true);
     expect(await w.page.locator('.menu-backdrop').isVisible()).toBe(true);
     await w.page.keyboard.press('Escape');
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
     expect(await w.page.locator('#site-nav').isVisible()).toBe(false);
     await toggle.click();
     await w.page.locator('.nav-sub-link', { hasText: '荣誉奖项' }).click();
     await w.page.waitForURL(`${svc.url}/jtjj/ryjx`);
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    // The address changes first; the menu closes as the new page is drawn.
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
     expect(consoleProblems(w)).toEqual([]);
     await w.page.context().close();
   });
