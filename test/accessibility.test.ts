@@ -10,27 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../client/route-table.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { axeViolations } from './support/axe.js';
-import { gotoHydrated, launchChromium, openPage, type WatchedPage } from './support/browser.js';
+import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { sampleUrl } from './support/sample-urls.js';
-import { startService, type RunningService } from './support/start-service.js';
+import { type RunningService } from './support/start-service.js';
 
 /** Every page, and the 404 page. */
 const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
 
-/** Problems on the console, but the 404 page's own status. */
-const consoleProblems = (w: WatchedPage) => w.problems.filter((p) => !/status of 404/.test(p));
-
 describe('accessibility (axe-core), in Chromium', () => {
   let svc: RunningService;
   let browser: Browser;
-  beforeAll(async () => {
-    svc = await startService({}, { clientDir: 'dist/client' });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.close();
-  });
+  beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
+  afterAll(() => stopSiteAndChromium({ svc, browser }));
 
   it.each([
     { width: 390, large: false },

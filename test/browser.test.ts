@@ -8,23 +8,17 @@ import { ROUTES } from '../client/route-table.js';
 import { HEADER_HOVER_DELAY_MS } from '../shared/constants.js';
 
 const PAGE_ROUTES = Object.values(ROUTES);
-import { gotoHydrated, launchChromium, openPage } from './support/browser.js';
+import { gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { sampleUrl } from './support/sample-urls.js';
-import { startService, type RunningService } from './support/start-service.js';
+import { type RunningService } from './support/start-service.js';
 
 const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 describe('in Chromium', () => {
   let svc: RunningService;
   let browser: Browser;
-  beforeAll(async () => {
-    svc = await startService({}, { clientDir: 'dist/client' });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.close();
-  });
+  beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
+  afterAll(() => stopSiteAndChromium({ svc, browser }));
 
   it('every route hydrates with no console error, warning or second copy of the page', async () => {
     const { page, problems } = await openPage(browser);

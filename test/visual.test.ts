@@ -9,17 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../client/route-table.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { gotoHydrated, launchChromium, openPage, type WatchedPage } from './support/browser.js';
+import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { sampleUrl } from './support/sample-urls.js';
-import { startService, type RunningService } from './support/start-service.js';
+import { type RunningService } from './support/start-service.js';
 
 /** Every page, and the 404 page. */
 const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
 const contact = demoContent.contactUs;
 const digits = (phone: string) => phone.replace(/[^\d+]/g, '');
-
-/** Problems on the console, but the 404 page's own status. */
-const consoleProblems = (w: WatchedPage) => w.problems.filter((p) => !/status of 404/.test(p));
 
 /** Visible text under `minPx` CSS px, and visible targets (links, buttons) smaller than `minTarget` either way. */
 function tooSmall(page: Page, minPx: number, minTarget: number) {
@@ -108,14 +105,8 @@ function layoutShift(page: Page) {
 describe('what a visitor sees, in Chromium', () => {
   let svc: RunningService;
   let browser: Browser;
-  beforeAll(async () => {
-    svc = await startService({}, { clientDir: 'dist/client' });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.close();
-  });
+  beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
+  afterAll(() => stopSiteAndChromium({ svc, browser }));
 
   it('at 1280 px no text is under 12 CSS px and no target under 24 CSS px, on every page', async () => {
     const w = await openPage(browser, { width: 1280, height: 800 });

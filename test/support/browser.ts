@@ -1,5 +1,6 @@
 /** Debian's Chromium driven by playwright-core, with the console watched for errors and warnings. */
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { startService, type RunningService } from './start-service.js';
 
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -44,3 +45,23 @@ export async function gotoHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
 }
+
+/** The built site on loopback and Chromium, for a browser suite's beforeAll. */
+export async function startSiteAndChromium(): Promise<{ svc: RunningService; browser: Browser }> {
+  const svc = await startService({}, { clientDir: 'dist/client' });
+  try {
+    return { svc, browser: await launchChromium() };
+  } catch (error) {
+    await svc.close();
+    throw error;
+  }
+}
+
+/** Stops what startSiteAndChromium started (either may be missing when it failed). */
+export async function stopSiteAndChromium({ svc, browser }: { svc?: RunningService; browser?: Browser }): Promise<void> {
+  await browser?.close();
+  await svc?.close();
+}
+
+/** Problems on the console, but the 404 page's own status. */
+export const consoleProblems = (w: WatchedPage) => w.problems.filter((p) => !/status of 404/.test(p));
