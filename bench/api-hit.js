@@ -1,23 +1,20 @@
 // Cached API hit against a raw node:http server answering the same bytes, in the same run.
-import { writeFileSync } from 'node:fs';
 import {
   commandLine,
   compare,
   ensureBuild,
-  fmt,
-  profileService,
-  wrk,
   ensureWrk,
+  fmt,
   isMain,
+  measureSection,
+  profileService,
+  rawBaseline,
   rawGet,
   row,
   stamp,
-  startHelper,
   startService,
-  storedResponse,
   TABLE_HEAD,
-  measureSection,
-  tempPath,
+  wrk,
 } from './lib.js';
 
 const PATH = '/api/news?categoryId=19&page=1&pageSize=9';
@@ -32,9 +29,7 @@ async function measurePath(service, path) {
   const url = `${service.url}${path}`;
   await rawGet(url);
   const answer = await rawGet(url, { 'accept-encoding': 'identity' });
-  const file = tempPath(`api-hit-${path.replace(/\W+/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify(storedResponse(answer)));
-  const baseline = await startHelper('bench/static-server.js', [file, 0]);
+  const baseline = await rawBaseline(`api-hit-${path}`, { answer });
   try {
     const result = compare({ service: url, baseline: `${baseline.url}${path}` }, { rounds: ROUNDS, seconds: SECONDS });
     return {

@@ -3,7 +3,6 @@
 // share), and what WORKERS=2 gives on cached pages and API hits beside WORKERS=1, against the
 // same raw node:http baselines. A redis-server (Debian's) and every service run on loopback,
 // each started here and stopped by this script.
-import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import {
   BROWSER_HEADERS,
@@ -14,16 +13,14 @@ import {
   ensureWrk,
   fmt,
   isMain,
+  rawBaseline,
   rawGet,
   row,
   stamp,
-  startHelper,
   startRedis,
   startService,
-  storedResponse,
   table,
   TABLE_HEAD,
-  tempPath,
   writeSection,
 } from './lib.js';
 
@@ -75,9 +72,7 @@ async function workersThroughput() {
       const headers = path.startsWith('/api') ? {} : BROWSER_HEADERS;
       for (const s of [one, two]) for (let i = 0; i < 6; i++) await rawGet(s.url + path, headers);
       const answer = await rawGet(one.url + path, headers);
-      const file = tempPath(`fleet-${label.replace(/\W+/g, '-')}.json`);
-      writeFileSync(file, JSON.stringify(storedResponse(answer)));
-      const baseline = await startHelper('bench/static-server.js', [file, 0]);
+      const baseline = await rawBaseline(`fleet-${label}`, { answer });
       try {
         const r = compare({ one: one.url + path, two: two.url + path, baseline: baseline.url + path }, { rounds: 3, seconds: 3, headers });
         rows.push(row(`${label}, WORKERS=1`, r.one, r.baseline), row(`${label}, WORKERS=2`, r.two, r.baseline));

@@ -238,6 +238,17 @@ export function storedResponse({ status, headers, body }) {
   return { status, headers: kept, body: body.toString('base64') };
 }
 
+/**
+ * The raw node:http baseline (static-server.js) answering one stored response, as
+ * `storedResponse` keeps it, at any path; `routes` instead serves one response per path. Stop it
+ * with stop().
+ */
+export function rawBaseline(name, { answer, routes }) {
+  const file = tempPath(`${name.replace(/\W+/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify(routes ? { routes } : storedResponse(answer)));
+  return startHelper('bench/static-server.js', [file, 0]);
+}
+
 function toMs(value, unit) {
   const n = Number(value);
   return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n;

@@ -1,7 +1,6 @@
 // Pages with a warm cache (data, and HTML when the service has an HTML cache) against a raw
 // node:http server answering the same HTML bytes (status, headers, compressed body), in the
 // same run. Requests carry a desktop Chrome User-Agent and `Accept-Encoding: gzip, br`.
-import { writeFileSync } from 'node:fs';
 import {
   BROWSER_HEADERS,
   commandLine,
@@ -10,17 +9,16 @@ import {
   ensureWrk,
   fmt,
   isMain,
+  measureSection,
   PAGES,
   profileService,
+  rawBaseline,
   rawGet,
   stamp,
-  startHelper,
   startService,
   storedResponse,
   table,
   wrk,
-  measureSection,
-  tempPath,
 } from './lib.js';
 
 const ROUNDS = 3;
@@ -78,11 +76,9 @@ export async function benchPages() {
   const service = await startService();
   try {
     const routes = await warmAndStore(service.url);
-    const file = tempPath('pages.json');
-    writeFileSync(file, JSON.stringify({ routes }));
     const results = {};
     let quietHome;
-    const baseline = await startHelper('bench/static-server.js', [file, 0]);
+    const baseline = await rawBaseline('pages', { routes });
     try {
       // For the home page, also the service without its per-request log line (LOG_LEVEL=warn):
       // how much of the gap the request log accounts for.

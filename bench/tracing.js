@@ -7,7 +7,6 @@
 // `node bench/tracing.js` measures and writes its section of RESULTS.md;
 // `node bench/tracing.js sink [port]` is the sink alone (prints `ready <port>`).
 import { createServer } from 'node:http';
-import { writeFileSync } from 'node:fs';
 import {
   BROWSER_HEADERS,
   commandLine,
@@ -17,13 +16,12 @@ import {
   fmt,
   isMain,
   PAGES,
+  rawBaseline,
   rawGet,
   stamp,
   startHelper,
   startService,
-  storedResponse,
   table,
-  tempPath,
   writeSection,
 } from './lib.js';
 
@@ -99,9 +97,7 @@ export async function runTracing() {
 
     // The api-hit section's baseline: raw node:http writing the same bytes.
     const answer = await rawGet(off.url + API_PATH, { 'accept-encoding': 'identity' });
-    const file = tempPath('tracing-api.json');
-    writeFileSync(file, JSON.stringify(storedResponse(answer)));
-    const raw = await startHelper('bench/static-server.js', [file, 0]);
+    const raw = await rawBaseline('tracing-api', { answer });
     let api;
     try {
       api = compare({ off: off.url + API_PATH, on: on.url + API_PATH, raw: `${raw.url}${API_PATH}` }, { rounds: ROUNDS, seconds: SECONDS });
