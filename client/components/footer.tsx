@@ -9,6 +9,7 @@ import { footerColumns, orEmpty } from '../navigation.js';
 import { useLayoutData } from '../router-hooks.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
+import { WechatQrCode } from './wechat-qr-code.js';
 
 /** A link to another site, opened beside this one. */
 const EXTERNAL = { target: '_blank', rel: 'noopener noreferrer' } as const;
@@ -65,14 +66,7 @@ export function Footer() {
         </nav>
         {wechat ? (
           <div className="footer-wechat" id="site-wechat">
-            <img
-              src={wechat.image}
-              alt={`微信公众号“${wechat.account}”的二维码`}
-              width={160}
-              height={160}
-              loading="lazy"
-              decoding="async"
-            />
+            <WechatQrCode wechat={wechat} size={160} />
             <p className="footer-wechat-name">微信公众号：{wechat.account}</p>
             <p className="footer-wechat-note">{wechat.note}</p>
           </div>

@@ -4,6 +4,7 @@ import { FactList } from '../components/fact-list.js';
 import { ListBlock } from '../components/list-block.js';
 import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
+import { WechatQrCode } from '../components/wechat-qr-code.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/hospitals.css';
 
@@ -71,14 +72,7 @@ export default function ContactPage() {
               {wechat ? (
                 <div className="card booking-card booking-wechat">
                   <h3>微信预约</h3>
-                  <img
-                    src={wechat.image}
-                    alt={`微信公众号“${wechat.account}”的二维码`}
-                    width={200}
-                    height={200}
-                    loading="lazy"
-                    decoding="async"
-                  />
+                  <WechatQrCode wechat={wechat} size={200} />
                   <p>公众号：{wechat.account}</p>
                   <p>{wechat.note}</p>
                 </div>
