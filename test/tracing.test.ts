@@ -304,12 +304,14 @@ describe('tracing on', () => {
   });
 
   it('a revalidation that the content API answers 304 is a conditional CLIENT span', async () => {
-    const short = await tracedService({ CACHE_MAX_AGE_MS: '1', CACHE_STALE_WHILE_REVALIDATE_S: '0' });
+    // Fresh for 200 ms: long enough that the refreshed answer is still fresh when it is sent
+    // (with 1 ms, a busy machine could see it expire on the way and call it STALE).
+    const short = await tracedService({ CACHE_MAX_AGE_MS: '200', CACHE_STALE_WHILE_REVALIDATE_S: '0' });
     try {
       await get(`${short.url}/api/contact-us`);
       const before = upstream.notModified;
-      // Its freshness (1 ms) is over by the time the next request is parsed: it asks with If-None-Match.
-      await new Promise((r) => setTimeout(r, 5));
+      // Its freshness is over by then: the next request asks with If-None-Match.
+      await new Promise((r) => setTimeout(r, 250));
       const res = await get(`${short.url}/api/contact-us`, { 'x-request-id': 'revalidate-1' });
       expect(res.headers['x-cache']).toBe('REFRESH');
       expect(upstream.notModified).toBe(before + 1);
