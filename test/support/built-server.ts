@@ -9,7 +9,7 @@ export interface BuiltServer {
   url: string;
   stdout(): string;
   stderr(): string;
-  /** SIGKILL if it is still running (for `finally`). */
+  /** SIGKILL to it and to any worker it started, if still running (for `finally`). */
   kill(): void;
 }
 
@@ -19,6 +19,9 @@ export async function startBuiltServer(env: Record<string, string>, nodeArgs: st
   const child = spawn(process.execPath, [...nodeArgs, BUILT_SERVER], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so that kill() reaches its workers too: a worker that outlives a
+    // killed primary would otherwise run on after the test.
+    detached: true,
   });
   let stdout = '';
   let stderr = '';
@@ -35,7 +38,12 @@ export async function startBuiltServer(env: Record<string, string>, nodeArgs: st
     stdout: () => stdout,
     stderr: () => stderr,
     kill: () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch (error) {
+        // ESRCH: the group is gone (the server and its workers have all exited).
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
     },
   };
 }
