@@ -101,6 +101,12 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       labelNames: ['reason'],
       registers,
     }),
+    forwardedUntrusted: talliedCounter({
+      name: 'forwarded_untrusted_total',
+      help: 'Requests that carried X-Forwarded-For from a peer not in TRUSTED_PROXIES (ignored; /status names the peers).',
+      labelNames: [],
+      registers,
+    }),
     connectionsClosed: talliedCounter({
       name: 'connections_closed_total',
       help: 'Client connections the service closed, by reason: stalled (the client stopped reading), per_client (over the limit per address), total (over the limit in all).',
@@ -125,9 +131,9 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
     }),
     ready: new Gauge({
       name: 'service_ready',
-      help: 'Whether the service says it is ready (/readyz): 1 ready, 0 not ready or busy; with workers, 1 only when all are.',
+      help: 'Whether the service can serve (/readyz): 1 ready, 0 not ready or busy; with workers, 1 when any can (they share their answers).',
       registers,
-      aggregator: 'min',
+      aggregator: 'max',
       collect() {
         this.set(stats.ready());
       },

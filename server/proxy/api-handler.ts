@@ -19,8 +19,8 @@ export interface ApiHandlerDeps {
   cache: ContentCache;
   openApi: Buffer;
   log: Logger;
-  /** What a request that the cache cannot answer at once must pass: shedding, then its client's budget. */
-  admitMiss: (req: IncomingMessage, kind: MissKind) => Promise<ContentError | undefined>;
+  /** What a request that causes a call to the content API must pass: shedding, then its client's budget. */
+  admitCall: (req: IncomingMessage, kind: MissKind) => Promise<ContentError | undefined>;
 }
 
 const ALLOW = ['allow', 'GET, HEAD'];
@@ -31,7 +31,7 @@ function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, s
   sendStored(req, res, answer, ['x-cache', status, 'server-timing', timing]);
 }
 
-export function createApiHandler({ cache, openApi, log, admitMiss }: ApiHandlerDeps) {
+export function createApiHandler({ cache, openApi, log, admitCall }: ApiHandlerDeps) {
   const openApiAnswer = {
     status: 200,
     body: new Representation(openApi),
@@ -52,20 +52,17 @@ export function createApiHandler({ cache, openApi, log, admitMiss }: ApiHandlerD
 
   async function answerWhenFetched(req: IncomingMessage, res: ServerResponse, request: ApiRequest): Promise<void> {
     try {
-      const refusal = await admitMiss(req, 'api');
-      if (refusal) {
-        observe(res, { cache: 'REFUSED' });
-        sendProblem(res, refusal);
-        return;
-      }
-      const { answer, status } = await cache.get(request);
+      const { answer, status } = await cache.get(request, async () => {
+        const refusal = await admitCall(req, 'api');
+        if (refusal) throw refusal;
+      });
       const fetched = status === 'MISS' || status === 'REFRESH';
       observe(res, { cache: status, upstreamMs: fetched ? Math.round(answer.upstreamMs) : undefined });
       send(req, res, answer, status);
     } catch (error) {
       const p = asProblem(error);
       if (p.code === 'internal') log.error({ err: error, key: request.key }, 'proxy failed');
-      observe(res, { cache: 'ERROR' });
+      observe(res, { cache: p.code === 'too_many_requests' || p.code === 'busy' ? 'REFUSED' : 'ERROR' });
       sendProblem(res, p);
     }
   }

@@ -1,12 +1,23 @@
 /**
- * Per-client limits on what costs the content API (docs/decisions/020): an API request or a page
- * render that needs something the caches do not have spends one point of its client's budget,
- * RATE_LIMIT_MISSES per RATE_LIMIT_WINDOW_S; a cached answer or page never does. Over budget:
- * 429 with Retry-After. With REDIS_URL the budget is the fleet's (rate-limiter-flexible's Redis
- * store), with a budget in memory standing in whenever Redis cannot answer.
+ * Per-client limits on what costs the content API (decisions 020 and 022): a request that causes
+ * a call to the content API (it leads a fetch that neither this process nor the shared tier could
+ * answer) spends one point of its client's budget, RATE_LIMIT_MISSES per RATE_LIMIT_WINDOW_S; a
+ * page render spends at most one. Cached and shared answers, stale ones, waiting for another
+ * request's fetch and background refreshes never spend. Over budget: 429 with Retry-After. The
+ * budget is the fleet's with REDIS_URL (rate-limiter-flexible's Redis store, with a budget in
+ * memory standing in whenever Redis cannot answer), the machine's with workers (kept by their
+ * primary: rate-limiter-flexible's cluster limiter), else this process's.
  */
+import cluster from 'node:cluster';
 import type { IncomingMessage } from 'node:http';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible';
+import {
+  RateLimiterCluster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RLWrapperTimeouts,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
 import type { RedisLink } from '../fleet/redis-link.js';
 import { problem } from '../http/problem.js';
@@ -15,12 +26,15 @@ import { BurstLog } from '../observability/burst-log.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { ContentError } from '../../shared/content-api.js';
+import { SpendLedger } from './spend-ledger.js';
 
 export type MissKind = 'api' | 'page';
 
 export interface MissLimiter {
   /** Spends one point of the client's budget: undefined when it may go on, else the 429 to answer with. */
   spend(req: IncomingMessage, kind: MissKind): Promise<ContentError | undefined>;
+  /** The clients that asked this process for the most points in the last window or two, most first. */
+  spenders(): [client: string, points: number][];
 }
 
 export interface MissLimiterDeps {
@@ -31,17 +45,18 @@ export interface MissLimiterDeps {
   metrics: Metrics;
 }
 
-/** No limit (RATE_LIMIT_MISSES=0). */
-const unlimited: MissLimiter = { spend: () => Promise.resolve(undefined) };
+/** How long a worker waits for its primary's answer before it lets the request through. */
+const CLUSTER_TIMEOUT_MS = 1_000;
 
 export function createMissLimiter({ config, redis, trusted, log, metrics }: MissLimiterDeps): MissLimiter {
   const points = config.RATE_LIMIT_MISSES;
   const duration = config.RATE_LIMIT_WINDOW_S;
   const budgetMs = config.REDIS_TIMEOUT_MS;
-  if (points === 0) return unlimited;
+  const ledger = new SpendLedger(duration * 1000);
+  if (points === 0) return { spend: () => Promise.resolve(undefined), spenders: () => [] };
   const memory = new RateLimiterMemory({ points, duration, keyPrefix: 'site:rl' });
   // Redis away, or slower than its budget: the budget in this process's memory stands in at once.
-  const limiter = redis
+  const limiter: RateLimiterAbstract | RLWrapperTimeouts = redis
     ? new RLWrapperTimeouts({
         limiter: new RateLimiterRedis({
           storeClient: redis.client,
@@ -54,18 +69,22 @@ export function createMissLimiter({ config, redis, trusted, log, metrics }: Miss
         timeoutMs: budgetMs,
         insuranceLimiter: memory,
       })
-    : memory;
+    : cluster.isWorker
+      ? new RateLimiterCluster({ points, duration, keyPrefix: 'site:rl', timeoutMs: CLUSTER_TIMEOUT_MS })
+      : memory;
   const bursts = new BurstLog(duration * 1000);
 
   return {
+    spenders: () => ledger.top(),
     async spend(req, kind) {
       const client = clientKey(trusted.clientOf(req));
+      ledger.spent(client);
       try {
         await limiter.consume(client);
         return undefined;
       } catch (rejected) {
         if (!(rejected instanceof RateLimiterRes)) {
-          // Neither Redis nor memory could say: serving is worth more than limiting.
+          // Neither Redis nor memory (nor the primary) could say: serving is worth more than limiting.
           log.error({ err: rejected, client }, 'rate limiter failed; request let through');
           return undefined;
         }

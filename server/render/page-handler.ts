@@ -50,9 +50,9 @@ export interface PageHandlerDeps {
   /** Development: Vite adds its client and React's refresh preamble to the head. */
   transformHead?: ((url: string, head: string) => Promise<string>) | undefined;
   trusted: TrustedProxies;
-  /** What a render must pass: shedding (refused before it starts), then, at its first read the cache cannot answer, its client's budget. */
+  /** What a render must pass: shedding (refused before it starts), then, at its first read that calls the content API, its client's budget. */
   overloaded: () => ContentError | undefined;
-  admitMiss: (req: IncomingMessage, kind: MissKind) => Promise<ContentError | undefined>;
+  admitCall: (req: IncomingMessage, kind: MissKind) => Promise<ContentError | undefined>;
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
@@ -99,10 +99,10 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const started = performance.now();
     const renderedSince = Date.now();
     const reads = new RenderReads();
-    // The client's budget is spent once per render, at its first read the cache cannot answer.
+    // The client's budget is spent once per render, at its first read that calls the content API.
     let admitted: Promise<ContentError | undefined> | undefined;
-    const beforeMiss = async () => {
-      admitted ??= deps.admitMiss(req, 'page');
+    const admit = async () => {
+      admitted ??= deps.admitCall(req, 'page');
       const refusal = await admitted;
       if (refusal) throw refusal;
     };
@@ -110,11 +110,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     try {
       const renderer = await deps.renderer();
       const render = () =>
-        renderer.render(
-          new Request(url, { signal: controller.signal }),
-          serverContentApi(deps.cache, reads, beforeMiss),
-          variant === 'large',
-        );
+        renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads, admit), variant === 'large');
       // With tracing, the loaders' cache lookups are children of the render's span.
       page = await (trace ? trace.run(render) : render());
     } catch (error) {
