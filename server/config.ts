@@ -65,7 +65,7 @@ const schema = z.object({
   RATE_LIMIT_MISSES: int(0, 1_000_000)
     .default(60)
     .describe(
-      'requests per client and window that the caches cannot answer (they cost the content API); past it, 429; `0` turns the limit off',
+      'calls to the content API per client and window: only the request that makes one spends a point (a cached, shared or stale answer, or waiting for another request’s call, never does; a page at most one); past it, 429; `0` turns the limit off',
     ),
   RATE_LIMIT_WINDOW_S: int(1, 3_600).default(10).describe('the window of `RATE_LIMIT_MISSES`, in seconds'),
   SHED_EVENT_LOOP_LAG_MS: int(0, 10_000)
@@ -90,7 +90,7 @@ const schema = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/ })
     .optional()
-    .describe("Redis, the fleet's shared cache tier; unset: each process caches alone"),
+    .describe("Redis, the fleet's shared cache tier; unset: a machine's workers share their primary's, and a lone process caches alone"),
   REDIS_TIMEOUT_MS: int(5, 5_000).default(100).describe('budget of any one Redis call; past it the process goes on without Redis'),
   WORKERS: int(1, 256).optional().describe('worker processes serving one port; default: one per CPU when `NODE_ENV=production`, else 1'),
   PURGE_TOKEN: z

@@ -313,14 +313,21 @@ export class ContentCache {
     let previous = stale;
     let token: string | null | undefined;
     if (shared) {
-      const found = await shared.get(request.key);
+      // The look-up and the lock at once: one round trip instead of two on every miss. One process
+      // of the service calls the content API; the others wait for its answer.
+      const [found, lock] = await Promise.all([
+        shared.get(request.key),
+        shared.lock(request.key, this.#config.UPSTREAM_TIMEOUT_MS + 1_000),
+      ]);
+      token = lock;
       if (found) {
         const answer = this.#fromShared(request, found, previous);
-        if (answer.freshUntil > Date.now()) return this.#keep(answer, options, context, 'SHARED');
+        if (answer.freshUntil > Date.now()) {
+          if (token) void shared.unlock(request.key, token);
+          return this.#keep(answer, options, context, 'SHARED');
+        }
         if (!previous || answer.storedAt > previous.storedAt) previous = answer;
       }
-      // One process of the fleet calls the content API; the others wait for its answer.
-      token = await shared.lock(request.key, this.#config.UPSTREAM_TIMEOUT_MS + 1_000);
       if (token === null) {
         const deadline = Date.now() + this.#config.UPSTREAM_TIMEOUT_MS + 500;
         const waited = await shared.waitFor(request.key, previous?.storedAt ?? 0, deadline, signal);
@@ -349,7 +356,8 @@ export class ContentCache {
       }
       throw error;
     } finally {
-      if (token) await shared?.unlock(request.key, token);
+      // Not waited for: the answer is stored first (one connection, in order), and whoever waits has it.
+      if (token) void shared?.unlock(request.key, token);
     }
   }
 
