@@ -22,6 +22,7 @@ import { RedisTier } from './fleet/redis-tier.js';
 import { createFrontDoor } from './http/front-door.js';
 import { guardConnections, serverTimeouts } from './http/connection-guard.js';
 import { securityHeaders } from './http/security-headers.js';
+import { PartnerKeys } from './http/partner-keys.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
 import { UntrustedForwarders, warnUntrustedForwarder } from './http/untrusted-forwarders.js';
 import { createLogger, type Logger } from './observability/logger.js';
@@ -110,6 +111,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Off (undefined, and OpenTelemetry not loaded) unless an OTLP endpoint is configured.
   const tracing = await startTracing({ config, log, trusted });
   const link = options.link;
+  const partners = new PartnerKeys(config.API_KEYS ?? []);
   const admission = createAdmission({ config, redis, trusted, log, metrics, onBusy: link && ((busy) => link.state({ busy })) });
   const upstream = new UpstreamClient({
     url: upstreamUrl,
@@ -195,7 +197,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       transformHead: source.transformHead,
       trusted,
       overloaded: () => admission.overloaded(),
-      admitCall: (req, kind) => admission.admitCall(req, kind),
+      admission,
       windows: config,
       log,
       tracing,
@@ -206,7 +208,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
       cache,
       openApi: Buffer.from(JSON.stringify(buildOpenApi())),
       log,
-      admitCall: (req, kind) => admission.admitCall(req, kind),
+      admission,
+      partners,
+      metrics,
     }),
     cachedPage: !pageCache
       ? undefined

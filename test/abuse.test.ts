@@ -99,7 +99,7 @@ describe('a client flooding what is not cached', () => {
     expect(visits).toEqual(Array(visits.length).fill(200));
     expect(await metric(svc, 'rate_limited_total{kind="api"}')).toBe(refused.length);
     // One log line for the whole burst, naming the client.
-    const lines = svc.logs.filter((l) => l.msg === 'client over its limit of requests the caches cannot answer');
+    const lines = svc.logs.filter((l) => l.msg === 'client over its budget of calls to the content API');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ client: '127.0.0.2', kind: 'api', limit: 20, windowS: 1 });
   });

@@ -95,6 +95,24 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       labelNames: ['kind'],
       registers,
     }),
+    partnerRequests: talliedCounter({
+      name: 'partner_requests_total',
+      help: "API requests made with a partner's key (X-API-Key), by partner.",
+      labelNames: ['partner'],
+      registers,
+    }),
+    partnerCalls: talliedCounter({
+      name: 'partner_calls_total',
+      help: "Calls to the content API a partner's requests made, each a point of its budget, by partner.",
+      labelNames: ['partner'],
+      registers,
+    }),
+    partnerLimited: talliedCounter({
+      name: 'partner_rate_limited_total',
+      help: "A partner's requests refused (429) because it had spent its budget, by partner.",
+      labelNames: ['partner'],
+      registers,
+    }),
     shed: talliedCounter({
       name: 'load_shed_total',
       help: 'Requests refused (503) to keep the service answering, by reason: event_loop (busy), upstream_queue (too many content API calls waiting).',

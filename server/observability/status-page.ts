@@ -97,6 +97,19 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
           ['client', 'budget points asked for'],
           report.spenders.map(([c, n]) => [c, count(n)]),
         );
+  const partnerCounts = [
+    by('partner_requests_total', 'partner'),
+    by('partner_calls_total', 'partner'),
+    by('partner_rate_limited_total', 'partner'),
+  ];
+  const partnerNames = [...new Set(partnerCounts.flatMap((counts) => [...counts.keys()]))].sort();
+  const partners =
+    partnerNames.length === 0
+      ? '<p class="none">No request has come with a partner’s key (X-API-Key).</p>'
+      : table(
+          ['partner', 'requests', 'calls to the content API (budget points)', 'refused (429)'],
+          partnerNames.map((name) => [name, ...partnerCounts.map((counts) => count(counts.get(name) ?? 0))]),
+        );
   const recent =
     report.recentErrors.length === 0
       ? '<p class="none">None since the process started.</p>'
@@ -123,6 +136,7 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
       rows.map(([, , tone]) => tone),
     )}</section>`,
     `<section><h2>Clients that cost the content API most (this window and the last)</h2>${spenders}</section>`,
+    `<section><h2>Partners</h2>${partners}</section>`,
     `<section><h2>Untrusted peers forwarding for others</h2>${forwarded}</section>`,
     `<section><h2>Recent warnings and errors</h2>${recent}</section>`,
     '</main></body></html>',

@@ -16,14 +16,20 @@ import { BurstLog } from '../observability/burst-log.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { EventLoopLoad } from './event-loop-load.js';
-import { createMissLimiter, type MissKind } from './miss-limiter.js';
+import type { Partner } from '../http/partner-keys.js';
+import { createMissLimiter, type Budget, type MissKind, type Spent } from './miss-limiter.js';
 import type { GateRefusal } from './upstream-gate.js';
 
 export interface Admission {
   /** Overloaded now: the 503 to refuse new work with, else undefined. */
   overloaded(): ContentError | undefined;
-  /** For a request about to cause a call to the content API: the 503 or 429 to refuse it with, else undefined. */
-  admitCall(req: IncomingMessage, kind: MissKind): Promise<ContentError | undefined>;
+  /**
+   * For a request about to cause a call to the content API (a partner's, with its key): where its
+   * budget stands, and the 503 or 429 to refuse it with, if it is refused.
+   */
+  admitCall(req: IncomingMessage, kind: MissKind, partner?: Partner): Promise<Spent>;
+  /** The budget a refused request was under, for the RateLimit headers of its 429. */
+  budgetOf(partner: Partner | undefined, retryAfterS: number): Budget | undefined;
   /** The clients that asked for the most budget lately, most first. */
   spenders(): [client: string, points: number][];
   /** A call to the content API was refused a slot (upstream-gate.ts). */
@@ -35,7 +41,13 @@ export interface Admission {
 export function createAdmission(deps: {
   config: Pick<
     Config,
-    'SHED_EVENT_LOOP_LAG_MS' | 'RATE_LIMIT_MISSES' | 'RATE_LIMIT_WINDOW_S' | 'REDIS_TIMEOUT_MS' | 'UPSTREAM_QUEUE' | 'UPSTREAM_CONNECTIONS'
+    | 'SHED_EVENT_LOOP_LAG_MS'
+    | 'RATE_LIMIT_MISSES'
+    | 'RATE_LIMIT_MISSES_PER_KEY'
+    | 'RATE_LIMIT_WINDOW_S'
+    | 'REDIS_TIMEOUT_MS'
+    | 'UPSTREAM_QUEUE'
+    | 'UPSTREAM_CONNECTIONS'
   >;
   redis: RedisLink | undefined;
   trusted: TrustedProxies;
@@ -66,7 +78,11 @@ export function createAdmission(deps: {
 
   return {
     overloaded,
-    admitCall: (req, kind) => Promise.resolve(overloaded() ?? limiter.spend(req, kind)),
+    admitCall(req, kind, partner) {
+      const busy = overloaded();
+      return busy ? Promise.resolve({ refusal: busy }) : limiter.spend(req, kind, partner);
+    },
+    budgetOf: (partner, retryAfterS) => limiter.budgetOf(partner, retryAfterS),
     spenders: () => limiter.spenders(),
     upstreamRefused(why) {
       metrics.shed('upstream_queue').inc();

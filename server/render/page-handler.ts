@@ -22,7 +22,9 @@ import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 import type { Tracing } from '../observability/tracing.js';
 import type { ContentCache } from '../proxy/content-cache.js';
-import type { MissKind } from '../reliability/miss-limiter.js';
+import { rateLimitHeaders } from '../http/rate-limit-headers.js';
+import type { Admission } from '../reliability/admission.js';
+import type { Budget, Spent } from '../reliability/miss-limiter.js';
 import type { ClientAssets } from './client-assets.js';
 import { canonicalUrl, documentHead } from './document-head.js';
 import type { PageCache } from './page-cache.js';
@@ -52,7 +54,7 @@ export interface PageHandlerDeps {
   trusted: TrustedProxies;
   /** What a render must pass: shedding (refused before it starts), then, at its first read that calls the content API, its client's budget. */
   overloaded: () => ContentError | undefined;
-  admitCall: (req: IncomingMessage, kind: MissKind) => Promise<ContentError | undefined>;
+  admission: Pick<Admission, 'admitCall' | 'budgetOf'>;
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
@@ -100,11 +102,13 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const renderedSince = Date.now();
     const reads = new RenderReads();
     // The client's budget is spent once per render, at its first read that calls the content API.
-    let admitted: Promise<ContentError | undefined> | undefined;
+    let admitted: Promise<Spent> | undefined;
+    let budget: Budget | undefined;
     const admit = async () => {
-      admitted ??= deps.admitCall(req, 'page');
-      const refusal = await admitted;
-      if (refusal) throw refusal;
+      admitted ??= deps.admission.admitCall(req, 'page');
+      const spent = await admitted;
+      budget = spent.budget;
+      if (spent.refusal) throw spent.refusal;
     };
     let page;
     try {
@@ -204,6 +208,8 @@ export function createPageHandler(deps: PageHandlerDeps) {
           'MISS',
           'server-timing',
           `data;dur=${dataMs.toFixed(1)}, cache;desc=MISS`,
+          // Where the visitor's budget stands, when this render spent a point of it or was refused.
+          ...rateLimitHeaders(status === 429 ? (budget ?? deps.admission.budgetOf(undefined, reads.retryAfterS ?? 1)) : budget),
         ]);
         if (encoder) encoder.pipe(res);
         out.write(head);
