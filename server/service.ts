@@ -25,6 +25,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { PartnerKeys } from './http/partner-keys.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
 import { UntrustedForwarders, warnUntrustedForwarder } from './http/untrusted-forwarders.js';
+import { PurgeClock } from './fleet/purge-clock.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/operator-routes.js';
@@ -38,7 +39,6 @@ import { buildOpenApi } from './proxy/openapi.js';
 import { createAdmission } from './reliability/admission.js';
 import { PageCache } from './render/page-cache.js';
 import { createPageHandler } from './render/page-handler.js';
-import { variantOf } from './render/page-variant.js';
 import { seoRoutes } from './render/seo-routes.js';
 import { serverContentApi } from './render/server-content-api.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
@@ -109,7 +109,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   redis?.start();
   const trusted = new TrustedProxies(config.TRUSTED_PROXIES ?? []);
   // Off (undefined, and OpenTelemetry not loaded) unless an OTLP endpoint is configured.
-  const tracing = await startTracing({ config, log, trusted });
+  const tracing = await startTracing({ config, log, trusted, propagateTo: [upstreamUrl] });
   const link = options.link;
   const partners = new PartnerKeys(config.API_KEYS ?? []);
   const admission = createAdmission({ config, redis, trusted, log, metrics, onBusy: link && ((busy) => link.state({ busy })) });
@@ -121,7 +121,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
       log[state === 'open' ? 'warn' : 'info']({ state }, `circuit breaker ${state}`);
     },
     onRefused: (why) => admission.upstreamRefused(why),
-    tracing,
   });
   metrics.stats.upstreamInFlight = () => upstream.gate.inFlight;
   metrics.stats.upstreamQueued = () => upstream.gate.queued;
@@ -129,17 +128,21 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const shared = redis
     ? new RedisTier(redis, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000)
     : link?.tier;
-  const cache = new ContentCache({ upstream, config, metrics, log, shared, tracing });
+  // When this process last purged: one clock for the answers and the pages.
+  const purges = new PurgeClock();
+  const cache = new ContentCache({ upstream, config, metrics, log, shared, purges });
   const headScriptHash = `sha256-${createHash('sha256').update(HEAD_SCRIPT).digest('base64')}`;
   // Development injects Vite's client and React's refresh preamble as inline scripts.
   const headers = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
   // No page cache in development: an edit must show on the next request.
   const pageCache =
-    config.PAGE_CACHE_MAX_BYTES > 0 && !source.development ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted, metrics) : undefined;
+    config.PAGE_CACHE_MAX_BYTES > 0 && !source.development
+      ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted, metrics, purges)
+      : undefined;
 
   const bus = redis ? redisBus(redis, log) : (link?.bus ?? localBus());
-  const purger = new Purger({ cache, pageCache, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
+  const purger = new Purger({ cache, pageCache, purges, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
@@ -200,7 +203,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
       admission,
       windows: config,
       log,
-      tracing,
     }),
   });
   const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res))), {
@@ -212,15 +214,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       partners,
       metrics,
     }),
-    cachedPage: !pageCache
-      ? undefined
-      : tracing
-        ? (req, res) => {
-            const served = pageCache.serve(req, res);
-            if (served) tracing.pageCacheHit(res, variantOf(req, trusted));
-            return served;
-          }
-        : (req, res) => pageCache.serve(req, res),
+    cachedPage: pageCache && ((req, res) => pageCache.serve(req, res)),
     app,
   });
   const served = tracing ? tracing.serve(frontDoor) : frontDoor;

@@ -17,6 +17,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { ALL_TAG } from '../proxy/cache-tags.js';
 import type { ContentCache } from '../proxy/content-cache.js';
 import type { PageCache } from '../render/page-cache.js';
+import type { PurgeClock } from './purge-clock.js';
 import type { SharedTier } from './shared-tier.js';
 
 /** A purge as the fleet passes it on: the tags, and the process that was asked for it. */
@@ -49,6 +50,8 @@ export interface PurgeOutcome {
 export interface PurgerDeps {
   cache: ContentCache;
   pageCache: PageCache | undefined;
+  /** When this process last purged, for both caches. */
+  purges: PurgeClock;
   shared: SharedTier | undefined;
   bus: PurgeBus;
   edges: readonly string[];
@@ -131,6 +134,7 @@ export class Purger {
   /** Applies a purge to this process's caches, then passes it on to the edges. */
   async #apply(tags: readonly string[]): Promise<void> {
     const set = new Set(tags);
+    this.deps.purges.mark();
     const answers = this.deps.cache.markStale(set);
     const pages = this.deps.pageCache?.purge(set) ?? 0;
     this.deps.log.debug({ answers, pages }, 'purge applied here');

@@ -1,32 +1,21 @@
 /**
- * Tracing switched on (docs/decisions/021): OpenTelemetry's trace SDK with a batch span processor
- * and the OTLP/HTTP exporter (JSON), one provider per process. Loaded by tracing.ts only when an
- * endpoint is configured.
+ * Tracing switched on (docs/decisions/021 and 027): OpenTelemetry's trace SDK with a batch span
+ * processor and the OTLP/HTTP exporter (JSON), one provider per service. Loaded by tracing.ts
+ * only when an endpoint is configured. The core knows nothing of it: spans are made from what the
+ * core publishes on diagnostics channels (diagnostics.ts) and from undici's own (`undici:request:*`).
  *
  * Spans: one SERVER span per request (not the health probes); under it a span per cache lookup
- * (which tier answered, fresh or stale, whether it waited for another request's fetch), a CLIENT
- * span per call to the content API (which carries `traceparent`), and a span per page render
- * (route, bytes, or the page cache's hit). An incoming `traceparent` is believed only from a
- * trusted proxy (TRUSTED_PROXIES): anyone else could tie our spans to a trace of their making.
+ * (which tier answered, fresh or stale, whether it waited for another request's fetch, linked to
+ * that fetch), a CLIENT span per outgoing call (the content API's and media origins' calls carry
+ * `traceparent`), and a span per page render (route, bytes, or the page cache's hit). An
+ * incoming `traceparent` is believed only from a trusted proxy (TRUSTED_PROXIES): anyone else
+ * could tie our spans to a trace of their making. A span is made by the service whose request is
+ * active, so that services sharing a process (tests) never trace each other's work.
  */
 import cluster from 'node:cluster';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
-import {
-  context,
-  createContextKey,
-  createTraceState,
-  isValidSpanId,
-  isValidTraceId,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Context,
-  type Span,
-  type SpanContext,
-} from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -47,55 +36,19 @@ import {
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_HTTP_ROUTE,
   ATTR_NETWORK_PEER_ADDRESS,
-  ATTR_SERVER_ADDRESS,
-  ATTR_SERVER_PORT,
   ATTR_SERVICE_NAME,
-  ATTR_URL_FULL,
   ATTR_URL_PATH,
   ATTR_URL_QUERY,
   ATTR_URL_SCHEME,
 } from '@opentelemetry/semantic-conventions';
+import type { Config } from '../config.js';
 import type { Logger } from './logger.js';
 import { factsOf, requestIdOf } from './request-observer.js';
-import type { Config } from '../config.js';
-import type { LookupOutcome, RenderTrace, Tracing, TracingDeps, UpstreamCall } from './tracing.js';
-
-/** The site's own attributes, beside the semantic conventions' ones. */
-const ATTR = {
-  requestId: 'site.request_id',
-  cache: 'site.cache',
-  variant: 'site.page.variant',
-  aborted: 'site.aborted',
-  cacheKey: 'site.cache.key',
-  cacheStatus: 'site.cache.status',
-  cacheTier: 'site.cache.tier',
-  cacheFresh: 'site.cache.fresh',
-  coalesced: 'site.cache.coalesced',
-  backgroundRefresh: 'site.cache.background_refresh',
-  conditional: 'site.upstream.conditional',
-  notModified: 'site.upstream.not_modified',
-  pageRoute: 'site.page.route',
-  pageCache: 'site.page.cache',
-  renderBytes: 'site.render.bytes',
-} as const;
+import type { Tracing, TracingDeps } from './tracing.js';
+import { ATTR, propagator, store, subscribeAll, TRACER, unsubscribeAll, type Traced } from './tracing-spans.js';
 
 /** Not traced, as they are not logged: the probes would fill the traces. */
 const QUIET = new Set(['/healthz', '/readyz']);
-/** version-traceid-parentid-flags (W3C Trace Context); a later version may append fields. */
-const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
-
-const SPAN = Symbol('request span');
-type Traced = ServerResponse & { [SPAN]?: Span };
-/** The context value that marks a cache lookup's span, for lookedUp(). */
-const LOOKUP = createContextKey('site cache lookup');
-
-/** One context manager for the process (AsyncLocalStorage); the API holds one globally. */
-let contextManager: AsyncLocalStorageContextManager | undefined;
-function ensureContextManager(): void {
-  if (contextManager) return;
-  contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
-}
 
 type ExportResult = Parameters<Parameters<SpanExporter['export']>[1]>[0];
 
@@ -117,7 +70,7 @@ class ReportingExporter implements SpanExporter {
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     this.inner.export(spans, (result) => {
-      // ExportResultCode.SUCCESS is 0 (its enum is @opentelemetry/core's, not a dependency of ours).
+      // ExportResultCode.SUCCESS is 0.
       if ((result.code as number) !== 0) {
         this.#lost += spans.length;
         if (!this.#failing) {
@@ -145,20 +98,7 @@ class ReportingExporter implements SpanExporter {
   }
 }
 
-function pathAndQuery(target: string): [string, string | undefined] {
-  const at = target.indexOf('?');
-  return at === -1 ? [target, undefined] : [target.slice(0, at), target.slice(at + 1)];
-}
-
-function recordError(span: Span, error: unknown): void {
-  const err = error instanceof Error ? error : new Error(String(error));
-  span.recordException(err);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
-  const kind = (error as { kind?: unknown; code?: unknown } | null)?.kind ?? (error as { code?: unknown } | null)?.code;
-  span.setAttribute(ATTR_ERROR_TYPE, typeof kind === 'string' ? kind : err.name);
-}
-
-/** The sampler the standard variables name (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG). */
+/** The sampler the standard variables name (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG), as the SDKs' env configuration builds it. */
 function samplerOf(config: Pick<Config, 'OTEL_TRACES_SAMPLER' | 'OTEL_TRACES_SAMPLER_ARG'>): Sampler {
   const [parentBased, root] = config.OTEL_TRACES_SAMPLER.startsWith('parentbased_')
     ? [true, config.OTEL_TRACES_SAMPLER.slice('parentbased_'.length)]
@@ -172,8 +112,7 @@ function samplerOf(config: Pick<Config, 'OTEL_TRACES_SAMPLER' | 'OTEL_TRACES_SAM
   return parentBased ? new ParentBasedSampler({ root: sampler }) : sampler;
 }
 
-export function createTracing({ config, log, trusted, endpoint }: TracingDeps & { endpoint: string }): Tracing {
-  ensureContextManager();
+export function createTracing({ config, log, trusted, endpoint, propagateTo }: TracingDeps & { endpoint: string }): Tracing {
   const exporter = new ReportingExporter(
     new OTLPTraceExporter({ url: endpoint, timeoutMillis: config.OTEL_EXPORTER_OTLP_TIMEOUT }),
     endpoint,
@@ -198,30 +137,14 @@ export function createTracing({ config, log, trusted, endpoint }: TracingDeps & 
       }),
     ],
   });
-  const tracer = provider.getTracer('site-bff');
+  const traced: Traced = { tracer: provider.getTracer('site-bff'), propagateTo: new Set(propagateTo.map((u) => new URL(u).origin)) };
+  const spans = new WeakMap<ServerResponse, Span>();
+  subscribeAll();
   log.info({ endpoint, serviceName: config.OTEL_SERVICE_NAME }, 'tracing on: spans are sent over OTLP/HTTP');
 
-  /** The parent of a request's span: the caller's trace when a trusted proxy sent it, else none (a new trace). */
-  function parentOf(req: IncomingMessage): Context {
-    const header = req.headers.traceparent;
-    if (typeof header !== 'string' || !trusted.trusts(req.socket.remoteAddress)) return ROOT_CONTEXT;
-    const m = TRACEPARENT.exec(header.trim().toLowerCase());
-    if (!m || m[1] === 'ff' || (m[1] === '00' && m[5] !== undefined)) return ROOT_CONTEXT;
-    const [, , traceId, spanId, flags] = m as unknown as [string, string, string, string, string];
-    if (!isValidTraceId(traceId) || !isValidSpanId(spanId)) return ROOT_CONTEXT;
-    const state = req.headers.tracestate;
-    return trace.setSpanContext(ROOT_CONTEXT, {
-      traceId,
-      spanId,
-      traceFlags: Number.parseInt(flags, 16) & 1,
-      isRemote: true,
-      ...(typeof state === 'string' && state.length <= 512 ? { traceState: createTraceState(state) } : {}),
-    });
-  }
-
-  /** Listener for the response's 'close' (one shared function): the request span's last facts, then its end. */
-  function endRequest(this: Traced): void {
-    const span = this[SPAN]!;
+  /** Listener for the response's 'close': the request span's last facts, then its end. */
+  function endRequest(this: ServerResponse): void {
+    const span = spans.get(this)!;
     const facts = factsOf(this);
     const route = facts?.route ?? 'other';
     span.updateName(`${this.req.method ?? 'OTHER'} ${route}`);
@@ -241,13 +164,6 @@ export function createTracing({ config, log, trusted, endpoint }: TracingDeps & 
     span.end();
   }
 
-  const spanOf = (res: ServerResponse): Span | undefined => (res as Traced)[SPAN];
-
-  function startPageSpan(res: ServerResponse, variant: string, attributes: Record<string, string | number | boolean>): Span {
-    spanOf(res)?.setAttribute(ATTR.variant, variant);
-    return tracer.startSpan('render', { attributes: { [ATTR.variant]: variant, ...attributes } });
-  }
-
   return {
     serve(listener: RequestListener): RequestListener {
       return (req, res) => {
@@ -256,18 +172,21 @@ export function createTracing({ config, log, trusted, endpoint }: TracingDeps & 
           listener(req, res);
           return;
         }
-        const parent = parentOf(req);
-        const [path, query] = pathAndQuery(target);
+        // The caller's trace, only when a trusted proxy sent it: anyone else starts a new one.
+        const parent = trusted.trusts(req.socket.remoteAddress)
+          ? propagator.extract(ROOT_CONTEXT, req.headers, headerGetter)
+          : ROOT_CONTEXT;
+        const at = target.indexOf('?');
         const method = req.method ?? 'OTHER';
         // Never the headers: Authorization and Cookie stay out of traces.
-        const span = tracer.startSpan(
+        const span = traced.tracer.startSpan(
           method,
           {
             kind: SpanKind.SERVER,
             attributes: {
               [ATTR_HTTP_REQUEST_METHOD]: method,
-              [ATTR_URL_PATH]: path.slice(0, 1024),
-              ...(query === undefined ? {} : { [ATTR_URL_QUERY]: query.slice(0, 1024) }),
+              [ATTR_URL_PATH]: (at === -1 ? target : target.slice(0, at)).slice(0, 1024),
+              ...(at === -1 ? {} : { [ATTR_URL_QUERY]: target.slice(at + 1, at + 1025) }),
               [ATTR_URL_SCHEME]: 'http',
               [ATTR_NETWORK_PEER_ADDRESS]: req.socket.remoteAddress ?? '',
               [ATTR_CLIENT_ADDRESS]: trusted.clientOf(req),
@@ -275,133 +194,18 @@ export function createTracing({ config, log, trusted, endpoint }: TracingDeps & 
           },
           parent,
         );
-        (res as Traced)[SPAN] = span;
+        spans.set(res, span);
         res.once('close', endRequest);
-        context.with(trace.setSpan(parent, span), listener, undefined, req, res);
+        store.run(trace.setSpan(parent, span).setValue(TRACER, traced), listener, req, res);
       };
     },
 
-    traceIdOf(res) {
-      return spanOf(res)?.spanContext().traceId;
-    },
+    traceIdOf: (res) => spans.get(res)?.spanContext().traceId,
 
-    cacheHit(key) {
-      tracer
-        .startSpan('cache lookup', {
-          attributes: {
-            [ATTR.cacheKey]: key,
-            [ATTR.cacheStatus]: 'HIT',
-            [ATTR.cacheTier]: 'memory',
-            [ATTR.cacheFresh]: true,
-            [ATTR.coalesced]: false,
-          },
-        })
-        .end();
-    },
-
-    async cacheLookup(key, lookup) {
-      const span = tracer.startSpan('cache lookup', { attributes: { [ATTR.cacheKey]: key } });
-      const active = trace.setSpan(context.active(), span).setValue(LOOKUP, span);
-      try {
-        return await context.with(active, lookup);
-      } catch (error) {
-        recordError(span, error);
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
-
-    lookedUp(outcome: LookupOutcome) {
-      const span = context.active().getValue(LOOKUP) as Span | undefined;
-      if (!span) return;
-      span.setAttributes({
-        [ATTR.cacheStatus]: outcome.status,
-        [ATTR.cacheTier]: outcome.tier,
-        [ATTR.cacheFresh]: outcome.status !== 'STALE',
-        [ATTR.coalesced]: outcome.coalesced,
-        [ATTR.backgroundRefresh]: outcome.backgroundRefresh,
-      });
-      const waitedFor = outcome.waitedFor as SpanContext | undefined;
-      if (outcome.coalesced && waitedFor) span.addLink({ context: waitedFor, attributes: { 'site.link': 'waited for this fetch' } });
-    },
-
-    loadToken() {
-      return (context.active().getValue(LOOKUP) as Span | undefined)?.spanContext();
-    },
-
-    async upstreamCall(call: UpstreamCall, send) {
-      const url = new URL(call.url);
-      const span = tracer.startSpan('GET', {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          [ATTR_HTTP_REQUEST_METHOD]: 'GET',
-          [ATTR_URL_FULL]: url.href,
-          [ATTR_SERVER_ADDRESS]: url.hostname,
-          [ATTR_SERVER_PORT]: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
-          [ATTR.conditional]: call.conditional,
-        },
-      });
-      const sent = span.spanContext();
-      call.headers.traceparent = `00-${sent.traceId}-${sent.spanId}-${sent.traceFlags & 1 ? '01' : '00'}`;
-      const state = sent.traceState?.serialize();
-      if (state) call.headers.tracestate = state;
-      try {
-        const answer = await context.with(trace.setSpan(context.active(), span), send);
-        span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, answer.status);
-        if (answer.status === 304) span.setAttribute(ATTR.notModified, true);
-        if (answer.status >= 400 && answer.status !== 404) {
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          span.setAttribute(ATTR_ERROR_TYPE, String(answer.status));
-        }
-        return answer;
-      } catch (error) {
-        recordError(span, error);
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
-
-    startRender(res, variant): RenderTrace {
-      const span = startPageSpan(res, variant, {});
-      const active = trace.setSpan(context.active(), span);
-      let ended = false;
-      res.once('close', () => {
-        if (ended) return;
-        ended = true;
-        if (!res.writableFinished) span.setAttribute(ATTR.aborted, true);
-        span.setAttribute(ATTR.renderBytes, render.bytes);
-        span.end();
-      });
-      const render: RenderTrace = {
-        bytes: 0,
-        run: (fn) => context.with(active, fn),
-        matched(route, status) {
-          span.setAttribute(ATTR.pageRoute, route);
-          span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
-          span.setAttribute(ATTR.pageCache, 'miss');
-          if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: `the page's data could not be had (${status})` });
-        },
-        notModified() {
-          span.setAttribute(ATTR.pageCache, 'not_modified');
-        },
-        failed(error) {
-          recordError(span, error);
-        },
-      };
-      return render;
-    },
-
-    pageCacheHit(res, variant) {
-      startPageSpan(res, variant, { [ATTR.pageRoute]: factsOf(res)?.route ?? 'page', [ATTR.pageCache]: 'hit' }).end();
-    },
-
-    forceFlush() {
-      return provider.forceFlush();
-    },
+    forceFlush: () => provider.forceFlush(),
 
     async shutdown() {
+      unsubscribeAll();
       // Within the shutdown budget: what the collector has not taken by then is lost.
       const budgetMs = Math.min(config.OTEL_EXPORTER_OTLP_TIMEOUT, config.SHUTDOWN_TIMEOUT_MS / 2);
       let timer: NodeJS.Timeout | undefined;
@@ -420,3 +224,8 @@ export function createTracing({ config, log, trusted, endpoint }: TracingDeps & 
     },
   };
 }
+
+const headerGetter = {
+  get: (headers: NodeJS.Dict<string | string[]>, key: string) => headers[key],
+  keys: (headers: NodeJS.Dict<string | string[]>) => Object.keys(headers),
+};

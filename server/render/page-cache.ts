@@ -5,12 +5,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import type { PurgeClock } from '../fleet/purge-clock.js';
 import { sendStored, type StoredAnswer } from '../http/stored-response.js';
+import { pageHitChannel } from '../observability/diagnostics.js';
 import { observe } from '../observability/request-observer.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import type { Metrics } from '../observability/metrics.js';
 import { pageKey } from './page-key.js';
-import { varyOf } from './page-variant.js';
+import { variantOf, varyOf } from './page-variant.js';
 
 export interface CachedPage extends StoredAnswer {
   /** The metrics label of the page's route. */
@@ -24,13 +26,12 @@ const MIN_TTL_MS = 250;
 
 export class PageCache {
   readonly #lru: LRUCache<string, CachedPage>;
-  /** When this process last applied a purge (epoch ms). */
-  #purgedAt = 0;
 
   constructor(
     maxBytes: number,
     private readonly trusted: TrustedProxies,
     private readonly metrics: Metrics,
+    private readonly purges: PurgeClock,
   ) {
     this.#lru = new LRUCache<string, CachedPage>({
       maxSize: maxBytes,
@@ -47,7 +48,7 @@ export class PageCache {
   /** Keeps a page rendered since `renderedSince` (epoch ms), unless a purge came meanwhile: it may show what was purged. */
   store(key: string, page: CachedPage, reuseUntil: number, renderedSince: number): void {
     const ttl = reuseUntil - Date.now();
-    if (ttl >= MIN_TTL_MS && renderedSince > this.#purgedAt) this.#lru.set(key, page, { ttl });
+    if (ttl >= MIN_TTL_MS && !this.purges.purgedSince(renderedSince)) this.#lru.set(key, page, { ttl });
   }
 
   /** Answers a GET or HEAD from the cache; false when the page is not there. */
@@ -58,13 +59,13 @@ export class PageCache {
     if (!page) return false;
     observe(res, { route: page.route, cache: 'HIT' });
     this.metrics.pageCacheEvents(page.route, 'hit').inc();
+    if (pageHitChannel.hasSubscribers) pageHitChannel.publish({ res, variant: variantOf(req, this.trusted) });
     sendStored(req, res, page, ['vary', varyOf(req, this.trusted), 'x-cache', 'HIT', 'server-timing', 'cache;desc=HIT']);
     return true;
   }
 
   /** Drops every page carrying one of the tags; it is drawn again, from fresh data, when next asked for. */
   purge(tags: ReadonlySet<string>): number {
-    this.#purgedAt = Date.now();
     const gone: string[] = [];
     this.#lru.forEach((page, key) => {
       if (page.tags.some((t) => tags.has(t))) gone.push(key);

@@ -13,14 +13,14 @@ import { ROUTE_DESCRIPTIONS } from '../../client/route-descriptions.js';
 import { canonicalHref } from '../../client/href.js';
 import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../client/route-table.js';
 import { ALL_TAG, urlTag } from '../proxy/cache-tags.js';
-import { cacheControl } from '../proxy/content-cache.js';
+import { cacheControl } from '../proxy/cached-answer.js';
 import type { ContentError } from '../../shared/content-api.js';
 import { routerSafe } from '../../shared/router-safe.js';
 import { etagMatches, Representation, streamEncoder, weakEtag } from '../http/representation.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
-import type { Tracing } from '../observability/tracing.js';
+import { renderChannel, type RenderEvent } from '../observability/diagnostics.js';
 import type { ContentCache } from '../proxy/content-cache.js';
 import { rateLimitHeaders } from '../http/rate-limit-headers.js';
 import type { Admission } from '../reliability/admission.js';
@@ -58,8 +58,6 @@ export interface PageHandlerDeps {
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
-  /** A span per render, when tracing is on. */
-  tracing?: Tracing | undefined;
 }
 
 export function createPageHandler(deps: PageHandlerDeps) {
@@ -75,7 +73,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const variant = variantOf(req, deps.trusted);
     const fail = (error: unknown, what: string) => {
       deps.log.error({ err: error, url: target }, what);
-      trace?.failed(error);
+      if (observed) observed.error = error;
       if (res.headersSent) {
         res.destroy();
         return;
@@ -97,7 +95,8 @@ export function createPageHandler(deps: PageHandlerDeps) {
       return;
     }
 
-    const trace = deps.tracing?.startRender(res, variant);
+    // What observers (tracing) see of this render, when any listens.
+    const observed: RenderEvent | undefined = renderChannel.hasSubscribers ? { res, variant, bytes: 0 } : undefined;
     const started = performance.now();
     const renderedSince = Date.now();
     const reads = new RenderReads();
@@ -115,8 +114,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       const renderer = await deps.renderer();
       const render = () =>
         renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads, admit), variant === 'large');
-      // With tracing, the loaders' cache lookups are children of the render's span.
-      page = await (trace ? trace.run(render) : render());
+      page = await (observed ? renderChannel.tracePromise(render, observed) : render());
     } catch (error) {
       if (!controller.signal.aborted) fail(error, 'page loaders failed');
       return;
@@ -130,7 +128,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const status = PAGE_STATUSES.has(page.status) ? page.status : 503;
     const route = status === 404 ? 'page:not-found' : `page:${page.route}`;
     observe(res, { route, cache: 'MISS' });
-    trace?.matched(route, status);
+    if (observed) Object.assign(observed, { route, status });
     const title = ERROR_TITLES[status] ?? page.handle.title;
     const assets = deps.assets.forModules(page.modules);
     const canonical = canonicalUrl(origin, url);
@@ -162,7 +160,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const key = status === 200 && deps.pageCache ? pageKey(req, deps.trusted) : undefined;
     if (key) deps.pageCache!.missed(route);
     if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
-      trace?.notModified();
+      if (observed) observed.notModified = true;
       res.writeHead(304, [...headers, ...vary, 'etag', etag]).end();
       return;
     }
@@ -174,7 +172,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
         if (key) chunks.push(chunk);
-        if (trace) trace.bytes += chunk.length;
+        if (observed) observed.bytes += chunk.length;
         out.write(chunk);
         done();
       },
@@ -213,7 +211,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
         ]);
         if (encoder) encoder.pipe(res);
         out.write(head);
-        if (trace) trace.bytes += Buffer.byteLength(head);
+        if (observed) observed.bytes += Buffer.byteLength(head);
         stream.pipe(sink);
       },
       onShellError(error) {
@@ -223,7 +221,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       onError(error) {
         if (controller.signal.aborted) return;
         deps.log.error({ err: error, url: target }, 'page render error');
-        trace?.failed(error);
+        if (observed) observed.error = error;
       },
     });
     timer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_TIMEOUT_MS);

@@ -3,7 +3,7 @@
  * the first of its answers stops being fresh, or, when one was stale, for the short while the
  * cache allows), and the validators of the answers it was drawn from, which make the page's own.
  */
-import type { CacheResult } from '../proxy/content-cache.js';
+import type { CacheResult } from '../proxy/cached-answer.js';
 
 export class RenderReads {
   /** Epoch ms until which the page may be reused. */

@@ -7,7 +7,8 @@
 import { isContentError, type ContentApi } from '../../shared/content-api.js';
 import { problem } from '../http/problem.js';
 import { apiRequestFor } from '../proxy/api-request.js';
-import type { Admit, ContentCache } from '../proxy/content-cache.js';
+import type { Admit } from '../proxy/cached-answer.js';
+import type { ContentCache } from '../proxy/content-cache.js';
 import type { RenderReads } from './render-tracking.js';
 
 export function serverContentApi(cache: ContentCache, reads?: RenderReads, admit?: Admit): ContentApi {

@@ -2,12 +2,12 @@
  * The one way to the content API: a keep-alive undici pool with a connect timeout, a whole
  * answer budget (AbortSignal.timeout: undici's own timers tick at about one second) and a cap
  * on the body's size. Failures come back as ContentError values with a `kind` for metrics.
+ * Tracing needs nothing here: undici publishes each request on its diagnostics channels.
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import { ContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
-import type { Tracing } from '../observability/tracing.js';
 import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
 import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
 
@@ -49,8 +49,6 @@ export type UpstreamOptions = Pick<
   onCircuitChange?: (state: CircuitState) => void;
   /** A call refused a slot (the queue was full, or it waited too long). */
   onRefused?: (why: GateRefusal) => void;
-  /** A CLIENT span per call, which carries `traceparent`, when tracing is on. */
-  tracing?: Tracing | undefined;
 };
 
 export class UpstreamClient {
@@ -103,19 +101,12 @@ export class UpstreamClient {
     }
   }
 
-  /** One GET, with the validators held; inside its CLIENT span when tracing is on. */
+  /** One GET, with the validators held. */
   #request(pathAndQuery: string, signal: AbortSignal | undefined, validators: Validators): Promise<UpstreamAnswer> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (validators.etag) headers['if-none-match'] = validators.etag;
     if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
-    const tracing = this.options.tracing;
-    if (!tracing) return this.#send(pathAndQuery, headers, signal);
-    const call = {
-      url: this.options.url.replace(/\/+$/, '') + pathAndQuery,
-      headers,
-      conditional: validators.etag !== undefined || validators.lastModified !== undefined,
-    };
-    return tracing.upstreamCall(call, () => this.#send(pathAndQuery, headers, signal));
+    return this.#send(pathAndQuery, headers, signal);
   }
 
   /** Sends the GET, reading at most maxBytes of the answer. */
