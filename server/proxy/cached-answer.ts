@@ -74,14 +74,14 @@ export type CacheWindows = Pick<
 const FRESHNESS_JITTER = 0.1;
 
 /** Milliseconds an answer fetched now stays fresh: its path's freshness, shortened at random. */
-export function freshFor(request: ApiRequest, status: 200 | 404, windows: CacheWindows): number {
+function freshFor(request: ApiRequest, status: 200 | 404, windows: CacheWindows): number {
   if (status === 404) return windows.CACHE_NOT_FOUND_TTL_S * 1000;
   const maxAgeMs = windows.CACHE_MAX_AGE_MS ?? API_PATHS[request.name].maxAge * 1000;
   return Math.round(maxAgeMs * (1 - FRESHNESS_JITTER * Math.random()));
 }
 
 /** An answer with its headers, fresh for `freshMs` from now. */
-export function makeAnswer(
+function makeAnswer(
   request: ApiRequest,
   status: 200 | 404,
   data: unknown,
@@ -116,7 +116,7 @@ export function makeAnswer(
 }
 
 /** What the content API sent, checked against the contract and sanitised; a ContentError when it is not valid. */
-export function answerFromUpstream(
+function answerFromUpstream(
   request: ApiRequest,
   status: number,
   raw: Buffer,
