@@ -76,7 +76,7 @@ const contextManager: ContextManager = {
 
 export const propagator = new W3CTraceContextPropagator();
 
-export function recordError(span: Span, error: unknown): void {
+function recordError(span: Span, error: unknown): void {
   const err = error instanceof Error ? error : new Error(String(error));
   span.recordException(err);
   span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
