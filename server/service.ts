@@ -19,7 +19,7 @@ import { RedisLink } from './fleet/redis-link.js';
 import { SharedCache } from './fleet/shared-cache.js';
 import { createFrontDoor } from './http/front-door.js';
 import { guardConnections, serverTimeouts } from './http/connection-guard.js';
-import { securityHeaders } from './http/security-headers.js';
+import { apiHeaders, securityHeaders } from './http/security-headers.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
@@ -122,7 +122,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const cache = new ContentCache({ upstream, config, metrics, log, shared, tracing });
   const headScriptHash = `sha256-${createHash('sha256').update(HEAD_SCRIPT).digest('base64')}`;
   // Development injects Vite's client and React's refresh preamble as inline scripts.
-  const headers = securityHeaders([headScriptHash], { csp: !source.development });
+  const pageHeaders = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
   // No page cache in development: an edit must show on the next request.
   const pageCache =
@@ -174,6 +174,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       tracing,
     }),
   });
+  const headers = { pages: pageHeaders, api: apiHeaders(pageHeaders) };
   const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res))), {
     api: createApiHandler({
       cache,

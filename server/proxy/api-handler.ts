@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import type { ContentError } from '../../shared/content-api.js';
+import { answerPreflight } from '../http/cors.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
 import { Representation } from '../http/representation.js';
 import { sendStored } from '../http/stored-response.js';
@@ -73,6 +74,7 @@ export function createApiHandler({ cache, openApi, log, admitMiss }: ApiHandlerD
   return function handleApi(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       observe(res, { route: 'api' });
+      if (answerPreflight(req, res)) return;
       sendProblem(res, problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), ALLOW);
       return;
     }
