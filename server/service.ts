@@ -19,7 +19,7 @@ import { RedisLink } from './fleet/redis-link.js';
 import { SharedCache } from './fleet/shared-cache.js';
 import { createFrontDoor } from './http/front-door.js';
 import { guardConnections, serverTimeouts } from './http/connection-guard.js';
-import { apiHeaders, securityHeaders } from './http/security-headers.js';
+import { apiDocsHeaders, apiHeaders, securityHeaders } from './http/security-headers.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
@@ -27,6 +27,7 @@ import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/
 import { RecentErrors } from './observability/recent-errors.js';
 import { createRequestObserver } from './observability/request-observer.js';
 import { startTracing } from './observability/tracing.js';
+import { createApiDocsPage } from './proxy/api-docs-page.js';
 import { createApiHandler } from './proxy/api-handler.js';
 import { apiRequestFor } from './proxy/api-request.js';
 import { ContentCache } from './proxy/content-cache.js';
@@ -174,8 +175,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
       tracing,
     }),
   });
-  const headers = { pages: pageHeaders, api: apiHeaders(pageHeaders) };
+  // The reference page sends requests to the document's server: PUBLIC_ORIGIN, else this service on localhost.
+  const documentServer = config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).origin : 'http://localhost:*';
+  const headers = { pages: pageHeaders, api: apiHeaders(pageHeaders), apiDocs: apiDocsHeaders(pageHeaders, [documentServer]) };
   const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res))), {
+    apiDocs: createApiDocsPage(source.apiReferenceScript),
     api: createApiHandler({
       cache,
       openApi: Buffer.from(JSON.stringify(buildOpenApi())),
