@@ -182,7 +182,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     apiDocs: createApiDocsPage(source.apiReferenceScript),
     api: createApiHandler({
       cache,
-      openApi: Buffer.from(JSON.stringify(buildOpenApi())),
+      openApi: () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin() }))),
       log,
       admitMiss: (req, kind) => admission.admitMiss(req, kind),
     }),

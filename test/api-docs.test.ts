@@ -114,6 +114,10 @@ describe('/api/docs', () => {
     await sidebar.getByText(SUMMARIES[SUMMARIES.length - 1]!, { exact: true }).waitFor();
     for (const summary of SUMMARIES) await expect(sidebar.getByText(summary, { exact: true }).count(), summary).resolves.toBeGreaterThan(0);
     expect(SUMMARIES).toHaveLength(21);
+    // Every section of the site is a group of the reference.
+    for (const tag of ['集团', '患者服务', '医院', '专家', '学术研究', '新闻', '联系我们']) {
+      await expect(sidebar.getByText(tag, { exact: true }).count(), tag).resolves.toBeGreaterThan(0);
+    }
     expect(await page.title()).toContain('明瞳眼科');
     for (const url of requested) expect(new URL(url).origin, url).toBe(svc.url);
     expect(problems).toEqual([]);
@@ -128,6 +132,8 @@ describe('/api/docs', () => {
     await page.keyboard.press('Control+Enter');
     const res = await answered;
     expect(res.status()).toBe(200);
+    // Sent to the document's server (this service on localhost), across origins.
+    expect(new URL(res.url()).hostname).toBe('localhost');
     await page.getByText('200 OK').first().waitFor();
     expect(problems).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { baseHeaders } from './front-door.js';
 import { problem, sendProblem } from './problem.js';
 
 /** Response headers a partner's script may read, beyond the CORS-safelisted ones (Cache-Control, Content-Type, …). */
-const EXPOSED_HEADERS = [
+export const EXPOSED_HEADERS = [
   'ETag',
   'Age',
   'X-Cache',

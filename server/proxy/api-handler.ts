@@ -9,7 +9,7 @@ import type { ContentError } from '../../shared/content-api.js';
 import { answerPreflight } from '../http/cors.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
 import { Representation } from '../http/representation.js';
-import { sendStored } from '../http/stored-response.js';
+import { sendStored, type StoredAnswer } from '../http/stored-response.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 import { parseApiRequest, type ApiRequest } from './api-request.js';
@@ -18,7 +18,8 @@ import type { MissKind } from '../reliability/miss-limiter.js';
 
 export interface ApiHandlerDeps {
   cache: ContentCache;
-  openApi: Buffer;
+  /** The OpenAPI document, made when first asked for (its servers name the port the service listens on). */
+  openApi: () => Buffer;
   log: Logger;
   /** What a request that the cache cannot answer at once must pass: shedding, then its client's budget. */
   admitMiss: (req: IncomingMessage, kind: MissKind) => Promise<ContentError | undefined>;
@@ -33,12 +34,14 @@ function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, s
 }
 
 export function createApiHandler({ cache, openApi, log, admitMiss }: ApiHandlerDeps) {
-  const openApiAnswer = {
-    status: 200,
-    body: new Representation(openApi),
-    headers: ['content-type', 'application/json; charset=utf-8', 'cache-control', 'public, max-age=300', 'vary', 'Accept-Encoding'],
-    storedAt: Date.now(),
-  };
+  let openApiAnswer: StoredAnswer | undefined;
+  const openApiDocument = (): StoredAnswer =>
+    (openApiAnswer ??= {
+      status: 200,
+      body: new Representation(openApi()),
+      headers: ['content-type', 'application/json; charset=utf-8', 'cache-control', 'public, max-age=300', 'vary', 'Accept-Encoding'],
+      storedAt: Date.now(),
+    });
 
   // Each distinct URL is checked once; the answer (a request or a problem) is reused.
   const parsed = new LRUCache<string, ApiRequest | ContentError>({ max: 10_000 });
@@ -81,7 +84,7 @@ export function createApiHandler({ cache, openApi, log, admitMiss }: ApiHandlerD
     const url = req.url ?? '/';
     if (url === '/api/openapi.json') {
       observe(res, { route: '/api/openapi.json' });
-      sendStored(req, res, openApiAnswer, []);
+      sendStored(req, res, openApiDocument(), []);
       return;
     }
     const request = parse(url);
