@@ -1,9 +1,12 @@
-// The fleet (`node bench/fleet.js`, about 80 s): how many upstream calls one key costs when 1, 2
+// The fleet (`node bench/fleet.js`, about 100 s): how many upstream calls one key costs when 1, 2
 // and 3 instances share Redis and all miss it at once (and, for contrast, when they do not
-// share), and what WORKERS=2 gives on cached pages and API hits beside WORKERS=1, against the
-// same raw node:http baselines. A redis-server (Debian's) and every service run on loopback,
-// each started here and stopped by this script.
-import { Agent, request } from 'undici';
+// share), and two workers sharing their primary's tier; what a miss costs through that tier
+// against one worker alone; and what WORKERS=2 gives on cached pages and API hits beside
+// WORKERS=1, against the same raw node:http baselines. A redis-server (Debian's) and every
+// service run on loopback, each started here and stopped by this script.
+import { writeFileSync } from 'node:fs';
+import { Agent, Pool, request } from 'undici';
+import { run } from './cold-miss.js';
 import {
   BROWSER_HEADERS,
   commandLine,
@@ -17,10 +20,13 @@ import {
   rawGet,
   row,
   stamp,
+  quantile,
+  startHelper,
   startRedis,
   startService,
   table,
   TABLE_HEAD,
+  tempPath,
   writeSection,
 } from './lib.js';
 
@@ -28,12 +34,12 @@ const CONCURRENT = 300;
 const KEYS = 5;
 const UPSTREAM_DELAY_MS = 50;
 
-async function callsPerKey(source, redisUrl, instances, round) {
+async function callsPerKey(source, redisUrl, instances, round, env = {}) {
   const upstream = await countingUpstream(source.embeddedUrl, UPSTREAM_DELAY_MS);
   const services = [];
   try {
     for (let i = 0; i < instances; i++) {
-      services.push(await startService({ env: { UPSTREAM_URL: upstream.url, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) } }));
+      services.push(await startService({ env: { UPSTREAM_URL: upstream.url, ...(redisUrl ? { REDIS_URL: redisUrl } : {}), ...env } }));
     }
     // Each instance connected to Redis before the misses.
     await new Promise((r) => setTimeout(r, 300));
@@ -60,6 +66,48 @@ async function callsPerKey(source, redisUrl, instances, round) {
     await Promise.all(services.map((s) => s.stop()));
     await upstream.stop();
   }
+}
+
+const MISS_DELAY_MS = 20;
+
+/**
+ * A miss through the machine's tier (two workers, no Redis: the worker asks its primary, takes
+ * the key's lock there, calls the content API and stores the answer back) against a miss in one
+ * worker alone, on an upstream that answers after a fixed 20 ms: every request a new key.
+ */
+async function missThroughTheMachine(source) {
+  const body = (await rawGet(`${source.embeddedUrl}/api/news?page=1&pageSize=9`, { 'accept-encoding': 'identity' })).body;
+  const file = tempPath('machine-miss.json');
+  writeFileSync(file, JSON.stringify({ '/api/news': body.toString('base64') }));
+  const upstream = await startHelper('bench/slow-upstream.js', [file, MISS_DELAY_MS, 0]);
+  const services = {
+    'one worker (WORKERS=1)': await startService({ env: { UPSTREAM_URL: upstream.url, WORKERS: '1' } }),
+    'two workers sharing their primary’s tier (WORKERS=2)': await startService({ env: { UPSTREAM_URL: upstream.url, WORKERS: '2' } }),
+  };
+  const pools = Object.fromEntries(Object.entries(services).map(([name, s]) => [name, new Pool(s.url, { connections: 4 })]));
+  const latencies = Object.fromEntries(Object.keys(services).map((name) => [name, []]));
+  try {
+    for (const pool of Object.values(pools)) await run(pool, 100, (i) => `/api/news?page=${i + 1}&pageSize=50`, {}, 4);
+    let size = 10;
+    for (let round = 0; round < 3; round++) {
+      for (const [name, pool] of Object.entries(pools)) {
+        const pageSize = size++;
+        const r = await run(pool, 200, (i) => `/api/news?page=${i + 1}&pageSize=${pageSize}`, {}, 1);
+        latencies[name].push(...r.latencies);
+      }
+    }
+  } finally {
+    await Promise.all(Object.values(pools).map((p) => p.close()));
+    await Promise.all(Object.values(services).map((s) => s.stop()));
+    await upstream.stop();
+  }
+  const [alone, shared] = Object.keys(services);
+  const p50 = (name) => quantile(latencies[name], 0.5);
+  const p99 = (name) => quantile(latencies[name], 0.99);
+  return {
+    rows: Object.keys(services).map((name) => [name, String(latencies[name].length), fmt(p50(name), 2), fmt(p99(name), 2)]),
+    added: { p50: p50(shared) - p50(alone), p99: p99(shared) - p99(alone) },
+  };
 }
 
 async function workersThroughput() {
@@ -94,12 +142,16 @@ export async function benchFleet() {
   const redis = await startRedis();
   const shared = [];
   const alone = [];
+  let machine;
+  let miss;
   try {
     let round = 0;
     for (const n of [1, 2, 3]) {
       shared.push([n, await callsPerKey(source, redis.url, n, round++)]);
       alone.push([n, await callsPerKey(source, undefined, n, round++)]);
     }
+    machine = await callsPerKey(source, undefined, 1, round++, { WORKERS: '2' });
+    miss = await missThroughTheMachine(source);
   } finally {
     await redis.stop();
     await source.stop();
@@ -120,6 +172,18 @@ evenly over the instances, for each of ${KEYS} keys; the content API answers aft
 its calls. With \`REDIS_URL\` the instances share a real redis-server; without it each caches alone.
 
 ${callsTable}
+
+One service with \`WORKERS=2\` and no Redis, the same ${CONCURRENT} requests per key: ${describe(machine)} upstream calls
+per key (the workers share their primary's tier).
+
+**A miss through the machine's tier.** Every request a key no one has asked for, one at a time over keep-alive
+connections, on an upstream that answers after ${MISS_DELAY_MS} ms (\`bench/slow-upstream.js\`); latency request sent →
+body read, in ms, 3 alternating rounds of 200 per service.
+
+${table(['service', 'requests', 'p50 ms', 'p99 ms'], miss.rows)}
+
+Added by the primary's tier (a look-up, the lock, the store, each a round trip over IPC): ${fmt(miss.added.p50, 2)} ms at
+p50, ${fmt(miss.added.p99, 2)} ms at p99. A hit in a worker's own memory never asks the primary (the rows below).
 
 **Workers.** \`wrk -t1 -c50\`, 3 alternating rounds of 3 s per target, medians. The same raw \`node:http\`
 baseline (one process answering the same bytes) beside the service with \`WORKERS=1\` and \`WORKERS=2\`

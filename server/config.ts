@@ -4,8 +4,10 @@
  * keys are the variables' names, the Config type is derived from it, and the README's table is
  * made from it (`configTable`, checked by test/config.test.ts).
  */
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parsePartnerKeys } from './http/partner-keys.js';
 
 /** An address, or a CIDR range of them. */
 function addressOrRange(entry: string): boolean {
@@ -65,9 +67,34 @@ const schema = z.object({
   RATE_LIMIT_MISSES: int(0, 1_000_000)
     .default(60)
     .describe(
-      'requests per client and window that the caches cannot answer (they cost the content API); past it, 429; `0` turns the limit off',
+      'calls to the content API per client and window: only the request that makes one spends a point (a cached, shared or stale answer, or waiting for another request’s call, never does; a page at most one); past it, 429; `0` turns the limit off',
     ),
   RATE_LIMIT_WINDOW_S: int(1, 3_600).default(10).describe('the window of `RATE_LIMIT_MISSES`, in seconds'),
+  API_KEYS: commaList()
+    .transform((entries, ctx) => {
+      try {
+        return parsePartnerKeys(entries, 'API_KEYS');
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional()
+    .describe(
+      "partners' API keys, comma-separated `name:key` pairs (a name of lowercase letters, digits and `-`; a key of 24 to 128 letters, digits, `-` or `_`): a request with `X-API-Key` spends its partner's budget, and an unknown key is refused (401)",
+    ),
+  API_KEYS_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'a file of `name:key` lines (`#` starts a comment), read at start, for keys kept out of the environment (a mounted secret); used with `API_KEYS`',
+    ),
+  RATE_LIMIT_MISSES_PER_KEY: int(0, 10_000_000)
+    .default(600)
+    .describe(
+      "each partner's budget of calls to the content API per `RATE_LIMIT_WINDOW_S`, as `RATE_LIMIT_MISSES` is an address's; `0` turns it off",
+    ),
   SHED_EVENT_LOOP_LAG_MS: int(0, 10_000)
     .default(200)
     .describe('event-loop lag past which renders and misses get 503 while cached answers are still served; `0` turns shedding off'),
@@ -90,7 +117,7 @@ const schema = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/ })
     .optional()
-    .describe("Redis, the fleet's shared cache tier; unset: each process caches alone"),
+    .describe("Redis, the fleet's shared cache tier; unset: a machine's workers share their primary's, and a lone process caches alone"),
   REDIS_TIMEOUT_MS: int(5, 5_000).default(100).describe('budget of any one Redis call; past it the process goes on without Redis'),
   WORKERS: int(1, 256).optional().describe('worker processes serving one port; default: one per CPU when `NODE_ENV=production`, else 1'),
   PURGE_TOKEN: z
@@ -179,7 +206,41 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, PUBLIC_ORIGIN: parsed.data.PUBLIC_ORIGIN?.replace(/\/+$/, '') };
+  return { ...parsed.data, PUBLIC_ORIGIN: parsed.data.PUBLIC_ORIGIN?.replace(/\/+$/, ''), API_KEYS: partnerKeys(parsed.data) };
+}
+
+/** The keys of API_KEYS and API_KEYS_FILE together; a name or a key given twice is an error. */
+function partnerKeys(config: z.output<typeof schema>): { name: string; key: string }[] {
+  let fromFile: { name: string; key: string }[] = [];
+  if (config.API_KEYS_FILE) {
+    let text: string;
+    try {
+      text = readFileSync(config.API_KEYS_FILE, 'utf8');
+    } catch (error) {
+      throw new ConfigError(
+        `invalid configuration:\n  API_KEYS_FILE: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
+    }
+    const lines = text
+      .split('\n')
+      .map((line) => line.replace(/#.*/, '').trim())
+      .filter(Boolean);
+    try {
+      fromFile = parsePartnerKeys(lines, 'API_KEYS_FILE');
+    } catch (error) {
+      throw new ConfigError(`invalid configuration:\n  ${(error as Error).message}`);
+    }
+  }
+  const all = [...(config.API_KEYS ?? []), ...fromFile];
+  for (const field of ['name', 'key'] as const) {
+    const seen = new Set<string>();
+    for (const entry of all) {
+      if (seen.has(entry[field]))
+        throw new ConfigError(`invalid configuration:\n  API_KEYS: the ${field} of partner ${entry.name} is given twice`);
+      seen.add(entry[field]);
+    }
+  }
+  return all;
 }
 
 /** The README's configuration table, made from the schema: variable, default, meaning. */

@@ -9,7 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtApp, viteApp } from './app-source.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { clusterBus, startPrimary, workerLink } from './fleet/workers.js';
+import { PrimaryLink } from './fleet/primary-link.js';
+import { startPrimary } from './fleet/workers.js';
 import { createLogger } from './observability/logger.js';
 import { RecentErrors } from './observability/recent-errors.js';
 import { createService } from './service.js';
@@ -76,27 +77,26 @@ function tellTerminal(url: string): void {
 }
 
 if (cluster.isPrimary && workers > 1) {
-  const primary = await startPrimary(config, workers, log);
+  const primary = await startPrimary(config, workers, log, recentErrors);
   const url = await primary.url;
   log.info({ url, upstream: primary.upstreamUrl, workers, node: process.version }, 'listening');
   tellTerminal(url);
   onStopSignal((signal) => primary.stop(signal));
 } else {
-  let linked: ReturnType<typeof workerLink> | undefined;
+  // A worker and its primary make one service (fleet/workers.ts): the shared tier without Redis,
+  // purges, readiness, and /metrics and /status for all the workers go through this link.
+  const link = cluster.isWorker ? new PrimaryLink() : undefined;
   const service = await createService(config, {
     app: dev ? await viteApp() : builtApp(clientDir),
     logger: log,
     recentErrors,
-    // A worker's /metrics is the whole service's, gathered by the primary; its purges reach the
-    // other workers through the primary (through Redis when there is one).
-    ...(cluster.isWorker ? { metricsText: () => linked!.metrics(), purgeBus: clusterBus() } : {}),
+    link,
   });
-  if (cluster.isWorker) linked = workerLink(service.metrics.registry);
   // A worker's listen() shares the primary's socket, which hands connections out in turn.
   const url = await service.listen();
-  if (linked) {
+  if (link) {
     log.info({ url, worker: cluster.worker?.id }, 'worker listening');
-    linked.listening(url);
+    link.listening(url);
   } else {
     log.info({ url, upstream: service.upstreamUrl, dev, node: process.version }, 'listening');
     tellTerminal(url);

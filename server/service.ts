@@ -13,14 +13,18 @@ import type { Config } from './config.js';
 import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
 import type { Publishing } from './embedded-api/editor.js';
 import { adminRoutes } from './admin/admin-routes.js';
-import { localBus, Purger, type PurgeBus } from './fleet/purge.js';
+import type { ProcessReport } from './fleet/cluster-messages.js';
+import type { PrimaryLink, ServiceReport } from './fleet/primary-link.js';
+import { localBus, Purger } from './fleet/purge.js';
 import { redisBus } from './fleet/purge-bus.js';
 import { RedisLink } from './fleet/redis-link.js';
-import { SharedCache } from './fleet/shared-cache.js';
+import { RedisTier } from './fleet/redis-tier.js';
 import { createFrontDoor } from './http/front-door.js';
 import { guardConnections, serverTimeouts } from './http/connection-guard.js';
 import { apiDocsHeaders, apiHeaders, securityHeaders } from './http/security-headers.js';
+import { PartnerKeys } from './http/partner-keys.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
+import { UntrustedForwarders, warnUntrustedForwarder } from './http/untrusted-forwarders.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/operator-routes.js';
@@ -44,12 +48,13 @@ export interface ServiceOptions {
   /** Where the app comes from; by default the build in dist/client, if any. */
   app?: AppSource;
   logger?: Logger;
-  /** The text /metrics answers with; by default this process's own (a worker asks the primary for all of them). */
-  metricsText?: (registry: Metrics['registry']) => Promise<string>;
   /** The recent warnings and errors the logger keeps, for /status. */
   recentErrors?: RecentErrors;
-  /** How a purge reaches the fleet's other processes without Redis (a worker's goes through the primary). */
-  purgeBus?: PurgeBus;
+  /**
+   * A worker's line to its primary (fleet/primary-link.ts): the machine's shared tier without
+   * Redis, purges to the other workers, one readiness, and /metrics and /status for all workers.
+   */
+  link?: PrimaryLink;
 }
 
 export interface Service {
@@ -57,6 +62,8 @@ export interface Service {
   cache: ContentCache;
   purger: Purger;
   metrics: Metrics;
+  /** The whole service's state for operators (with workers, gathered from all of them). */
+  report(): Promise<ServiceReport>;
   log: Logger;
   upstreamUrl: string;
   /** Start listening (and on METRICS_PORT, if set); resolves with the public base URL. */
@@ -104,7 +111,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const trusted = new TrustedProxies(config.TRUSTED_PROXIES ?? []);
   // Off (undefined, and OpenTelemetry not loaded) unless an OTLP endpoint is configured.
   const tracing = await startTracing({ config, log, trusted });
-  const admission = createAdmission({ config, redis, trusted, log, metrics });
+  const link = options.link;
+  const partners = new PartnerKeys(config.API_KEYS ?? []);
+  const admission = createAdmission({ config, redis, trusted, log, metrics, onBusy: link && ((busy) => link.state({ busy })) });
   const upstream = new UpstreamClient({
     url: upstreamUrl,
     ...config,
@@ -117,9 +126,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   });
   metrics.stats.upstreamInFlight = () => upstream.gate.inFlight;
   metrics.stats.upstreamQueued = () => upstream.gate.queued;
+  // What every process of the service shares: Redis for a fleet, the primary for one machine's workers.
   const shared = redis
-    ? new SharedCache(redis, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000)
-    : undefined;
+    ? new RedisTier(redis, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000)
+    : link?.tier;
   const cache = new ContentCache({ upstream, config, metrics, log, shared, tracing });
   const headScriptHash = `sha256-${createHash('sha256').update(HEAD_SCRIPT).digest('base64')}`;
   // Development injects Vite's client and React's refresh preamble as inline scripts.
@@ -129,16 +139,32 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const pageCache =
     config.PAGE_CACHE_MAX_BYTES > 0 && !source.development ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted, metrics) : undefined;
 
-  const bus = redis ? redisBus(redis, log) : (options.purgeBus ?? localBus());
+  const bus = redis ? redisBus(redis, log) : (link?.bus ?? localBus());
   const purger = new Purger({ cache, pageCache, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
+  // Peers sending X-Forwarded-For without being trusted: warned of once (with workers, by their primary).
+  const forwarders = new UntrustedForwarders((address) => (link ? link.forwarder(address) : warnUntrustedForwarder(log, address)));
+  const processReport = async (): Promise<ProcessReport> => ({
+    metrics: await metrics.registry.getMetricsAsJSON(),
+    spenders: admission.spenders(),
+    forwarders: forwarders.list(),
+    recentErrors: recentErrors?.list() ?? [],
+  });
+  link?.reportWith(processReport);
+  /** The whole service's report: every worker's, gathered by the primary, or this process's. */
+  const serviceReport = async (): Promise<ServiceReport> => {
+    const gathered = await link?.report();
+    if (gathered) return gathered;
+    if (link) throw new Error("the primary did not gather the workers' reports in time");
+    return { ...(await processReport()), metricsText: await metrics.registry.metrics() };
+  };
   const operator: OperatorDeps = {
-    metricsText: () => (options.metricsText ? options.metricsText(metrics.registry) : metrics.registry.metrics()),
+    metricsText: async () => (link ? (await serviceReport()).metricsText : metrics.registry.metrics()),
+    report: serviceReport,
     contentType: metrics.registry.contentType,
     token: config.METRICS_TOKEN,
-    recentErrors,
     log,
   };
   const app = createApp({
@@ -149,9 +175,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
       seoRoutes(api, publicOrigin, log)(app);
       adminRoutes({ purger, purgeToken: config.PURGE_TOKEN, webhookSecret: config.WEBHOOK_SECRET, shared })(app);
     },
+    // One answer for the machine, whichever worker is asked: busy only when all are, ready when
+    // any holds answers (they share them) or the content API answers.
     readiness: async () => {
-      if (admission.busy) return 'busy';
-      if (cache.warm) return 'ready';
+      const machine = await link?.readiness();
+      if (machine ? machine.busy : admission.busy) return 'busy';
+      if (cache.warm || machine?.warm) return 'ready';
       try {
         await cache.get(apiRequestFor('contactUs'));
         return 'ready';
@@ -169,7 +198,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       transformHead: source.transformHead,
       trusted,
       overloaded: () => admission.overloaded(),
-      admitMiss: (req, kind) => admission.admitMiss(req, kind),
+      admission,
       windows: config,
       log,
       tracing,
@@ -184,7 +213,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
       cache,
       openApi: () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin() }))),
       log,
-      admitMiss: (req, kind) => admission.admitMiss(req, kind),
+      admission,
+      partners,
+      metrics,
     }),
     cachedPage: !pageCache
       ? undefined
@@ -197,10 +228,19 @@ export async function createService(config: Config, options: ServiceOptions = {}
         : (req, res) => pageCache.serve(req, res),
     app,
   });
-  const server = createServer(serverTimeouts(config), tracing ? tracing.serve(frontDoor) : frontDoor);
+  const served = tracing ? tracing.serve(frontDoor) : frontDoor;
+  const server = createServer(serverTimeouts(config), (req, res) => {
+    if (req.headers['x-forwarded-for'] !== undefined && !trusted.trusts(req.socket.remoteAddress)) {
+      metrics.forwardedUntrusted().inc();
+      forwarders.note(trusted.clientOf(req));
+    }
+    served(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   const guard = guardConnections(server, { config, trusted, metrics, log });
   metrics.stats.ready = () => (admission.busy || !cache.warm ? 0 : 1);
+  // A worker tells its primary when it holds answers, for the machine's readiness.
+  const warmth = link && setInterval(() => link.state({ warm: cache.warm }), 500).unref();
   // The internal listener for operators (METRICS_PORT), apart from the public port.
   const operatorServer = config.METRICS_PORT === undefined ? undefined : createServer(operatorApp(operator));
 
@@ -209,6 +249,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     cache,
     purger,
     metrics,
+    report: serviceReport,
     log,
     upstreamUrl,
     async listen(listenPort = config.PORT, host = config.HOST) {
@@ -227,6 +268,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       return `http://${shownHost}:${address.port}`;
     },
     async close() {
+      clearInterval(warmth);
       guard.stop();
       admission.stop();
       operatorServer?.close();

@@ -22,7 +22,7 @@ describe('operator endpoints', () => {
       const status = await fetch(`${svc.url}/status`);
       expect(status.status).toBe(200);
       expect(status.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(await status.text()).toContain('<svg');
+      expect(await status.text()).toContain('<h2>At a glance</h2>');
       expect((await fetch(`${svc.url}/status`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(403);
       for (const header of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }] as Record<string, string>[]) {
         const forwarded = await fetch(`${svc.url}/metrics`, { headers: header });

@@ -2,18 +2,12 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, apiError, type ApiName } from '../shared/contract/api-paths.js';
-import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { rawRequest } from './support/raw-http.js';
+import { sampleApiPath } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
 
-const someContentId = demoContent.contentItems[0]!.id;
-const someExpertId = demoContent.experts[0]!.id;
-
-function concretePath(name: ApiName): string {
-  const t = API_PATHS[name].template;
-  return t.replace('{id}', String(name === 'expert' ? someExpertId : someContentId));
-}
+const concretePath = sampleApiPath;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,14 +1,34 @@
 /**
  * Every core: the built service with WORKERS=2 serves one port from two worker processes,
- * reports the whole service in /metrics, keeps answering right from each worker's own caches,
- * and stops all of them on SIGTERM; without Redis, a purge asked of one worker reaches the other
- * through the primary.
+ * reports the whole service in /metrics, and stops all of them on SIGTERM. Without Redis the
+ * workers of one machine tell one truth through their primary: any worker serves what another
+ * fetched (fresh or, with the content API down, stale), concurrent misses make one upstream
+ * call and spend one point of the client's budget, /readyz says the same whichever worker
+ * answers, and a purge asked of one worker reaches the other.
  */
 import { once } from 'node:events';
 import { Agent, request } from 'undici';
-import { describe, expect, it } from 'vitest';
-import { startBuiltServer } from './support/built-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../client/route-table.js';
+import { API_PATHS, type ApiName } from '../shared/contract/api-paths.js';
+import { startBuiltServer, type BuiltServer } from './support/built-server.js';
+import { sleep, until } from './support/polling.js';
 import { freePort } from './support/redis-server.js';
+import { sampleApiPath, sampleUrl } from './support/sample-urls.js';
+import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
+
+/** Each request on a connection of its own, so that the primary hands them to the workers in turn. */
+const oneShot = () => new Agent({ pipelining: 0, keepAliveTimeout: 1 });
+
+/** The process ids whose request lines say they answered `url`. */
+function answeredBy(server: BuiltServer, url: string): Set<number> {
+  const lines = server
+    .stdout()
+    .split('\n')
+    .filter((l) => l.includes('"msg":"request"'))
+    .map((l) => JSON.parse(l) as { pid: number; url: string });
+  return new Set(lines.filter((l) => l.url === url).map((l) => l.pid));
+}
 
 describe('WORKERS=2', () => {
   it('serves one port from two workers, /metrics totals every request, SIGTERM stops them all', async () => {
@@ -97,6 +117,121 @@ describe('WORKERS=2 with the embedded content API and no Redis', () => {
       await fresh.close();
     } finally {
       server.kill();
+    }
+  });
+});
+
+describe('WORKERS=2 without Redis: one truth for the machine', () => {
+  let upstream: TestUpstream;
+  let server: BuiltServer;
+  const apiPaths = (Object.keys(API_PATHS) as ApiName[]).map(sampleApiPath);
+  const pages = Object.values(ROUTES).map((r) => sampleUrl(r.path));
+
+  beforeAll(async () => {
+    upstream = await startTestUpstream();
+    // As `npm start` runs on a 2-core machine: production, two workers, no Redis, the default
+    // budget of misses per client; answers fresh for a moment only, so that they go stale.
+    server = await startBuiltServer({
+      UPSTREAM_URL: upstream.url,
+      NODE_ENV: 'production',
+      WORKERS: '2',
+      CACHE_MAX_AGE_MS: '300',
+      CACHE_STALE_WHILE_REVALIDATE_S: '0',
+      UPSTREAM_BREAKER_THRESHOLD: '2',
+    });
+  });
+  afterAll(async () => {
+    server.kill();
+    if (upstream.listening) await upstream.stop();
+  });
+
+  it('90 concurrent misses of one key from one address make one upstream call, and every one is answered', async () => {
+    upstream.delayMs = 150;
+    const agent = oneShot();
+    try {
+      const key = '/api/news?categoryId=20&page=3&pageSize=9';
+      const answers = await Promise.all(
+        Array.from({ length: 90 }, () =>
+          request(`${server.url}/api/news?categoryId=20&page=3`, { dispatcher: agent, headers: { connection: 'close' } }),
+        ),
+      );
+      const bodies = await Promise.all(answers.map((r) => r.body.text()));
+      expect(answers.map((r) => r.statusCode)).toEqual(Array(90).fill(200));
+      expect(new Set(bodies).size).toBe(1);
+      expect(upstream.callsTo(key)).toBe(1);
+      // Both workers answered (their request lines are written within 100 ms): one fetched it, the other waited for it through the primary.
+      await until(() => answeredBy(server, '/api/news?categoryId=20&page=3').size === 2, 'request lines from both workers');
+    } finally {
+      upstream.delayMs = 0;
+      await agent.close();
+    }
+  });
+
+  it('with the content API down after a warm-up, every warmed path and page answers 200 from every worker, and /readyz says ready from each', async () => {
+    const agent = oneShot();
+    const get = async (path: string) => {
+      const res = await request(server.url + path, {
+        dispatcher: agent,
+        headers: { accept: path.startsWith('/api/') ? '*/*' : 'text/html' },
+      });
+      await res.body.arrayBuffer();
+      return res.statusCode;
+    };
+    try {
+      // The warm-up: each path once, on whichever worker takes it.
+      for (const path of [...apiPaths, ...pages]) expect(await get(path), path).toBe(200);
+      await upstream.stop();
+      // A wait for real time: the answers (fresh for 300 ms) go stale, so every one now needs the content API.
+      await sleep(400);
+      for (const path of [...apiPaths, ...pages]) {
+        const statuses = [];
+        for (let i = 0; i < 10; i++) statuses.push(await get(path));
+        expect(statuses, path).toEqual(Array(10).fill(200));
+      }
+      // Each path was answered by both workers (their request lines are written within 100 ms).
+      await until(
+        () => [...apiPaths, ...pages].every((path) => answeredBy(server, path).size === 2),
+        'request lines from both workers for every path',
+      );
+      const ready = [];
+      for (let i = 0; i < 10; i++) ready.push(await get('/readyz'));
+      expect(ready).toEqual(Array(10).fill(200));
+    } finally {
+      await agent.close();
+      if (!upstream.listening) await upstream.restart();
+    }
+  });
+});
+
+describe('WORKERS=2 without Redis, cold, with the content API down', () => {
+  it('/readyz says not ready from every worker, then ready from every one once the content API is back', async () => {
+    const upstream = await startTestUpstream();
+    await upstream.stop();
+    // A short cool-down: the readiness probes open the breaker while the content API is down.
+    const server = await startBuiltServer({
+      UPSTREAM_URL: upstream.url,
+      NODE_ENV: 'production',
+      WORKERS: '2',
+      UPSTREAM_BREAKER_COOLDOWN_MS: '100',
+    });
+    const agent = oneShot();
+    const readiness = async () => {
+      const seen = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await request(`${server.url}/readyz`, { dispatcher: agent, headers: { connection: 'close' } });
+        seen.push(((await res.body.json()) as { status: string }).status);
+      }
+      return seen;
+    };
+    try {
+      expect(await readiness()).toEqual(Array(10).fill('not ready'));
+      await upstream.restart();
+      await until(async () => (await readiness()).includes('ready'), 'a worker to be ready once the breaker lets a probe through');
+      expect(await readiness()).toEqual(Array(10).fill('ready'));
+    } finally {
+      await agent.close();
+      server.kill();
+      await upstream.stop();
     }
   });
 });

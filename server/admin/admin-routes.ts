@@ -11,7 +11,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { canonicalHref } from '../../client/href.js';
-import type { SharedCache } from '../fleet/shared-cache.js';
+import type { SharedTier } from '../fleet/shared-tier.js';
 import type { Purger } from '../fleet/purge.js';
 import { bearerMatches } from '../http/bearer.js';
 import { problem, sendProblem } from '../http/problem.js';
@@ -39,7 +39,7 @@ export interface AdminDeps {
   purgeToken: string | undefined;
   webhookSecret: string | undefined;
   /** For webhook replays across the fleet; undefined without Redis. */
-  shared: SharedCache | undefined;
+  shared: SharedTier | undefined;
 }
 
 /** The `url:` tag of a path: an API path's canonical key, or a page's canonical address. */

@@ -17,7 +17,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { ALL_TAG } from '../proxy/cache-tags.js';
 import type { ContentCache } from '../proxy/content-cache.js';
 import type { PageCache } from '../render/page-cache.js';
-import type { SharedCache } from './shared-cache.js';
+import type { SharedTier } from './shared-tier.js';
 
 /** A purge as the fleet passes it on: the tags, and the process that was asked for it. */
 export interface PurgeMessage {
@@ -49,7 +49,7 @@ export interface PurgeOutcome {
 export interface PurgerDeps {
   cache: ContentCache;
   pageCache: PageCache | undefined;
-  shared: SharedCache | undefined;
+  shared: SharedTier | undefined;
   bus: PurgeBus;
   edges: readonly string[];
   log: Logger;

@@ -95,10 +95,34 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       labelNames: ['kind'],
       registers,
     }),
+    partnerRequests: talliedCounter({
+      name: 'partner_requests_total',
+      help: "API requests made with a partner's key (X-API-Key), by partner.",
+      labelNames: ['partner'],
+      registers,
+    }),
+    partnerCalls: talliedCounter({
+      name: 'partner_calls_total',
+      help: "Calls to the content API a partner's requests made, each a point of its budget, by partner.",
+      labelNames: ['partner'],
+      registers,
+    }),
+    partnerLimited: talliedCounter({
+      name: 'partner_rate_limited_total',
+      help: "A partner's requests refused (429) because it had spent its budget, by partner.",
+      labelNames: ['partner'],
+      registers,
+    }),
     shed: talliedCounter({
       name: 'load_shed_total',
       help: 'Requests refused (503) to keep the service answering, by reason: event_loop (busy), upstream_queue (too many content API calls waiting).',
       labelNames: ['reason'],
+      registers,
+    }),
+    forwardedUntrusted: talliedCounter({
+      name: 'forwarded_untrusted_total',
+      help: 'Requests that carried X-Forwarded-For from a peer not in TRUSTED_PROXIES (ignored; /status names the peers).',
+      labelNames: [],
       registers,
     }),
     connectionsClosed: talliedCounter({
@@ -125,9 +149,9 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
     }),
     ready: new Gauge({
       name: 'service_ready',
-      help: 'Whether the service says it is ready (/readyz): 1 ready, 0 not ready or busy; with workers, 1 only when all are.',
+      help: 'Whether the service can serve (/readyz): 1 ready, 0 not ready or busy; with workers, 1 when any can (they share their answers).',
       registers,
-      aggregator: 'min',
+      aggregator: 'max',
       collect() {
         this.set(stats.ready());
       },

@@ -11,17 +11,17 @@ import { hostname } from 'node:os';
 import express, { type Express, type Request, type Response } from 'express';
 import { bearerMatches } from '../http/bearer.js';
 import { problem, sendProblem } from '../http/problem.js';
+import type { ServiceReport } from '../fleet/primary-link.js';
 import type { Logger } from './logger.js';
-import type { RecentErrors } from './recent-errors.js';
 import { observe } from './request-observer.js';
 import { renderStatusPage } from './status-page.js';
 
 export interface OperatorDeps {
   metricsText: () => Promise<string>;
+  /** The whole service's state (with workers, all of them), for /status. */
+  report: () => Promise<ServiceReport>;
   contentType: string;
   token: string | undefined;
-  /** This process's recent warnings and errors, for /status (none when the logger keeps none). */
-  recentErrors: RecentErrors | undefined;
   log: Logger;
 }
 
@@ -34,8 +34,8 @@ const fromThisMachine = (req: Request) =>
 
 /** The operator endpoints; `internal`: on the internal listener, where only the token (if any) is asked for. */
 export function operatorRoutes(deps: OperatorDeps, internal: boolean) {
-  /** The operator's metrics text, or undefined when a problem was answered instead. */
-  async function metricsFor(req: Request, res: Response): Promise<string | undefined> {
+  /** What `read` gives an operator, or undefined when a problem was answered instead. */
+  async function gathered<T>(req: Request, res: Response, read: () => Promise<T>): Promise<T | undefined> {
     if (deps.token && !bearerMatches(req.get('authorization'), deps.token)) {
       sendProblem(res, problem('unauthorized', 'a bearer token is required'), ['www-authenticate', 'Bearer']);
       return undefined;
@@ -45,7 +45,7 @@ export function operatorRoutes(deps: OperatorDeps, internal: boolean) {
       return undefined;
     }
     try {
-      return await deps.metricsText();
+      return await read();
     } catch (error) {
       deps.log.error({ err: error }, 'metrics could not be gathered');
       sendProblem(res, problem('internal', 'metrics could not be gathered'));
@@ -56,19 +56,14 @@ export function operatorRoutes(deps: OperatorDeps, internal: boolean) {
   return (app: Express) => {
     app.get('/metrics', async (req, res) => {
       observe(res, { route: 'metrics' });
-      const text = await metricsFor(req, res);
+      const text = await gathered(req, res, deps.metricsText);
       if (text !== undefined) res.set('content-type', deps.contentType).set('cache-control', 'no-store').send(text);
     });
     app.get('/status', async (req, res) => {
       observe(res, { route: 'metrics' });
-      const text = await metricsFor(req, res);
-      if (text === undefined) return;
-      const page = renderStatusPage({
-        metricsText: text,
-        recentErrors: deps.recentErrors?.list() ?? [],
-        now: new Date(),
-        process: THIS_PROCESS,
-      });
+      const report = await gathered(req, res, deps.report);
+      if (report === undefined) return;
+      const page = renderStatusPage({ report, now: new Date(), process: THIS_PROCESS });
       res.set('content-type', 'text/html; charset=utf-8').set('cache-control', 'no-store').send(page);
     });
   };

@@ -19,6 +19,8 @@ export interface RequestFacts {
   route?: string;
   cache?: string;
   upstreamMs?: number;
+  /** The partner whose key the request carried. */
+  partner?: string;
 }
 
 /** What is known of one request while it is answered; one object, one shape, per request. */
@@ -26,6 +28,7 @@ class RequestRecord {
   route = 'other';
   cache: string | undefined = undefined;
   upstreamMs: number | undefined = undefined;
+  partner: string | undefined = undefined;
   constructor(
     readonly reqId: string,
     readonly method: string,
@@ -43,6 +46,7 @@ export function observe(res: ServerResponse, facts: RequestFacts): void {
   if (facts.route !== undefined) record.route = facts.route;
   if (facts.cache !== undefined) record.cache = facts.cache;
   if (facts.upstreamMs !== undefined) record.upstreamMs = facts.upstreamMs;
+  if (facts.partner !== undefined) record.partner = facts.partner;
 }
 
 /** What handlers have noted of a request so far (its route, its cache status), for its trace span. */
@@ -87,7 +91,7 @@ export function createRequestObserver(log: Logger, metrics: Metrics, traceIdOf?:
       `{"level":${LEVELS[level]},"time":${Date.now()}${bindings},"method":"${r.method}","url":${JSON.stringify(r.url.slice(0, 512))}` +
         `,"status":${status === 'aborted' ? '"aborted"' : status},"responseTime":${Math.round(ms * 10) / 10},"reqId":"${r.reqId}"` +
         `,"route":${JSON.stringify(r.route)}${r.cache === undefined ? '' : `,"cache":${JSON.stringify(r.cache)}`}` +
-        `${r.upstreamMs === undefined ? '' : `,"upstreamMs":${r.upstreamMs}`}${traceId === undefined ? '' : `,"trace_id":"${traceId}"`},"msg":"${status === 'aborted' ? 'request aborted' : 'request'}"}\n`,
+        `${r.upstreamMs === undefined ? '' : `,"upstreamMs":${r.upstreamMs}`}${r.partner === undefined ? '' : `,"partner":${JSON.stringify(r.partner)}`}${traceId === undefined ? '' : `,"trace_id":"${traceId}"`},"msg":"${status === 'aborted' ? 'request aborted' : 'request'}"}\n`,
     );
   }
 

@@ -5,35 +5,44 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
-import type { ContentError } from '../../shared/content-api.js';
+import { isContentError, type ContentError } from '../../shared/content-api.js';
 import { answerPreflight } from '../http/cors.js';
+import type { Partner, PartnerKeys } from '../http/partner-keys.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
+import { rateLimitHeaders } from '../http/rate-limit-headers.js';
 import { Representation } from '../http/representation.js';
 import { sendStored, type StoredAnswer } from '../http/stored-response.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 import { parseApiRequest, type ApiRequest } from './api-request.js';
 import type { CachedAnswer, CacheStatus, ContentCache } from './content-cache.js';
-import type { MissKind } from '../reliability/miss-limiter.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Admission } from '../reliability/admission.js';
+import type { Budget } from '../reliability/miss-limiter.js';
 
 export interface ApiHandlerDeps {
   cache: ContentCache;
   /** The OpenAPI document, made when first asked for (its servers name the port the service listens on). */
   openApi: () => Buffer;
   log: Logger;
-  /** What a request that the cache cannot answer at once must pass: shedding, then its client's budget. */
-  admitMiss: (req: IncomingMessage, kind: MissKind) => Promise<ContentError | undefined>;
+  /** What a request that causes a call to the content API must pass: shedding, then its client's budget. */
+  admission: Pick<Admission, 'admitCall' | 'budgetOf'>;
+  /** Partners' keys: a request with one spends its partner's budget; an unknown one is refused. */
+  partners: PartnerKeys;
+  metrics: Metrics;
 }
 
 const ALLOW = ['allow', 'GET, HEAD'];
+/** An API key is refused with a challenge naming where it goes. */
+const KEY_CHALLENGE = ['www-authenticate', 'ApiKey realm="api", header="X-API-Key"'];
 
-function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, status: CacheStatus): void {
+function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, status: CacheStatus, budget: Budget | undefined): void {
   const fetched = status === 'MISS' || status === 'REFRESH';
   const timing = fetched ? `cache;desc=${status}, upstream;dur=${answer.upstreamMs.toFixed(1)}` : `cache;desc=${status}`;
-  sendStored(req, res, answer, ['x-cache', status, 'server-timing', timing]);
+  sendStored(req, res, answer, ['x-cache', status, 'server-timing', timing, ...rateLimitHeaders(budget)]);
 }
 
-export function createApiHandler({ cache, openApi, log, admitMiss }: ApiHandlerDeps) {
+export function createApiHandler({ cache, openApi, log, admission, partners, metrics }: ApiHandlerDeps) {
   let openApiAnswer: StoredAnswer | undefined;
   const openApiDocument = (): StoredAnswer =>
     (openApiAnswer ??= {
@@ -54,23 +63,29 @@ export function createApiHandler({ cache, openApi, log, admitMiss }: ApiHandlerD
     return request;
   }
 
-  async function answerWhenFetched(req: IncomingMessage, res: ServerResponse, request: ApiRequest): Promise<void> {
+  async function answerWhenFetched(
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: ApiRequest,
+    partner: Partner | undefined,
+  ): Promise<void> {
+    // Set when this request made the call, and so spent a point of its budget.
+    let budget: Budget | undefined;
     try {
-      const refusal = await admitMiss(req, 'api');
-      if (refusal) {
-        observe(res, { cache: 'REFUSED' });
-        sendProblem(res, refusal);
-        return;
-      }
-      const { answer, status } = await cache.get(request);
+      const { answer, status } = await cache.get(request, async () => {
+        const spent = await admission.admitCall(req, 'api', partner);
+        budget = spent.budget;
+        if (spent.refusal) throw spent.refusal;
+      });
       const fetched = status === 'MISS' || status === 'REFRESH';
       observe(res, { cache: status, upstreamMs: fetched ? Math.round(answer.upstreamMs) : undefined });
-      send(req, res, answer, status);
+      send(req, res, answer, status, budget);
     } catch (error) {
       const p = asProblem(error);
       if (p.code === 'internal') log.error({ err: error, key: request.key }, 'proxy failed');
-      observe(res, { cache: 'ERROR' });
-      sendProblem(res, p);
+      observe(res, { cache: p.code === 'too_many_requests' || p.code === 'busy' ? 'REFUSED' : 'ERROR' });
+      const limited = p.code === 'too_many_requests' ? (budget ?? admission.budgetOf(partner, p.retryAfterS ?? 1)) : undefined;
+      sendProblem(res, p, rateLimitHeaders(limited));
     }
   }
 
@@ -80,6 +95,17 @@ export function createApiHandler({ cache, openApi, log, admitMiss }: ApiHandlerD
       if (answerPreflight(req, res)) return;
       sendProblem(res, problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), ALLOW);
       return;
+    }
+    // A key that is sent must be right, whatever is asked: a mistyped key is never taken as none.
+    const partner = partners.identify(req);
+    if (isContentError(partner)) {
+      observe(res, { route: 'api' });
+      sendProblem(res, partner, KEY_CHALLENGE);
+      return;
+    }
+    if (partner) {
+      observe(res, { partner: partner.name });
+      metrics.partnerRequests(partner.name).inc();
     }
     const url = req.url ?? '/';
     if (url === '/api/openapi.json') {
@@ -98,9 +124,9 @@ export function createApiHandler({ cache, openApi, log, admitMiss }: ApiHandlerD
     const hit = cache.hit(request);
     if (hit) {
       observe(res, { cache: 'HIT' });
-      send(req, res, hit.answer, 'HIT');
+      send(req, res, hit.answer, 'HIT', undefined);
       return;
     }
-    void answerWhenFetched(req, res, request);
+    void answerWhenFetched(req, res, request, partner);
   };
 }

@@ -1,19 +1,21 @@
 /**
- * The proxy's cache of content API answers (docs/decisions/002 and 016). Each process keeps its
- * own in lru-cache, bounded in bytes; its fetch() makes one load for concurrent misses of a key
- * and serves a stale entry while one background refresh runs. Below it, when Redis is there,
- * the fleet's shared tier: a load looks there first, takes the key's lock before it calls the
- * content API (so that the fleet makes one call per key), and stores what it fetched for the
- * others. Around both: how long an answer is fresh (per path, jittered so that keys do not all
- * expire together), how long it may be served stale while refreshing, and how long the last good
- * answer stands in when the upstream fails. Answers are validated against the contract and
- * sanitised before they are stored; a refresh asks the upstream whether its answer changed.
+ * The proxy's cache of content API answers (docs/decisions/002, 016 and 022). Each process keeps
+ * its own in lru-cache, bounded in bytes; its fetch() makes one load for concurrent misses of a
+ * key and serves a stale entry while one background refresh runs. Below it, the tier every
+ * process of the service shares (Redis, or the primary of one machine's workers): a load looks
+ * there first, takes the key's lock before it calls the content API (so that the service makes
+ * one call per key), and stores what it fetched for the others. Only the request that makes a call
+ * is asked to pay for it (`admit`: the client's budget). Around both: how long an answer is fresh
+ * (per path, jittered so that keys do not all expire together), how long it may be served stale
+ * while refreshing, and how long the last good answer stands in when the upstream fails. Answers
+ * are validated against the contract and sanitised before they are stored; a refresh asks the
+ * upstream whether its answer changed.
  */
 import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { isContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
-import type { SharedAnswer, SharedCache } from '../fleet/shared-cache.js';
+import type { SharedAnswer, SharedTier } from '../fleet/shared-tier.js';
 import { problem } from '../http/problem.js';
 import { Representation } from '../http/representation.js';
 import type { StoredAnswer } from '../http/stored-response.js';
@@ -70,10 +72,26 @@ const STALE_REUSE_MS = 2_000;
 /** Freshness is shortened by up to this share, at random, when an answer is fetched. */
 const FRESHNESS_JITTER = 0.1;
 
+/**
+ * Asked by a load just before it calls the content API, on behalf of the request that caused it
+ * (its client's budget, shedding); throws the refusal (a ContentError) to stop the call.
+ */
+export type Admit = () => Promise<void>;
+
 interface FetchContext {
   request: ApiRequest;
+  /** The leading request's admission; none for a background refresh, which nobody waits for. */
+  admit: Admit | undefined;
   /** Set by the load that ran for this fetch when the answer did not come from the content API. */
   outcome?: 'SHARED' | 'STALE';
+  /** Why the load failed, for the requests that joined it: lru-cache tells only the one that began it. */
+  error?: unknown;
+}
+
+/** A load under way: its context, and its lookup's span when tracing is on. */
+interface Loading {
+  context: FetchContext;
+  trace: unknown;
 }
 
 export interface ContentCacheDeps {
@@ -81,8 +99,8 @@ export interface ContentCacheDeps {
   config: CacheWindows & Pick<Config, 'UPSTREAM_TIMEOUT_MS'>;
   metrics: Metrics;
   log: Logger;
-  /** The fleet's shared tier, when Redis is configured. */
-  shared?: SharedCache | undefined;
+  /** The tier the service's processes share: Redis, or one machine's primary; none for a lone process. */
+  shared?: SharedTier | undefined;
   /** Spans for lookups, when tracing is on. */
   tracing?: Tracing | undefined;
 }
@@ -93,14 +111,14 @@ export class ContentCache {
   readonly #config: ContentCacheDeps['config'];
   readonly #metrics: Metrics;
   readonly #log: Logger;
-  readonly #shared: SharedCache | undefined;
+  readonly #shared: SharedTier | undefined;
   readonly #tracing: Tracing | undefined;
   /** The longest an answer is kept after its freshness: the wider of the two stale windows. */
   readonly #keepAfterFreshMs: number;
   /** When this process last applied a purge (epoch ms). */
   #purgedAt = 0;
-  /** Keys being fetched now (with tracing, each with its lookup's span, for those who join the fetch). */
-  readonly #loading = new Map<string, unknown>();
+  /** Keys being fetched now, for those who join the fetch. */
+  readonly #loading = new Map<string, Loading>();
 
   constructor({ upstream, config, metrics, log, shared, tracing }: ContentCacheDeps) {
     this.#upstream = upstream;
@@ -140,21 +158,24 @@ export class ContentCache {
   /**
    * The answer for a request: fresh from the cache, fetched now, or the last good one when the
    * upstream fails within the stale-if-error window. Throws a ContentError when there is none.
+   * `admit` is asked only if this request is the one that calls the content API.
    */
-  get(request: ApiRequest): Promise<CacheResult> {
-    return this.#tracing ? this.#tracing.cacheLookup(request.key, () => this.#getAfterPurges(request)) : this.#getAfterPurges(request);
+  get(request: ApiRequest, admit?: Admit): Promise<CacheResult> {
+    return this.#tracing
+      ? this.#tracing.cacheLookup(request.key, () => this.#getAfterPurges(request, admit))
+      : this.#getAfterPurges(request, admit);
   }
 
-  async #getAfterPurges(request: ApiRequest): Promise<CacheResult> {
+  async #getAfterPurges(request: ApiRequest, admit: Admit | undefined): Promise<CacheResult> {
     const asked = Date.now();
-    const result = await this.#get(request);
+    const result = await this.#get(request, admit);
     // A request made after a purge that got an answer from before it (it joined a fetch that
     // began before the purge) asks once more: it must see what was published.
-    if (result.answer.purged && asked > this.#purgedAt) return this.#get(request, true);
+    if (result.answer.purged && asked > this.#purgedAt) return this.#get(request, admit, true);
     return result;
   }
 
-  async #get(request: ApiRequest, forceRefresh = false): Promise<CacheResult> {
+  async #get(request: ApiRequest, admit: Admit | undefined, forceRefresh = false, joins = 0): Promise<CacheResult> {
     const { CACHE_STALE_WHILE_REVALIDATE_S: swr } = this.#config;
     const now = Date.now();
     let entry = this.#lru.peek(request.key, { allowStale: true });
@@ -166,9 +187,10 @@ export class ContentCache {
     const withinSwr = entry !== undefined && now < entry.freshUntil + swr * 1000;
 
     const status: LRUCache.Status<string, CachedAnswer, FetchContext> = {};
-    const context: FetchContext = { request };
-    // With tracing, the span of a fetch of this key already under way, which this lookup may join.
-    const inFlight = this.#tracing ? this.#loading.get(request.key) : undefined;
+    // A refresh in the background is nobody's call to pay for.
+    const context: FetchContext = { request, admit: withinSwr ? undefined : admit };
+    // A fetch of this key already under way, which this lookup joins.
+    const joined = this.#loading.get(request.key);
     const answer = await this.#lru.fetch(request.key, {
       context,
       // Within stale-while-revalidate: answer at once, refresh in the background.
@@ -177,8 +199,17 @@ export class ContentCache {
       forceRefresh,
       status,
     });
-    // With allowStaleOnFetchRejection, a failed fetch with nothing stale resolves to undefined.
-    if (!answer) throw isContentError(status.fetchError) ? status.fetchError : problem('internal', 'cache returned nothing');
+    if (!answer) {
+      // With allowStaleOnFetchRejection, a failed fetch with nothing stale resolves to undefined;
+      // only the request that began it is told why.
+      const error = status.fetchError ?? joined?.context.error;
+      // The fetch this request joined was refused its leader's client, over its budget: this
+      // request is not that client's, so it leads a fetch of its own (a few times at most).
+      if (joined && isContentError(error) && error.code === 'too_many_requests' && joins < 3) {
+        return this.#get(request, admit, forceRefresh, joins + 1);
+      }
+      throw isContentError(error) ? error : problem('internal', 'cache returned nothing');
+    }
 
     const result: CacheStatus =
       status.returnedStale || context.outcome === 'STALE' || answer.freshUntil <= Date.now()
@@ -199,7 +230,7 @@ export class ContentCache {
         // Joined another request's fetch and waited for it (not answered stale meanwhile).
         coalesced: status.fetch === 'inflight' && !status.returnedStale,
         backgroundRefresh: status.returnedStale === true && status.fetch === 'stale',
-        waitedFor: inFlight,
+        waitedFor: joined?.trace,
       });
     }
     const staleUntil = answer.freshUntil + this.#keepAfterFreshMs;
@@ -259,9 +290,12 @@ export class ContentCache {
     signal: AbortSignal,
     options: LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchContext>,
   ): Promise<CachedAnswer> {
-    this.#loading.set(context.request.key, this.#tracing?.loadToken());
+    this.#loading.set(context.request.key, { context, trace: this.#tracing?.loadToken() });
     try {
       return await this.#loadNow(context, stale, signal, options);
+    } catch (error) {
+      context.error = error;
+      throw error;
     } finally {
       this.#loading.delete(context.request.key);
     }
@@ -279,14 +313,21 @@ export class ContentCache {
     let previous = stale;
     let token: string | null | undefined;
     if (shared) {
-      const found = await shared.get(request.key);
+      // The look-up and the lock at once: one round trip instead of two on every miss. One process
+      // of the service calls the content API; the others wait for its answer.
+      const [found, lock] = await Promise.all([
+        shared.get(request.key),
+        shared.lock(request.key, this.#config.UPSTREAM_TIMEOUT_MS + 1_000),
+      ]);
+      token = lock;
       if (found) {
         const answer = this.#fromShared(request, found, previous);
-        if (answer.freshUntil > Date.now()) return this.#keep(answer, options, context, 'SHARED');
+        if (answer.freshUntil > Date.now()) {
+          if (token) void shared.unlock(request.key, token);
+          return this.#keep(answer, options, context, 'SHARED');
+        }
         if (!previous || answer.storedAt > previous.storedAt) previous = answer;
       }
-      // One process of the fleet calls the content API; the others wait for its answer.
-      token = await shared.lock(request.key, this.#config.UPSTREAM_TIMEOUT_MS + 1_000);
       if (token === null) {
         const deadline = Date.now() + this.#config.UPSTREAM_TIMEOUT_MS + 500;
         const waited = await shared.waitFor(request.key, previous?.storedAt ?? 0, deadline, signal);
@@ -295,6 +336,8 @@ export class ContentCache {
     }
     const fetchedSince = Date.now();
     try {
+      // The request that makes the call pays for it; a refusal falls back like a failed call.
+      await context.admit?.();
       let answer = await this.#fetch(request, previous, signal);
       // Fetched before a purge and stored after it, it may be what the purge was for: kept stale.
       if (this.#purgedAt >= fetchedSince) answer = this.#asPurged(answer);
@@ -313,7 +356,8 @@ export class ContentCache {
       }
       throw error;
     } finally {
-      if (token) await shared?.unlock(request.key, token);
+      // Not waited for: the answer is stored first (one connection, in order), and whoever waits has it.
+      if (token) void shared?.unlock(request.key, token);
     }
   }
 

@@ -1,8 +1,10 @@
 /**
- * What expensive work must pass before it starts (docs/decisions/020): a process that is
- * overloaded refuses new renders and misses (503), and a client over its budget of misses is
- * refused (429). Cached answers and pages never come here. Also what is counted and logged when
- * a call to the content API is refused a slot.
+ * What expensive work must pass before it starts (decisions 020 and 022): a process that is
+ * overloaded refuses new renders (503) and calls to the content API, and a client over its budget
+ * is refused the call (429). Only the request that causes a call to the content API comes here
+ * (content-cache.ts asks, through the `admit` its caller gave it): cached, shared and stale
+ * answers, and requests waiting for another's fetch, never do. Also what is counted and logged
+ * when a call to the content API is refused a slot.
  */
 import type { IncomingMessage } from 'node:http';
 import type { ContentError } from '../../shared/content-api.js';
@@ -14,14 +16,22 @@ import { BurstLog } from '../observability/burst-log.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { EventLoopLoad } from './event-loop-load.js';
-import { createMissLimiter, type MissKind } from './miss-limiter.js';
+import type { Partner } from '../http/partner-keys.js';
+import { createMissLimiter, type Budget, type MissKind, type Spent } from './miss-limiter.js';
 import type { GateRefusal } from './upstream-gate.js';
 
 export interface Admission {
   /** Overloaded now: the 503 to refuse new work with, else undefined. */
   overloaded(): ContentError | undefined;
-  /** For a request the caches cannot answer at once: the 503 or 429 to refuse it with, else undefined. */
-  admitMiss(req: IncomingMessage, kind: MissKind): Promise<ContentError | undefined>;
+  /**
+   * For a request about to cause a call to the content API (a partner's, with its key): where its
+   * budget stands, and the 503 or 429 to refuse it with, if it is refused.
+   */
+  admitCall(req: IncomingMessage, kind: MissKind, partner?: Partner): Promise<Spent>;
+  /** The budget a refused request was under, for the RateLimit headers of its 429. */
+  budgetOf(partner: Partner | undefined, retryAfterS: number): Budget | undefined;
+  /** The clients that asked for the most budget lately, most first. */
+  spenders(): [client: string, points: number][];
   /** A call to the content API was refused a slot (upstream-gate.ts). */
   upstreamRefused(why: GateRefusal): void;
   readonly busy: boolean;
@@ -31,15 +41,24 @@ export interface Admission {
 export function createAdmission(deps: {
   config: Pick<
     Config,
-    'SHED_EVENT_LOOP_LAG_MS' | 'RATE_LIMIT_MISSES' | 'RATE_LIMIT_WINDOW_S' | 'REDIS_TIMEOUT_MS' | 'UPSTREAM_QUEUE' | 'UPSTREAM_CONNECTIONS'
+    | 'SHED_EVENT_LOOP_LAG_MS'
+    | 'RATE_LIMIT_MISSES'
+    | 'RATE_LIMIT_MISSES_PER_KEY'
+    | 'RATE_LIMIT_WINDOW_S'
+    | 'REDIS_TIMEOUT_MS'
+    | 'UPSTREAM_QUEUE'
+    | 'UPSTREAM_CONNECTIONS'
   >;
   redis: RedisLink | undefined;
   trusted: TrustedProxies;
   log: Logger;
   metrics: Metrics;
+  /** Told when the process becomes busy or no longer is (a worker tells its primary). */
+  onBusy?: ((busy: boolean) => void) | undefined;
 }): Admission {
   const { config, log, metrics } = deps;
   const load = new EventLoopLoad(config.SHED_EVENT_LOOP_LAG_MS, (busy, lagMs) => {
+    deps.onBusy?.(busy);
     if (busy)
       log.warn(
         { lagMs: Math.round(lagMs), thresholdMs: config.SHED_EVENT_LOOP_LAG_MS },
@@ -59,7 +78,12 @@ export function createAdmission(deps: {
 
   return {
     overloaded,
-    admitMiss: (req, kind) => Promise.resolve(overloaded() ?? limiter.spend(req, kind)),
+    admitCall(req, kind, partner) {
+      const busy = overloaded();
+      return busy ? Promise.resolve({ refusal: busy }) : limiter.spend(req, kind, partner);
+    },
+    budgetOf: (partner, retryAfterS) => limiter.budgetOf(partner, retryAfterS),
+    spenders: () => limiter.spenders(),
     upstreamRefused(why) {
       metrics.shed('upstream_queue').inc();
       if (bursts.first(why)) {

@@ -1,12 +1,25 @@
 /**
- * Per-client limits on what costs the content API (docs/decisions/020): an API request or a page
- * render that needs something the caches do not have spends one point of its client's budget,
- * RATE_LIMIT_MISSES per RATE_LIMIT_WINDOW_S; a cached answer or page never does. Over budget:
- * 429 with Retry-After. With REDIS_URL the budget is the fleet's (rate-limiter-flexible's Redis
- * store), with a budget in memory standing in whenever Redis cannot answer.
+ * Per-client limits on what costs the content API (decisions 020 and 022): a request that causes
+ * a call to the content API (it leads a fetch that neither this process nor the shared tier could
+ * answer) spends one point of its client's budget, RATE_LIMIT_MISSES per RATE_LIMIT_WINDOW_S; a
+ * page render spends at most one. Cached and shared answers, stale ones, waiting for another
+ * request's fetch and background refreshes never spend. Over budget: 429 with Retry-After. The
+ * budget is the fleet's with REDIS_URL (rate-limiter-flexible's Redis store, with a budget in
+ * memory standing in whenever Redis cannot answer), the machine's with workers (kept by their
+ * primary: rate-limiter-flexible's cluster limiter), else this process's. A partner that sends
+ * its key (partner-keys.ts) spends a budget of its own, RATE_LIMIT_MISSES_PER_KEY. Each spend says
+ * what is left, for the RateLimit and RateLimit-Policy headers (rate-limit-headers.ts).
  */
+import cluster from 'node:cluster';
 import type { IncomingMessage } from 'node:http';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible';
+import {
+  RateLimiterCluster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RLWrapperTimeouts,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
 import type { RedisLink } from '../fleet/redis-link.js';
 import { problem } from '../http/problem.js';
@@ -15,69 +28,130 @@ import { BurstLog } from '../observability/burst-log.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { ContentError } from '../../shared/content-api.js';
+import type { Partner } from '../http/partner-keys.js';
+import { SpendLedger } from './spend-ledger.js';
 
 export type MissKind = 'api' | 'page';
 
+/** A budget as a client is told of it: its policy, and what is left of it in this window. */
+export interface Budget {
+  /** The policy's name in the RateLimit headers: `calls` for an address, `partner` for a key. */
+  policy: 'calls' | 'partner';
+  quota: number;
+  windowS: number;
+  remaining: number;
+  /** Seconds until the window ends and the budget is whole again. */
+  resetS: number;
+}
+
+export interface Spent {
+  /** Where the client stands once this call is counted (none when no budget applies). */
+  budget?: Budget;
+  /** The 429 to answer with, when it was over. */
+  refusal?: ContentError;
+}
+
 export interface MissLimiter {
-  /** Spends one point of the client's budget: undefined when it may go on, else the 429 to answer with. */
-  spend(req: IncomingMessage, kind: MissKind): Promise<ContentError | undefined>;
+  /** Spends one point of the client's budget (a partner's, with its key). */
+  spend(req: IncomingMessage, kind: MissKind, partner?: Partner): Promise<Spent>;
+  /** The budget a request is under, for the headers of a 429 (`remaining` 0). */
+  budgetOf(partner: Partner | undefined, retryAfterS: number): Budget | undefined;
+  /** The clients that asked this process for the most points in the last window or two, most first. */
+  spenders(): [client: string, points: number][];
 }
 
 export interface MissLimiterDeps {
-  config: Pick<Config, 'RATE_LIMIT_MISSES' | 'RATE_LIMIT_WINDOW_S' | 'REDIS_TIMEOUT_MS'>;
+  config: Pick<Config, 'RATE_LIMIT_MISSES' | 'RATE_LIMIT_MISSES_PER_KEY' | 'RATE_LIMIT_WINDOW_S' | 'REDIS_TIMEOUT_MS'>;
   redis: RedisLink | undefined;
   trusted: TrustedProxies;
   log: Logger;
   metrics: Metrics;
 }
 
-/** No limit (RATE_LIMIT_MISSES=0). */
-const unlimited: MissLimiter = { spend: () => Promise.resolve(undefined) };
+/** How long a worker waits for its primary's answer before it lets the request through. */
+const CLUSTER_TIMEOUT_MS = 1_000;
 
-export function createMissLimiter({ config, redis, trusted, log, metrics }: MissLimiterDeps): MissLimiter {
-  const points = config.RATE_LIMIT_MISSES;
-  const duration = config.RATE_LIMIT_WINDOW_S;
-  const budgetMs = config.REDIS_TIMEOUT_MS;
-  if (points === 0) return unlimited;
-  const memory = new RateLimiterMemory({ points, duration, keyPrefix: 'site:rl' });
+type Limiter = RateLimiterAbstract | RLWrapperTimeouts;
+
+/** A budget of `points` per window, kept where the service's processes share it (see above); none for 0. */
+function budgetStore(points: number, duration: number, keyPrefix: string, deps: MissLimiterDeps): Limiter | undefined {
+  if (points === 0) return undefined;
+  const memory = new RateLimiterMemory({ points, duration, keyPrefix });
   // Redis away, or slower than its budget: the budget in this process's memory stands in at once.
-  const limiter = redis
-    ? new RLWrapperTimeouts({
-        limiter: new RateLimiterRedis({
-          storeClient: redis.client,
-          useRedisPackage: true,
-          rejectIfRedisNotReady: true,
-          points,
-          duration,
-          keyPrefix: 'site:rl',
-        }),
-        timeoutMs: budgetMs,
-        insuranceLimiter: memory,
-      })
-    : memory;
+  if (deps.redis) {
+    return new RLWrapperTimeouts({
+      limiter: new RateLimiterRedis({
+        storeClient: deps.redis.client,
+        useRedisPackage: true,
+        rejectIfRedisNotReady: true,
+        points,
+        duration,
+        keyPrefix,
+      }),
+      timeoutMs: deps.config.REDIS_TIMEOUT_MS,
+      insuranceLimiter: memory,
+    });
+  }
+  return cluster.isWorker ? new RateLimiterCluster({ points, duration, keyPrefix, timeoutMs: CLUSTER_TIMEOUT_MS }) : memory;
+}
+
+export function createMissLimiter(deps: MissLimiterDeps): MissLimiter {
+  const { config, trusted, log, metrics } = deps;
+  const duration = config.RATE_LIMIT_WINDOW_S;
+  const ledger = new SpendLedger(duration * 1000);
+  const budgets = {
+    calls: { points: config.RATE_LIMIT_MISSES, limiter: budgetStore(config.RATE_LIMIT_MISSES, duration, 'site:rl', deps) },
+    partner: {
+      points: config.RATE_LIMIT_MISSES_PER_KEY,
+      limiter: budgetStore(config.RATE_LIMIT_MISSES_PER_KEY, duration, 'site:rl:key', deps),
+    },
+  };
   const bursts = new BurstLog(duration * 1000);
+  const budget = (policy: Budget['policy'], remaining: number, msBeforeNext: number): Budget => ({
+    policy,
+    quota: budgets[policy].points,
+    windowS: duration,
+    remaining: Math.max(0, remaining),
+    resetS: Math.max(1, Math.ceil(msBeforeNext / 1000)),
+  });
 
   return {
-    async spend(req, kind) {
-      const client = clientKey(trusted.clientOf(req));
+    spenders: () => ledger.top(),
+    budgetOf(partner, retryAfterS) {
+      const policy = partner ? 'partner' : 'calls';
+      return budgets[policy].limiter ? budget(policy, 0, retryAfterS * 1000) : undefined;
+    },
+    async spend(req, kind, partner) {
+      const policy = partner ? 'partner' : 'calls';
+      const { limiter, points } = budgets[policy];
+      // A partner is its name (wherever it calls from); anyone else, its address.
+      const client = partner ? `partner:${partner.name}` : clientKey(trusted.clientOf(req));
+      ledger.spent(client);
+      if (partner) metrics.partnerCalls(partner.name).inc();
+      if (!limiter) return {};
       try {
-        await limiter.consume(client);
-        return undefined;
+        const res = await limiter.consume(client);
+        return { budget: budget(policy, res.remainingPoints, res.msBeforeNext) };
       } catch (rejected) {
         if (!(rejected instanceof RateLimiterRes)) {
-          // Neither Redis nor memory could say: serving is worth more than limiting.
+          // Neither Redis nor memory (nor the primary) could say: serving is worth more than limiting.
           log.error({ err: rejected, client }, 'rate limiter failed; request let through');
-          return undefined;
+          return {};
         }
         metrics.rateLimited(kind).inc();
+        if (partner) metrics.partnerLimited(partner.name).inc();
         const retryAfterS = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
         if (bursts.first(client)) {
-          log.warn(
-            { client, kind, limit: points, windowS: duration, retryAfterS },
-            'client over its limit of requests the caches cannot answer',
-          );
+          log.warn({ client, kind, limit: points, windowS: duration, retryAfterS }, 'client over its budget of calls to the content API');
         }
-        return problem('too_many_requests', `too many requests for content that is not cached; try again in ${retryAfterS} s`, retryAfterS);
+        return {
+          budget: budget(policy, 0, rejected.msBeforeNext),
+          refusal: problem(
+            'too_many_requests',
+            `too many requests for content that is not cached; try again in ${retryAfterS} s`,
+            retryAfterS,
+          ),
+        };
       }
     },
   };

@@ -22,7 +22,9 @@ import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 import type { Tracing } from '../observability/tracing.js';
 import type { ContentCache } from '../proxy/content-cache.js';
-import type { MissKind } from '../reliability/miss-limiter.js';
+import { rateLimitHeaders } from '../http/rate-limit-headers.js';
+import type { Admission } from '../reliability/admission.js';
+import type { Budget, Spent } from '../reliability/miss-limiter.js';
 import type { ClientAssets } from './client-assets.js';
 import { canonicalUrl, documentHead } from './document-head.js';
 import type { PageCache } from './page-cache.js';
@@ -50,9 +52,9 @@ export interface PageHandlerDeps {
   /** Development: Vite adds its client and React's refresh preamble to the head. */
   transformHead?: ((url: string, head: string) => Promise<string>) | undefined;
   trusted: TrustedProxies;
-  /** What a render must pass: shedding (refused before it starts), then, at its first read the cache cannot answer, its client's budget. */
+  /** What a render must pass: shedding (refused before it starts), then, at its first read that calls the content API, its client's budget. */
   overloaded: () => ContentError | undefined;
-  admitMiss: (req: IncomingMessage, kind: MissKind) => Promise<ContentError | undefined>;
+  admission: Pick<Admission, 'admitCall' | 'budgetOf'>;
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
@@ -99,22 +101,20 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const started = performance.now();
     const renderedSince = Date.now();
     const reads = new RenderReads();
-    // The client's budget is spent once per render, at its first read the cache cannot answer.
-    let admitted: Promise<ContentError | undefined> | undefined;
-    const beforeMiss = async () => {
-      admitted ??= deps.admitMiss(req, 'page');
-      const refusal = await admitted;
-      if (refusal) throw refusal;
+    // The client's budget is spent once per render, at its first read that calls the content API.
+    let admitted: Promise<Spent> | undefined;
+    let budget: Budget | undefined;
+    const admit = async () => {
+      admitted ??= deps.admission.admitCall(req, 'page');
+      const spent = await admitted;
+      budget = spent.budget;
+      if (spent.refusal) throw spent.refusal;
     };
     let page;
     try {
       const renderer = await deps.renderer();
       const render = () =>
-        renderer.render(
-          new Request(url, { signal: controller.signal }),
-          serverContentApi(deps.cache, reads, beforeMiss),
-          variant === 'large',
-        );
+        renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads, admit), variant === 'large');
       // With tracing, the loaders' cache lookups are children of the render's span.
       page = await (trace ? trace.run(render) : render());
     } catch (error) {
@@ -208,6 +208,8 @@ export function createPageHandler(deps: PageHandlerDeps) {
           'MISS',
           'server-timing',
           `data;dur=${dataMs.toFixed(1)}, cache;desc=MISS`,
+          // Where the visitor's budget stands, when this render spent a point of it or was refused.
+          ...rateLimitHeaders(status === 429 ? (budget ?? deps.admission.budgetOf(undefined, reads.retryAfterS ?? 1)) : budget),
         ]);
         if (encoder) encoder.pipe(res);
         out.write(head);

@@ -13,7 +13,7 @@ export interface BuiltServer {
   kill(): void;
 }
 
-/** Start it on a port the system picks and wait for its "listening" line, which names the URL. */
+/** Start it on a port the system picks and wait for its "listening" line, which names the URL (and for every worker's). */
 export async function startBuiltServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<BuiltServer> {
   if (!existsSync(BUILT_SERVER)) throw new Error('run `npm run build` first');
   const child = spawn(process.execPath, [...nodeArgs, BUILT_SERVER], {
@@ -27,14 +27,18 @@ export async function startBuiltServer(env: Record<string, string>, nodeArgs: st
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  while (!stdout.includes('"listening"')) {
+  // With workers, the primary says "listening" when the first one does: wait for them all.
+  const workers = Number(env.WORKERS ?? 1);
+  const listening = () =>
+    stdout.includes('"listening"') && (workers <= 1 || (stdout.match(/"msg":"worker listening"/g)?.length ?? 0) >= workers);
+  while (!listening()) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  const listening = stdout.split('\n').find((line) => line.includes('"listening"'))!;
+  const line = stdout.split('\n').find((l) => l.includes('"listening"'))!;
   return {
     child,
-    url: (JSON.parse(listening) as { url: string }).url,
+    url: (JSON.parse(line) as { url: string }).url,
     stdout: () => stdout,
     stderr: () => stderr,
     kill: () => {

@@ -1,5 +1,6 @@
-/** A URL for each page route that names real demo content (detail routes need an id). */
+/** A URL for each page route and API path that names real demo content (detail routes need an id). */
 import { demoContent } from '../../server/embedded-api/demo-content/index.js';
+import { API_PATHS, type ApiName } from '../../shared/contract/api-paths.js';
 
 export const sample = {
   article: demoContent.contentItems.find((i) => i.categoryId === 6)!,
@@ -12,4 +13,9 @@ export function sampleUrl(path: string): string {
   if (path === '/gnyy/detail') return `${path}?id=${sample.news.id}`;
   if (path === '/zjxz/detail') return `${path}?id=${sample.expert.id}`;
   return path;
+}
+
+/** One of the 21 API paths with a real id where it takes one. */
+export function sampleApiPath(name: ApiName): string {
+  return API_PATHS[name].template.replace('{id}', String(name === 'expert' ? sample.expert.id : sample.news.id));
 }

@@ -1,28 +1,13 @@
 /**
- * The fleet's shared tier of the proxy cache, in Redis, below each process's own (decision 016).
- * An answer fetched, validated and sanitised by one process is stored here with its freshness,
- * so that every process can serve it, fresh or stale, within the same windows. A short lock with
- * a token makes concurrent misses of one key, on any process, one upstream call: the others
- * wait for the shared answer. An answer's tags index it, so that a purge marks it stale for the
- * whole fleet (decision 018). Every operation goes through RedisLink: when Redis is away it
- * answers undefined and the caller goes on alone.
+ * The fleet's shared tier in Redis (shared-tier.ts; decision 016). A short lock with a token
+ * makes concurrent misses of one key, on any process, one upstream call: the others poll for the
+ * shared answer. An answer's tags index it, so that a purge marks it stale for the whole fleet
+ * (decision 018). Every operation goes through RedisLink: when Redis is away it answers
+ * undefined and the caller goes on alone.
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisLink } from './redis-link.js';
-
-/** An answer as the fleet shares it. */
-export interface SharedAnswer {
-  status: 200 | 404;
-  /** The body as the service sends it: validated and sanitised. */
-  json: string;
-  /** When it was fetched from the content API (epoch ms). */
-  storedAt: number;
-  /** Until when it is fresh (epoch ms); a purge moves it into the past. */
-  freshUntil: number;
-  /** The content API's validators, for a conditional refresh. */
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-}
+import { PURGE_MEMORY_MS, type SharedAnswer, type SharedTier } from './shared-tier.js';
 
 /** Deletes the lock only if it still holds this token: a lock that expired and was taken by another is left alone. */
 const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
@@ -77,13 +62,10 @@ if ARGV[5] == "200" then
 end
 return freshUntil`;
 
-/** How long a tag's purge time is kept: longer than any fetch takes. */
-const PURGE_MEMORY_MS = 120_000;
-
 /** How often a process waiting on another's fetch looks for its answer. */
 const POLL_MS = 15;
 
-export class SharedCache {
+export class RedisTier implements SharedTier {
   constructor(
     private readonly link: RedisLink,
     /** How long after its freshness an answer is kept: the longest stale window. */
@@ -108,12 +90,6 @@ export class SharedCache {
     };
   }
 
-  /**
-   * Stores an answer for the fleet, indexed under its tags (a 404 is short-lived and not
-   * indexed). `fetchedSince` is when its fetch began: if one of its tags was purged since, it is
-   * stored stale, since it may be what the purge was for. Returns the freshness it was stored
-   * with; undefined when Redis could not store it.
-   */
   async put(
     key: string,
     answer: SharedAnswer,
@@ -144,7 +120,6 @@ export class SharedCache {
     return stored === undefined ? undefined : Number(stored);
   }
 
-  /** Marks stale, for the whole fleet, every answer carrying one of the tags; undefined when Redis cannot. */
   async markStale(tags: readonly string[], before: number): Promise<number | undefined> {
     const keys = tags.map((t) => this.prefix + 't:' + t);
     const marked = await this.link.call('purge', (c) =>
@@ -153,10 +128,6 @@ export class SharedCache {
     return typeof marked === 'number' ? marked : undefined;
   }
 
-  /**
-   * Takes the fetch lock of a key: its token when this process is to call the content API, null
-   * when another holds it, undefined when Redis cannot say (then every process fetches for itself).
-   */
   async lock(key: string, ttlMs: number): Promise<string | null | undefined> {
     const token = randomUUID();
     const taken = await this.link.call('lock', (c) => c.set(this.prefix + 'l:' + key, token, { NX: true, PX: ttlMs }));
@@ -164,10 +135,6 @@ export class SharedCache {
     return taken === 'OK' ? token : null;
   }
 
-  /**
-   * Claims a name for the whole fleet for a while: true the first time, false when it was claimed
-   * already, undefined when Redis cannot say.
-   */
   async claimOnce(name: string, ttlMs: number): Promise<boolean | undefined> {
     const taken = await this.link.call('claim', (c) => c.set(this.prefix + 'once:' + name, '1', { NX: true, PX: ttlMs }));
     return taken === undefined ? undefined : taken === 'OK';
@@ -177,10 +144,6 @@ export class SharedCache {
     await this.link.call('unlock', (c) => c.eval(RELEASE, { keys: [this.prefix + 'l:' + key], arguments: [token] }));
   }
 
-  /**
-   * Waits while another process fetches a key: the answer it stores (one fetched after
-   * `after`), or undefined when the lock is let go or expires without one, or the time is up.
-   */
   async waitFor(key: string, after: number, deadline: number, signal?: AbortSignal): Promise<SharedAnswer | undefined> {
     while (Date.now() < deadline && !signal?.aborted) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -1,0 +1,140 @@
+/**
+ * The shared tier of one machine without Redis (shared-tier.ts; decision 022): held in the
+ * primary process's memory and reached by the workers over IPC (primary-link.ts), so that the
+ * workers of one service tell the same truth: one upstream call per key among them, any worker
+ * serves what another fetched, and a purge marks it stale for all. The same rules as the Redis
+ * tier (redis-tier.ts), which test/shared-tier.test.ts checks against both; bounded in bytes.
+ * Waiting is by notification, not by polling: a worker waiting for a key is answered when its
+ * holder stores the answer or lets go of the lock.
+ */
+import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { PURGE_MEMORY_MS, type SharedAnswer, type SharedTier } from './shared-tier.js';
+
+interface Held {
+  answer: SharedAnswer;
+  tags: readonly string[];
+}
+
+interface Waiter {
+  after: number;
+  done: (answer: SharedAnswer | undefined) => void;
+}
+
+export class MemoryTier implements SharedTier {
+  readonly available = true;
+  readonly #answers: LRUCache<string, Held>;
+  /** Tag → keys of the answers carrying it (an entry may outlive its answer; markStale drops it then). */
+  readonly #byTag = new Map<string, Set<string>>();
+  /** Tag → when it was last purged (epoch ms), kept for PURGE_MEMORY_MS. */
+  readonly #purgedAt = new LRUCache<string, number>({ max: 100_000, ttl: PURGE_MEMORY_MS });
+  readonly #locks = new LRUCache<string, string>({ max: 100_000, ttl: 1, ttlAutopurge: true, dispose: (_t, key) => this.#wake(key) });
+  readonly #claims = new LRUCache<string, true>({ max: 100_000, ttl: 1 });
+  readonly #waiting = new Map<string, Set<Waiter>>();
+
+  constructor(
+    maxBytes: number,
+    /** How long after its freshness an answer is kept: the longest stale window. */
+    private readonly keepAfterFreshMs: number,
+  ) {
+    this.#answers = new LRUCache<string, Held>({
+      maxSize: maxBytes,
+      sizeCalculation: (held, key) => key.length + held.answer.json.length + 256,
+      ttl: 1,
+    });
+  }
+
+  get(key: string): Promise<SharedAnswer | undefined> {
+    return Promise.resolve(this.#answers.get(key)?.answer);
+  }
+
+  put(key: string, answer: SharedAnswer, tags: readonly string[], fetchedSince: number, purgedFreshUntil: number): Promise<number> {
+    const purgedSince = tags.some((tag) => (this.#purgedAt.get(tag) ?? -Infinity) >= fetchedSince);
+    const stored = purgedSince ? { ...answer, freshUntil: purgedFreshUntil } : answer;
+    const keepMs = Math.max(1, stored.freshUntil - Date.now() + this.keepAfterFreshMs);
+    this.#answers.set(key, { answer: stored, tags }, { ttl: keepMs });
+    if (stored.status === 200) {
+      for (const tag of tags) {
+        let keys = this.#byTag.get(tag);
+        if (!keys) this.#byTag.set(tag, (keys = new Set()));
+        keys.add(key);
+      }
+    }
+    for (const waiter of this.#waiting.get(key) ?? []) {
+      if (stored.storedAt > waiter.after) waiter.done(stored);
+    }
+    return Promise.resolve(stored.freshUntil);
+  }
+
+  markStale(tags: readonly string[], before: number): Promise<number> {
+    let marked = 0;
+    const now = Date.now();
+    for (const tag of tags) {
+      this.#purgedAt.set(tag, now);
+      for (const key of this.#byTag.get(tag) ?? []) {
+        const held = this.#answers.get(key);
+        if (!held) {
+          this.#byTag.get(tag)!.delete(key);
+        } else if (held.answer.freshUntil > before) {
+          held.answer = { ...held.answer, freshUntil: before };
+          marked++;
+        }
+      }
+      if (this.#byTag.get(tag)?.size === 0) this.#byTag.delete(tag);
+    }
+    return Promise.resolve(marked);
+  }
+
+  lock(key: string, ttlMs: number): Promise<string | null> {
+    if (this.#locks.has(key)) return Promise.resolve(null);
+    const token = randomUUID();
+    this.#locks.set(key, token, { ttl: ttlMs });
+    return Promise.resolve(token);
+  }
+
+  unlock(key: string, token: string): Promise<void> {
+    // Only the holder's own token lets go: a lock that expired and was taken by another stays.
+    if (this.#locks.get(key) === token) this.#locks.delete(key);
+    return Promise.resolve();
+  }
+
+  waitFor(key: string, after: number, deadline: number, signal?: AbortSignal): Promise<SharedAnswer | undefined> {
+    const found = this.#answers.get(key)?.answer;
+    if (found && found.storedAt > after) return Promise.resolve(found);
+    if (!this.#locks.has(key) || Date.now() >= deadline || signal?.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const waiters = this.#waiting.get(key) ?? new Set<Waiter>();
+      this.#waiting.set(key, waiters);
+      const waiter: Waiter = {
+        after,
+        done: (answer) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          waiters.delete(waiter);
+          if (waiters.size === 0 && this.#waiting.get(key) === waiters) this.#waiting.delete(key);
+          resolve(answer);
+        },
+      };
+      const onAbort = () => waiter.done(undefined);
+      const timer = setTimeout(onAbort, deadline - Date.now());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      waiters.add(waiter);
+    });
+  }
+
+  claimOnce(name: string, ttlMs: number): Promise<boolean> {
+    if (this.#claims.has(name)) return Promise.resolve(false);
+    this.#claims.set(name, true, { ttl: ttlMs });
+    return Promise.resolve(true);
+  }
+
+  /** The lock of a key was let go or expired: whoever still waits fetches for itself. */
+  #wake(key: string): void {
+    for (const waiter of this.#waiting.get(key) ?? []) waiter.done(undefined);
+  }
+
+  /** Answers held: something to serve. */
+  get size(): number {
+    return this.#answers.size;
+  }
+}

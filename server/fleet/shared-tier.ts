@@ -1,0 +1,61 @@
+/**
+ * The tier below each process's own cache that every process of the service shares (decisions
+ * 016 and 022): Redis when the service is a fleet (redis-tier.ts), else, when one machine runs
+ * several workers, a tier held by their primary process and reached over IPC (memory-tier.ts,
+ * primary-link.ts). An answer fetched, validated and sanitised by one process is stored here
+ * with its freshness, so that every process serves it, fresh or stale, within the same windows;
+ * a short lock per key makes concurrent misses one call to the content API; tags index answers
+ * so that a purge marks them stale for all. A method that cannot say (Redis away, the primary
+ * slow to answer) answers undefined, and the caller goes on alone.
+ */
+
+/** An answer as the processes share it. */
+export interface SharedAnswer {
+  status: 200 | 404;
+  /** The body as the service sends it: validated and sanitised. */
+  json: string;
+  /** When it was fetched from the content API (epoch ms). */
+  storedAt: number;
+  /** Until when it is fresh (epoch ms); a purge moves it into the past. */
+  freshUntil: number;
+  /** The content API's validators, for a conditional refresh. */
+  etag?: string | undefined;
+  lastModified?: string | undefined;
+}
+
+/** How long a tag's purge time is kept: longer than any fetch takes. */
+export const PURGE_MEMORY_MS = 120_000;
+
+export interface SharedTier {
+  /** Worth asking now (Redis connected, the primary reachable). */
+  readonly available: boolean;
+  get(key: string): Promise<SharedAnswer | undefined>;
+  /**
+   * Stores an answer for all, indexed under its tags (a 404 is short-lived and not indexed).
+   * `fetchedSince` is when its fetch began: if one of its tags was purged since, it is stored
+   * stale (freshness `purgedFreshUntil`), since it may be what the purge was for. Returns the
+   * freshness it was stored with; undefined when it could not be stored.
+   */
+  put(
+    key: string,
+    answer: SharedAnswer,
+    tags: readonly string[],
+    fetchedSince: number,
+    purgedFreshUntil: number,
+  ): Promise<number | undefined>;
+  /** Marks stale every answer carrying one of the tags (freshness `before`); how many, or undefined. */
+  markStale(tags: readonly string[], before: number): Promise<number | undefined>;
+  /**
+   * Takes the fetch lock of a key: a token when this process is to call the content API, null
+   * when another holds it, undefined when the tier cannot say (then every process fetches alone).
+   */
+  lock(key: string, ttlMs: number): Promise<string | null | undefined>;
+  unlock(key: string, token: string): Promise<void>;
+  /**
+   * Waits while another process fetches a key: the answer it stores (one fetched after `after`),
+   * or undefined when the lock is let go or expires without one, or the time is up.
+   */
+  waitFor(key: string, after: number, deadline: number, signal?: AbortSignal): Promise<SharedAnswer | undefined>;
+  /** Claims a name for all, for a while: true the first time, false when claimed already, undefined when unknown. */
+  claimOnce(name: string, ttlMs: number): Promise<boolean | undefined>;
+}

@@ -1,0 +1,127 @@
+/**
+ * The two shared tiers keep one set of rules: Redis (a fleet, through a real redis-server) and the
+ * primary's memory (one machine's workers). The same cases run against both: answers stored and
+ * read, an answer fetched before a purge stored stale, purges by tag, the fetch lock, waiting for
+ * another's fetch, and claims.
+ */
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryTier } from '../server/fleet/memory-tier.js';
+import { RedisLink } from '../server/fleet/redis-link.js';
+import { RedisTier } from '../server/fleet/redis-tier.js';
+import type { SharedAnswer, SharedTier } from '../server/fleet/shared-tier.js';
+import { createMetrics } from '../server/observability/metrics.js';
+import { until } from './support/polling.js';
+import { startRedis, type RedisServer } from './support/redis-server.js';
+
+const KEEP_AFTER_FRESH_MS = 60_000;
+let redis: RedisServer;
+let link: RedisLink;
+let prefix = 0;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  link = new RedisLink({
+    url: redis.url,
+    budgetMs: 1_000,
+    log: pino({ level: 'silent' }),
+    metrics: createMetrics({ defaultMetrics: false }),
+  });
+  link.start();
+  await until(() => link.available, 'the link to connect to Redis');
+});
+afterAll(async () => {
+  await link.close();
+  await redis.stop();
+});
+
+const tiers: [string, () => SharedTier][] = [
+  // A prefix per case: the cases share one Redis.
+  ['Redis', () => new RedisTier(link, KEEP_AFTER_FRESH_MS, `t${prefix++}:`)],
+  ['the primary’s memory', () => new MemoryTier(16 * 1024 * 1024, KEEP_AFTER_FRESH_MS)],
+];
+
+function answer(json: string, freshForMs = 60_000, status: 200 | 404 = 200): SharedAnswer {
+  const storedAt = Date.now();
+  return { status, json, storedAt, freshUntil: storedAt + freshForMs, etag: 'W/"1"' };
+}
+
+describe.each(tiers)('the shared tier in %s', (_name, make) => {
+  it('stores an answer with its freshness and validators, and gives it back', async () => {
+    const tier = make();
+    const stored = answer('{"data":1}');
+    expect(await tier.put('/api/a', stored, ['/api/a'], Date.now(), 0)).toBe(stored.freshUntil);
+    expect(await tier.get('/api/a')).toEqual(stored);
+    expect(await tier.get('/api/none')).toBeUndefined();
+  });
+
+  it('marks stale by tag only the fresh answers carrying it (a 404 is never indexed), and counts them', async () => {
+    const tier = make();
+    await tier.put('/api/news/1', answer('{"data":"one"}'), ['news:1', '/api/news/{id}'], Date.now(), 0);
+    await tier.put('/api/news/2', answer('{"data":"two"}'), ['news:2', '/api/news/{id}'], Date.now(), 0);
+    await tier.put('/api/news/3', answer('null', 10_000, 404), ['news:3'], Date.now(), 0);
+    const before = Date.now() - 1;
+    expect(await tier.markStale(['news:1', 'news:3'], before)).toBe(1);
+    expect((await tier.get('/api/news/1'))!.freshUntil).toBe(before);
+    expect((await tier.get('/api/news/2'))!.freshUntil).toBeGreaterThan(Date.now());
+    expect((await tier.get('/api/news/3'))!.freshUntil).toBeGreaterThan(Date.now());
+    // Already stale: not marked again.
+    expect(await tier.markStale(['news:1'], before)).toBe(0);
+    expect(await tier.markStale(['/api/news/{id}'], before)).toBe(1);
+  });
+
+  it('stores stale an answer whose fetch began before one of its tags was purged', async () => {
+    const tier = make();
+    const fetchedSince = Date.now() - 50;
+    await tier.markStale(['expert:4'], 0);
+    const purgedFreshUntil = Date.now() - 60_000;
+    expect(await tier.put('/api/experts/4', answer('{"data":4}'), ['expert:4'], fetchedSince, purgedFreshUntil)).toBe(purgedFreshUntil);
+    expect((await tier.get('/api/experts/4'))!.freshUntil).toBe(purgedFreshUntil);
+    // A fetch that began after the purge is stored as it is.
+    const later = answer('{"data":5}');
+    expect(await tier.put('/api/experts/4', later, ['expert:4'], Date.now() + 1, purgedFreshUntil)).toBe(later.freshUntil);
+  });
+
+  it('gives the fetch lock of a key to one holder, which only its own token lets go', async () => {
+    const tier = make();
+    const token = await tier.lock('/api/b', 5_000);
+    expect(token).toEqual(expect.any(String));
+    expect(await tier.lock('/api/b', 5_000)).toBeNull();
+    await tier.unlock('/api/b', 'not-the-token');
+    expect(await tier.lock('/api/b', 5_000)).toBeNull();
+    await tier.unlock('/api/b', token!);
+    expect(await tier.lock('/api/b', 5_000)).toEqual(expect.any(String));
+  });
+
+  it('lets a waiter have the answer the lock holder stores, or nothing once the lock is let go without one', async () => {
+    const tier = make();
+    const token = await tier.lock('/api/c', 5_000);
+    const asked = Date.now() - 1;
+    const waiting = tier.waitFor('/api/c', asked, Date.now() + 3_000);
+    const stored = answer('{"data":"c"}');
+    await tier.put('/api/c', stored, ['/api/c'], asked, 0);
+    await tier.unlock('/api/c', token!);
+    expect(await waiting).toEqual(stored);
+
+    const again = await tier.lock('/api/c', 5_000);
+    const emptyHanded = tier.waitFor('/api/c', stored.storedAt, Date.now() + 3_000);
+    await tier.unlock('/api/c', again!);
+    expect(await emptyHanded).toBeUndefined();
+  });
+
+  it('stops waiting at the deadline, or at once when nobody holds the lock', async () => {
+    const tier = make();
+    expect(await tier.waitFor('/api/d', 0, Date.now() + 3_000)).toBeUndefined();
+    await tier.lock('/api/d', 5_000);
+    const started = Date.now();
+    expect(await tier.waitFor('/api/d', 0, started + 100)).toBeUndefined();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+  });
+
+  it('claims a name once for everyone', async () => {
+    const tier = make();
+    expect(await tier.claimOnce('webhook:7', 5_000)).toBe(true);
+    expect(await tier.claimOnce('webhook:7', 5_000)).toBe(false);
+    expect(await tier.claimOnce('webhook:8', 5_000)).toBe(true);
+  });
+});
