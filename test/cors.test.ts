@@ -19,6 +19,8 @@ import { startVarnish } from './support/varnish.js';
 type Headers = Record<string, string | string[] | undefined>;
 
 const PARTNER = 'https://partner.example';
+/** The key of the partner whose page calls the API from Chromium (API_KEYS). */
+const PARTNER_KEY = 'partner-example-key-0123456789';
 
 /** The CORS headers every API answer carries, and no Vary on Origin. */
 function expectReadableEverywhere(headers: Headers, what: string): void {
@@ -65,6 +67,12 @@ describe('CORS on the API', () => {
     const res = await request(svc.url).get(path).set('origin', PARTNER);
     expect(res.status, what).toBe(status);
     expectReadableEverywhere(res.headers, what);
+  });
+
+  it("a 401 for a wrong key is readable from any origin too, so that the partner's script sees why", async () => {
+    const res = await request(svc.url).get('/api/news').set('origin', PARTNER).set('x-api-key', 'k'.repeat(32)).expect(401);
+    expectReadableEverywhere(res.headers, '401');
+    expect(res.body.error.code).toBe('unauthorized');
   });
 
   it('a 304 carries the same CORS headers as the 200 it stands for', async () => {
@@ -197,7 +205,7 @@ describe('from a page on another origin, in Chromium', () => {
   let partnerOrigin: string;
   let browser: Awaited<ReturnType<typeof chromium.launch>>;
   beforeAll(async () => {
-    svc = await startService();
+    svc = await startService({ API_KEYS: `partner-example:${PARTNER_KEY}` });
     partner = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Partner</title><p>A partner site</p>');
     });
@@ -219,27 +227,31 @@ describe('from a page on another origin, in Chromium', () => {
     const watched = await openPage(browser);
     const { page } = watched;
     await page.goto(`${partnerOrigin}/`);
-    const seen = await page.evaluate(async (api) => {
-      const news = await fetch(`${api}/api/news`);
-      const body = (await news.json()) as { data: { items: { title: string }[] } };
-      const keyed = await fetch(`${api}/api/news?pageSize=1`, { headers: { 'X-API-Key': 'partner-demo-key' } });
-      const missing = await fetch(`${api}/api/doctors`);
-      const etag = news.headers.get('etag') ?? '';
-      const revalidated = await fetch(`${api}/api/news`, { headers: { 'If-None-Match': etag } });
-      return {
-        origin: location.origin,
-        status: news.status,
-        etag,
-        cache: news.headers.get('x-cache'),
-        age: news.headers.get('age'),
-        titles: body.data.items.length,
-        keyed: keyed.status,
-        keyedItems: ((await keyed.json()) as { data: { items: unknown[] } }).data.items.length,
-        missing: missing.status,
-        missingCode: ((await missing.json()) as { error: { code: string } }).error.code,
-        revalidated: revalidated.status,
-      };
-    }, svc.url);
+    const seen = await page.evaluate(
+      async ({ api, key }) => {
+        const news = await fetch(`${api}/api/news`);
+        const body = (await news.json()) as { data: { items: { title: string }[] } };
+        const keyed = await fetch(`${api}/api/news?pageSize=1`, { headers: { 'X-API-Key': key } });
+        const missing = await fetch(`${api}/api/doctors`);
+        const etag = news.headers.get('etag') ?? '';
+        const revalidated = await fetch(`${api}/api/news`, { headers: { 'If-None-Match': etag } });
+        return {
+          origin: location.origin,
+          status: news.status,
+          etag,
+          cache: news.headers.get('x-cache'),
+          age: news.headers.get('age'),
+          titles: body.data.items.length,
+          keyed: keyed.status,
+          keyedItems: ((await keyed.json()) as { data: { items: unknown[] } }).data.items.length,
+          missing: missing.status,
+          missingCode: ((await missing.json()) as { error: { code: string } }).error.code,
+          revalidated: revalidated.status,
+          policy: keyed.headers.get('ratelimit-policy'),
+        };
+      },
+      { api: svc.url, key: PARTNER_KEY },
+    );
     expect(seen.origin).toBe(partnerOrigin);
     expect(seen.status).toBe(200);
     expect(seen.etag).toMatch(/^W\/"/);
@@ -248,6 +260,8 @@ describe('from a page on another origin, in Chromium', () => {
     expect(seen.titles).toBeGreaterThan(0);
     expect(seen.keyed).toBe(200);
     expect(seen.keyedItems).toBe(1);
+    // The keyed request made a call to the content API: it spent the partner's budget, and can read it.
+    expect(seen.policy).toMatch(/^"partner";q=\d+;w=\d+$/);
     expect(seen.missing).toBe(404);
     expect(seen.missingCode).toBe('not_found');
     expect(seen.revalidated).toBe(304);

@@ -181,12 +181,17 @@ describe('the OpenAPI document is complete', () => {
     }
   });
 
-  it('every error example of a bad address is what the API answers to it', async () => {
+  it('the error examples of a bad address and a wrong key are what the API answers to them', async () => {
     const examples = resolve({ $ref: '#/components/responses/BadRequest' }).content['application/json'].examples as Json;
     const live = await (await fetch(`${svc.url}/api/news?page=0`)).json();
     expect(examples.outOfRange.value).toEqual(live);
     const missing = resolve({ $ref: '#/components/responses/NotFound' }).content['application/json'].examples as Json;
     expect(missing.notAPath.value).toEqual(await (await fetch(`${svc.url}/api/doctors`)).json());
     expect(missing.noSuchItem.value).toEqual(await (await fetch(`${svc.url}/api/news/999999`)).json());
+    const refused = resolve({ $ref: '#/components/responses/Unauthorized' }).content['application/json'].examples as Json;
+    const unknown = await fetch(`${svc.url}/api/news`, { headers: { 'x-api-key': 'k'.repeat(32) } });
+    expect(unknown.status).toBe(401);
+    expect(refused.unknownKey.value).toEqual(await unknown.json());
+    expect(refused.malformed.value).toEqual(await (await fetch(`${svc.url}/api/news`, { headers: { 'x-api-key': 'not a key' } })).json());
   });
 });

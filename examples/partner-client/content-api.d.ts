@@ -464,11 +464,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description unauthorized: an X-API-Key that names no partner. Send none to use the API as anyone may. */
+        /** @description unauthorized: an X-API-Key that is malformed or is not a partner's key, whatever the path: a key that is sent is never ignored. Send none to use the API as anyone may. */
         Unauthorized: {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -498,7 +499,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description too_many_requests: this client has spent its budget of requests the caches cannot answer (each costs the content API). Cached answers are never refused. */
+        /** @description too_many_requests: this client has spent its budget of calls to the content API (only a request the caches cannot answer makes one). Cached and stale answers are never refused. */
         TooManyRequests: {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -562,9 +563,9 @@ export interface components {
         "Cache-Tag": string;
         /** @description The cache result, and on a MISS or REFRESH the time the content API took (ms). */
         "Server-Timing": string;
-        /** @description The budget left (IETF httpapi draft "RateLimit header fields for HTTP"): per policy, `r` requests left and `t` seconds until the window resets. Only requests the caches cannot answer count. */
+        /** @description Where the client stands (IETF httpapi draft "RateLimit header fields for HTTP"): `r` calls to the content API left and `t` seconds until the window ends, under the policy named. On every answer that made a call to the content API (and so spent a point), and on every 429. */
         RateLimit: string;
-        /** @description The budget's policy (same draft): `q` requests the caches cannot answer per `w` seconds; with a partner key (X-API-Key), the partner's own policy. */
+        /** @description The client's budget (same draft): `q` calls to the content API per `w` seconds; `calls` for a client's address, `partner` for a partner's key (X-API-Key). Sent with RateLimit. */
         "RateLimit-Policy": string;
         /** @description Seconds after which asking again may succeed. */
         "Retry-After": number;
@@ -572,6 +573,8 @@ export interface components {
         "X-Request-Id": string;
         /** @description The methods the API takes. */
         Allow: "GET, HEAD";
+        /** @description Where a key goes. */
+        "WWW-Authenticate": "ApiKey realm=\"api\", header=\"X-API-Key\"";
     };
     pathItems: never;
 }

@@ -85,13 +85,13 @@ const headers = {
   },
   RateLimit: {
     description:
-      'The budget left (IETF httpapi draft "RateLimit header fields for HTTP"): per policy, `r` requests left and `t` seconds until the window resets. Only requests the caches cannot answer count.',
-    schema: { type: 'string', examples: ['"misses";r=42;t=7'] },
+      'Where the client stands (IETF httpapi draft "RateLimit header fields for HTTP"): `r` calls to the content API left and `t` seconds until the window ends, under the policy named. On every answer that made a call to the content API (and so spent a point), and on every 429.',
+    schema: { type: 'string', examples: ['"calls";r=59;t=7'] },
   },
   'RateLimit-Policy': {
     description:
-      "The budget's policy (same draft): `q` requests the caches cannot answer per `w` seconds; with a partner key (X-API-Key), the partner's own policy.",
-    schema: { type: 'string', examples: ['"misses";q=60;w=10'] },
+      "The client's budget (same draft): `q` calls to the content API per `w` seconds; `calls` for a client's address, `partner` for a partner's key (X-API-Key). Sent with RateLimit.",
+    schema: { type: 'string', examples: ['"calls";q=60;w=10'] },
   },
   'Retry-After': { description: 'Seconds after which asking again may succeed.', schema: { type: 'integer', minimum: 1 } },
   'X-Request-Id': {
@@ -100,6 +100,10 @@ const headers = {
     schema: { type: 'string' },
   },
   Allow: { description: 'The methods the API takes.', schema: { type: 'string', enum: ['GET, HEAD'] } },
+  'WWW-Authenticate': {
+    description: 'Where a key goes.',
+    schema: { type: 'string', enum: ['ApiKey realm="api", header="X-API-Key"'] },
+  },
 };
 
 type HeaderName = keyof typeof headers;
@@ -134,8 +138,9 @@ const responses = {
     ERROR_EXAMPLES[400],
   ),
   Unauthorized: errorAnswer(
-    'unauthorized: an X-API-Key that names no partner. Send none to use the API as anyone may.',
+    "unauthorized: an X-API-Key that is malformed or is not a partner's key, whatever the path: a key that is sent is never ignored. Send none to use the API as anyone may.",
     ERROR_EXAMPLES[401],
+    ['WWW-Authenticate'],
   ),
   NotFound: errorAnswer(
     'not_found: a path that is not one of the 21, or an item the content API does not have (that answer is cached briefly).',
@@ -143,7 +148,7 @@ const responses = {
   ),
   MethodNotAllowed: errorAnswer('method_not_allowed: the API is read-only; only GET and HEAD.', ERROR_EXAMPLES[405], ['Allow']),
   TooManyRequests: errorAnswer(
-    'too_many_requests: this client has spent its budget of requests the caches cannot answer (each costs the content API). Cached answers are never refused.',
+    'too_many_requests: this client has spent its budget of calls to the content API (only a request the caches cannot answer makes one). Cached and stale answers are never refused.',
     ERROR_EXAMPLES[429],
     ['Retry-After', 'RateLimit', 'RateLimit-Policy'],
   ),
@@ -189,7 +194,7 @@ export function components(errorSchema: object) {
         in: 'header',
         name: 'X-API-Key',
         description:
-          "Optional: the API is open to anyone without it. A partner's key gives the partner a budget of its own for requests the caches cannot answer (named in RateLimit-Policy), instead of the one it shares with every client at its address. An unknown key is answered 401. Keys are issued by the group.",
+          "Optional: the API is open to anyone without it. A partner's key gives the partner a budget of its own for calls to the content API (`partner` in RateLimit-Policy) instead of the one it shares with every client at its address. A key that is sent must be right: a malformed or unknown key is answered 401 on every path. Keys are issued by the group.",
       },
     },
   };
@@ -206,7 +211,7 @@ export function introduction(serverUrl: string): string {
     '- **Errors** have one shape, `{ "error": { "code", "message" } }`: branch on `code`, show `message` to people.',
     '- **Caching**: every answer has a weak `ETag`; send it back in `If-None-Match` for a 304. `X-Cache` and `Age` say how it was served.',
     `- **From a browser**: any origin may read the API with GET and HEAD (CORS, no credentials; \`${EXPOSED_HEADERS.join('`, `')}\` are readable). A request sending \`${ALLOWED_REQUEST_HEADERS.join('`, `')}\` is preflighted; the preflight is kept ${PREFLIGHT_MAX_AGE_S / 3600} hours.`,
-    '- **Budgets**: requests the caches can answer are never limited. Those that cost the content API are counted per client (`RateLimit`, `RateLimit-Policy`); past the budget, 429 with `Retry-After`. A partner key (`X-API-Key`) gives a budget of its own.',
+    "- **Budgets**: answers the caches hold are never limited. A request that makes a call to the content API spends a point of its client's budget (`RateLimit`, `RateLimit-Policy`); past it, 429 with `Retry-After`. A partner's key (`X-API-Key`) gives a budget of its own; a wrong key is a 401.",
     '- **Versions**: `info.version` is raised whenever the contract changes: the minor number for an addition, the major one for a change that could break a client.',
   ].join('\n');
 }

@@ -4,10 +4,12 @@
  * checked against the contract, its HTML sanitised), so an example can never drift from what
  * the API answers. The errors' are made with `problem()`, so each code has its own status.
  */
+import type { IncomingMessage } from 'node:http';
 import { API_PATHS, type ApiName } from '../../shared/contract/api-paths.js';
 import type { ContentError } from '../../shared/content-api.js';
 import { demoContent } from '../embedded-api/demo-content/index.js';
 import { payloadFor } from '../embedded-api/embedded-api.js';
+import { PartnerKeys } from '../http/partner-keys.js';
 import { problem } from '../http/problem.js';
 import { apiRequestFor, parseApiRequest, type ApiRequest } from './api-request.js';
 import { sanitizeContentFields } from './sanitize-content.js';
@@ -46,6 +48,13 @@ const errorExample = (summary: string, error: ContentError) => ({
   value: { error: { code: error.code, message: error.message } },
 });
 
+/** The problem a key is refused with (the partner keys' own message); no key is configured here. */
+function keyRefusal(key: string): ContentError {
+  const refused = new PartnerKeys([]).identify({ headers: { 'x-api-key': key } } as unknown as IncomingMessage);
+  if (!refused || !('code' in refused)) throw new Error('a key was not refused');
+  return refused;
+}
+
 /** The problem the proxy answers a bad address with (its own parser's message). */
 function refusal(url: string): ContentError {
   const parsed = parseApiRequest(url);
@@ -61,7 +70,8 @@ export const ERROR_EXAMPLES = {
     badId: errorExample('An id that is not a plain positive integer', refusal('/api/news/01')),
   },
   401: {
-    unknownKey: errorExample('An X-API-Key that names no partner', problem('unauthorized', 'X-API-Key: unknown key')),
+    unknownKey: errorExample("A key that is not a partner's", keyRefusal('k'.repeat(32))),
+    malformed: errorExample('A key that is not even well formed', keyRefusal('not a key')),
   },
   404: {
     notAPath: errorExample('A path that is not one of the 21', refusal('/api/doctors')),
