@@ -1,7 +1,10 @@
-import { relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { API_REFERENCE_SOURCE } from './server/proxy/api-docs-paths.js';
 
 /** One line per build instead of a line per file (Vite's own report is kept for warnings). */
 function buildSummary(what: string): Plugin {
@@ -11,11 +14,30 @@ function buildSummary(what: string): Plugin {
     writeBundle(options, bundle) {
       const files = Object.values(bundle);
       const size = (f: (typeof files)[number]) => (f.type === 'chunk' ? Buffer.byteLength(f.code) : f.source.length);
-      const js = files.filter((f) => f.fileName.endsWith('.js'));
+      // The app's own scripts: not the API reference bundle, an emitted asset.
+      const js = files.filter((f) => f.type === 'chunk' && f.fileName.endsWith('.js'));
       const kb = (n: number) => `${Math.round(n / 1024)} KB`;
       process.stdout.write(
         `built ${what}: ${js.length} scripts, ${kb(js.reduce((n, f) => n + size(f), 0))} → ${relative(process.cwd(), options.dir ?? '')}\n`,
       );
+    },
+  };
+}
+
+/**
+ * The API reference page's script (docs/decisions/024): the standalone bundle of
+ * @scalar/api-reference, emitted among the browser's files so that it is fingerprinted,
+ * precompressed and served like them. The server finds it in the manifest by API_REFERENCE_SOURCE.
+ */
+function apiReferenceBundle(): Plugin {
+  const file = join(dirname(fileURLToPath(import.meta.resolve('@scalar/api-reference'))), 'browser/standalone.js');
+  return {
+    name: 'api-reference-bundle',
+    apply: 'build',
+    generateBundle() {
+      // The source map is not shipped: without this line the browser would ask for it.
+      const source = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+      this.emitFile({ type: 'asset', name: 'api-reference.js', originalFileName: API_REFERENCE_SOURCE, source });
     },
   };
 }
@@ -27,6 +49,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     react(),
     // Build-time brotli and gzip copies of the browser's files, served as they are (no
     // compression work per request).
+    ...(isSsrBuild ? [] : [apiReferenceBundle()]),
     ...(isSsrBuild ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/, threshold: 1024 })]),
     buildSummary(isSsrBuild ? 'the server' : 'the browser app'),
   ],
@@ -51,6 +74,11 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         cssCodeSplit: false,
         emptyOutDir: true,
         target: 'es2022',
-        rollupOptions: { input: 'client/entry-client.tsx' },
+        rollupOptions: {
+          input: 'client/entry-client.tsx',
+          // Brotli at its best quality on the 4 MB API reference bundle takes seconds, every build:
+          // known and accepted, so not reported as a slow plugin.
+          checks: { bundlerTimings: false },
+        },
       },
 }));

@@ -10,11 +10,15 @@ import expressStaticGzip from 'express-static-gzip';
 import type { AppRenderer } from '../client/entry-server.js';
 import { DOCUMENT_ONLY_HEADERS } from './http/security-headers.js';
 import { observe } from './observability/request-observer.js';
+import { apiReferenceScriptUrl } from './proxy/api-docs-page.js';
+import { API_REFERENCE_SOURCE } from './proxy/api-docs-paths.js';
 import { readClientAssets, sourceClientAssets, type ClientAssets } from './render/client-assets.js';
 
 export interface AppSource {
   readonly development: boolean;
   readonly assets: ClientAssets;
+  /** The API reference page's script (server/proxy/api-docs-page.ts). */
+  readonly apiReferenceScript: string;
   renderer(): Promise<AppRenderer>;
   /** Serves /assets and /media. */
   mountStatic(app: Express): void;
@@ -48,6 +52,7 @@ export function builtApp(clientDir?: string): AppSource {
   return {
     development: false,
     assets: clientDir ? readClientAssets(clientDir) : sourceClientAssets,
+    apiReferenceScript: apiReferenceScriptUrl(clientDir),
     async renderer() {
       renderer ??= (await import('../client/entry-server.js')).createAppRenderer();
       return renderer;
@@ -76,11 +81,14 @@ export async function viteApp(): Promise<AppSource> {
   return {
     development: true,
     assets: sourceClientAssets,
+    apiReferenceScript: apiReferenceScriptUrl(),
     async renderer() {
       const entry = (await vite.ssrLoadModule('/client/entry-server.tsx')) as typeof import('../client/entry-server.js');
       return entry.createAppRenderer();
     },
     mountStatic(app) {
+      // The API reference's bundle as the package ships it: Vite would rewrite it into a module.
+      app.get(`/${API_REFERENCE_SOURCE}`, (_req, res) => res.sendFile(API_REFERENCE_SOURCE, { root: process.cwd() }));
       app.use(vite.middlewares);
     },
     transformHead: (url, head) => vite.transformIndexHtml(url, head),

@@ -21,7 +21,7 @@ import { RedisLink } from './fleet/redis-link.js';
 import { RedisTier } from './fleet/redis-tier.js';
 import { createFrontDoor } from './http/front-door.js';
 import { guardConnections, serverTimeouts } from './http/connection-guard.js';
-import { securityHeaders } from './http/security-headers.js';
+import { apiDocsHeaders, apiHeaders, securityHeaders } from './http/security-headers.js';
 import { PartnerKeys } from './http/partner-keys.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
 import { UntrustedForwarders, warnUntrustedForwarder } from './http/untrusted-forwarders.js';
@@ -32,6 +32,7 @@ import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/
 import { RecentErrors } from './observability/recent-errors.js';
 import { createRequestObserver } from './observability/request-observer.js';
 import { startTracing } from './observability/tracing.js';
+import { createApiDocsPage } from './proxy/api-docs-page.js';
 import { createApiHandler } from './proxy/api-handler.js';
 import { apiRequestFor } from './proxy/api-request.js';
 import { ContentCache } from './proxy/content-cache.js';
@@ -133,7 +134,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const cache = new ContentCache({ upstream, config, metrics, log, shared, purges });
   const headScriptHash = `sha256-${createHash('sha256').update(HEAD_SCRIPT).digest('base64')}`;
   // Development injects Vite's client and React's refresh preamble as inline scripts.
-  const headers = securityHeaders([headScriptHash], { csp: !source.development });
+  const pageHeaders = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
   // No page cache in development: an edit must show on the next request.
   const pageCache =
@@ -205,10 +206,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       log,
     }),
   });
+  // The reference page sends requests to the document's server: PUBLIC_ORIGIN, else this service on localhost.
+  const documentServer = config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).origin : 'http://localhost:*';
+  const headers = { pages: pageHeaders, api: apiHeaders(pageHeaders), apiDocs: apiDocsHeaders(pageHeaders, [documentServer]) };
   const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res))), {
+    apiDocs: createApiDocsPage(source.apiReferenceScript),
     api: createApiHandler({
       cache,
-      openApi: Buffer.from(JSON.stringify(buildOpenApi())),
+      openApi: () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin() }))),
       log,
       admission,
       partners,

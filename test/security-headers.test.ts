@@ -1,15 +1,16 @@
 /**
- * The security headers on every kind of answer the service gives: pages (200, 404, 405), API
- * answers (200, HIT, 304, 400, 404, 405, the OpenAPI document), media and missing assets, health,
- * metrics, robots and sitemap. The CSP's one script hash is checked against the inline script of
- * the HTML actually served; /metrics is checked with METRICS_TOKEN set.
+ * The security headers on every kind of answer the service gives: pages (200, 404, 405), media
+ * and missing assets, health, metrics, robots and sitemap carry the pages' set, exactly; the
+ * API's JSON (200, HIT, 304, 400, 404, 405, preflight, the OpenAPI document) carries only what
+ * means something for JSON, and CORS (docs/decisions/024). The CSP's one script hash is checked
+ * against the inline script of the HTML actually served; /metrics is checked with METRICS_TOKEN set.
  */
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
-import { DOCUMENT_ONLY_HEADERS } from '../server/http/security-headers.js';
+import { DOCUMENT_ONLY_HEADERS, securityHeaders } from '../server/http/security-headers.js';
 import { rawRequest } from './support/raw-http.js';
 import { startService, type RunningService } from './support/start-service.js';
 
@@ -99,7 +100,9 @@ describe('security headers', () => {
   });
   afterAll(() => svc?.close());
 
-  const CASES: [string, (url: string) => Promise<{ status: number; headers: Headers }>, number][] = [
+  type Case = [string, (url: string) => Promise<{ status: number; headers: Headers }>, number];
+
+  const CASES: Case[] = [
     ['page /', (u) => request(u).get('/'), 200],
     ['page /lxwm/index (gzip)', (u) => request(u).get('/lxwm/index').set('accept-encoding', 'gzip'), 200],
     ['page expert detail', (u) => request(u).get(`/zjxz/detail?id=${expertId}`), 200],
@@ -107,6 +110,19 @@ describe('security headers', () => {
     ['page 404', (u) => request(u).get('/no/such/page'), 404],
     ['page HEAD', (u) => request(u).head('/lxwm/index'), 200],
     ['page POST (405)', (u) => request(u).post('/lxwm/index'), 405],
+    ['logo SVG', (u) => request(u).get('/media/brand/logo.svg'), 200],
+    ['missing media', (u) => request(u).get('/media/nope.svg'), 404],
+    ['missing asset', (u) => request(u).get('/assets/nope.js'), 404],
+    ['favicon redirect', (u) => request(u).get('/favicon.ico').redirects(0), 301],
+    ['/healthz', (u) => request(u).get('/healthz'), 200],
+    ['/readyz', (u) => request(u).get('/readyz'), 200],
+    ['/metrics without token', (u) => request(u).get('/metrics'), 401],
+    ['/metrics with token', (u) => request(u).get('/metrics').set('authorization', `Bearer ${TOKEN}`), 200],
+    ['/robots.txt', (u) => request(u).get('/robots.txt'), 200],
+    ['/sitemap.xml', (u) => request(u).get('/sitemap.xml'), 200],
+  ];
+
+  const API_CASES: Case[] = [
     ['API 200', (u) => request(u).get('/api/banner'), 200],
     ['API HIT, brotli', (u) => request(u).get('/api/banner').set('accept-encoding', 'br'), 200],
     [
@@ -123,16 +139,11 @@ describe('security headers', () => {
     ['API 405', (u) => request(u).delete('/api/banner'), 405],
     ['API HEAD', (u) => request(u).head('/api/banner'), 200],
     ['OpenAPI document', (u) => request(u).get('/api/openapi.json'), 200],
-    ['logo SVG', (u) => request(u).get('/media/brand/logo.svg'), 200],
-    ['missing media', (u) => request(u).get('/media/nope.svg'), 404],
-    ['missing asset', (u) => request(u).get('/assets/nope.js'), 404],
-    ['favicon redirect', (u) => request(u).get('/favicon.ico').redirects(0), 301],
-    ['/healthz', (u) => request(u).get('/healthz'), 200],
-    ['/readyz', (u) => request(u).get('/readyz'), 200],
-    ['/metrics without token', (u) => request(u).get('/metrics'), 401],
-    ['/metrics with token', (u) => request(u).get('/metrics').set('authorization', `Bearer ${TOKEN}`), 200],
-    ['/robots.txt', (u) => request(u).get('/robots.txt'), 200],
-    ['/sitemap.xml', (u) => request(u).get('/sitemap.xml'), 200],
+    [
+      'API preflight',
+      (u) => request(u).options('/api/banner').set('origin', 'https://partner.example').set('access-control-request-method', 'GET'),
+      204,
+    ],
   ];
 
   it.each(CASES)('%s carries CSP, HSTS, nosniff, Referrer-Policy, X-Frame-Options and no X-Powered-By', async (name, send, status) => {
@@ -141,7 +152,30 @@ describe('security headers', () => {
     expectSecurityHeaders(res.headers, name);
   });
 
-  it('every answer carries the same CSP (one hash, whatever the page or the user agent)', async () => {
+  it.each(CASES)("%s carries exactly the pages' headers, and no CORS", async (name, send) => {
+    const res = await send(svc.url);
+    // The set the service makes for pages; its CSP's hash is checked below against the HTML.
+    for (const [header, value] of Object.entries(securityHeaders(['sha256-x']))) {
+      if (header !== 'content-security-policy') expect(res.headers[header], `${name}: ${header}`).toBe(value);
+    }
+    expect(res.headers['access-control-allow-origin'], name).toBeUndefined();
+    expect(res.headers['cross-origin-resource-policy'], name).toBe('same-origin');
+  });
+
+  it.each(API_CASES)('%s carries HSTS, nosniff and CORS, and nothing that only a document heeds', async (name, send, status) => {
+    const res = await send(svc.url);
+    expect(res.status, name).toBe(status);
+    expect(String(res.headers['strict-transport-security'] ?? ''), name).toMatch(/^max-age=\d+/);
+    expect(res.headers['x-content-type-options'], name).toBe('nosniff');
+    expect(res.headers['cross-origin-resource-policy'], name).toBe('cross-origin');
+    expect(res.headers['access-control-allow-origin'], name).toBe('*');
+    expect(res.headers['x-request-id'], name).toBeTruthy();
+    for (const header of [...DOCUMENT_ONLY_HEADERS, 'referrer-policy', 'x-powered-by']) {
+      expect(res.headers[header], `${name}: ${header}`).toBeUndefined();
+    }
+  });
+
+  it('every page carries the same CSP (one hash, whatever the page or the user agent)', async () => {
     const seen = new Set<string>();
     for (const [, send] of CASES) seen.add(String((await send(svc.url)).headers['content-security-policy']));
     expect([...seen]).toHaveLength(1);

@@ -1,12 +1,14 @@
 /**
  * Every request enters here. The front door gives it its id and its log record, turns its
- * target into a path, and hands it to the first layer that answers: the proxy API, the page
- * cache, then Express. The headers every answer carries (security headers, the request id) are
- * decided here once, and every layer takes them from here (`baseHeaders`, `applyBaseHeaders`).
+ * target into a path, and hands it to the first layer that answers: the API reference page,
+ * the proxy API, the page cache, then Express. The headers every answer carries (security
+ * headers, the request id) are decided here once, by layer (the API's JSON is read across
+ * origins, pages are not), and every layer takes them from here (`baseHeaders`, `applyBaseHeaders`).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestObserver } from '../observability/request-observer.js';
 import { requestIdOf } from '../observability/request-observer.js';
+import { API_DOCS_PATH } from '../proxy/api-docs-paths.js';
 import { problem, sendProblem } from './problem.js';
 import type { HeaderSet } from './security-headers.js';
 
@@ -39,8 +41,20 @@ function originForm(target: string): string | undefined {
   }
 }
 
+/** The security headers of each kind of answer (server/http/security-headers.ts). */
+export interface HeaderSets {
+  /** Pages, and everything Express answers. */
+  pages: HeaderSet;
+  /** The proxy API (JSON, readable from any origin). */
+  api: HeaderSet;
+  /** The API reference page, with its own CSP. */
+  apiDocs: HeaderSet;
+}
+
 export interface Layers {
-  /** The proxy API: everything under /api. */
+  /** The API reference page, /api/docs. */
+  apiDocs: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The proxy API: everything else under /api. */
   api: (req: IncomingMessage, res: ServerResponse) => void;
   /** Answers from the page cache; false when the page is not there. */
   cachedPage?: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
@@ -48,18 +62,35 @@ export interface Layers {
   app: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
-export function createFrontDoor(security: HeaderSet, observeRequest: RequestObserver, layers: Layers): RequestListener {
-  const securityPairs = Object.freeze(Object.entries(security).flat());
+const pairsOf = (headers: HeaderSet) => Object.freeze(Object.entries(headers).flat());
+
+/** The request's path without its query. */
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
+
+export function createFrontDoor(security: HeaderSets, observeRequest: RequestObserver, layers: Layers): RequestListener {
+  const pagePairs = pairsOf(security.pages);
+  const apiPairs = pairsOf(security.api);
+  const apiDocsPairs = pairsOf(security.apiDocs);
   return (req, res) => {
     observeRequest(req, res);
-    (res as Fronted)[SECURITY] = securityPairs;
+    (res as Fronted)[SECURITY] = pagePairs;
     const url = originForm(req.url ?? '/');
     if (url === undefined) {
       sendProblem(res, problem('bad_request', 'the request target must be a path'));
       return;
     }
     req.url = url;
-    if (url.startsWith('/api/') || url === '/api') return layers.api(req, res);
+    if (url.startsWith('/api/') || url === '/api') {
+      if (pathOf(url) === API_DOCS_PATH) {
+        (res as Fronted)[SECURITY] = apiDocsPairs;
+        return layers.apiDocs(req, res);
+      }
+      (res as Fronted)[SECURITY] = apiPairs;
+      return layers.api(req, res);
+    }
     if (layers.cachedPage?.(req, res)) return;
     applyBaseHeaders(res);
     layers.app(req, res);

@@ -2,9 +2,12 @@
  * Security headers, decided once by helmet at start and then copied onto every answer, so that
  * the API handler (ahead of Express) and Express send the same set. The CSP allows scripts from
  * this origin and the hashes of our own inline scripts only, so a cached page stays valid.
+ * The proxy API's JSON and the API reference page get sets of their own, derived from the
+ * pages' (docs/decisions/024).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import helmet from 'helmet';
+import helmet, { contentSecurityPolicy } from 'helmet';
+import { CORS_HEADERS } from './cors.js';
 
 export type HeaderSet = Readonly<Record<string, string>>;
 
@@ -49,6 +52,13 @@ export function securityHeaders(inlineScriptHashes: readonly string[], options =
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
+  return headersOf(middleware);
+}
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+/** The headers a helmet middleware sets, collected once. */
+function headersOf(middleware: Middleware): HeaderSet {
   const headers: Record<string, string> = {};
   const res = {
     setHeader(name: string, value: string | number | readonly string[]) {
@@ -60,4 +70,42 @@ export function securityHeaders(inlineScriptHashes: readonly string[], options =
   };
   middleware({} as IncomingMessage, res as unknown as ServerResponse, () => {});
   return Object.freeze(headers);
+}
+
+/**
+ * The proxy API's JSON, read from any origin: the pages' set without what only a document
+ * heeds (a JSON answer runs nothing, frames nothing and loads nothing, so it has no use for a
+ * CSP or a referrer policy), with Cross-Origin-Resource-Policy: cross-origin and CORS.
+ * HSTS and nosniff stay: they mean as much for JSON as for anything.
+ */
+export function apiHeaders(pages: HeaderSet): HeaderSet {
+  const headers: Record<string, string> = { ...pages };
+  for (const name of [...DOCUMENT_ONLY_HEADERS, 'referrer-policy']) delete headers[name];
+  return Object.freeze({ ...headers, 'cross-origin-resource-policy': 'cross-origin', ...CORS_HEADERS });
+}
+
+/**
+ * The API reference page (/api/docs): the pages' set with a CSP of its own, which allows the
+ * reference's script from this origin, the styles it writes, and requests to this origin and
+ * the document's server (`connectTo`, for its request panel); nothing else, and no inline script.
+ */
+export function apiDocsHeaders(pages: HeaderSet, connectTo: readonly string[]): HeaderSet {
+  const csp = headersOf(
+    contentSecurityPolicy({
+      useDefaults: false,
+      directives: {
+        'default-src': ["'none'"],
+        'script-src': ["'self'"],
+        // The reference writes its stylesheet into the page and sets style attributes.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'font-src': ["'self'"],
+        'connect-src': ["'self'", ...connectTo],
+        'base-uri': ["'none'"],
+        'form-action': ["'none'"],
+        'frame-ancestors': ["'none'"],
+      },
+    }),
+  );
+  return Object.freeze({ ...pages, ...csp });
 }

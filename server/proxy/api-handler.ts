@@ -6,11 +6,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
+import { answerPreflight } from '../http/cors.js';
 import type { Partner, PartnerKeys } from '../http/partner-keys.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
 import { rateLimitHeaders } from '../http/rate-limit-headers.js';
 import { Representation } from '../http/representation.js';
-import { sendStored } from '../http/stored-response.js';
+import { sendStored, type StoredAnswer } from '../http/stored-response.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 import { parseApiRequest, type ApiRequest } from './api-request.js';
@@ -22,7 +23,8 @@ import type { Budget } from '../reliability/miss-limiter.js';
 
 export interface ApiHandlerDeps {
   cache: ContentCache;
-  openApi: Buffer;
+  /** The OpenAPI document, made when first asked for (its servers name the port the service listens on). */
+  openApi: () => Buffer;
   log: Logger;
   /** What a request that causes a call to the content API must pass: shedding, then its client's budget. */
   admission: Pick<Admission, 'admitCall' | 'budgetOf'>;
@@ -42,12 +44,14 @@ function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, s
 }
 
 export function createApiHandler({ cache, openApi, log, admission, partners, metrics }: ApiHandlerDeps) {
-  const openApiAnswer = {
-    status: 200,
-    body: new Representation(openApi),
-    headers: ['content-type', 'application/json; charset=utf-8', 'cache-control', 'public, max-age=300', 'vary', 'Accept-Encoding'],
-    storedAt: Date.now(),
-  };
+  let openApiAnswer: StoredAnswer | undefined;
+  const openApiDocument = (): StoredAnswer =>
+    (openApiAnswer ??= {
+      status: 200,
+      body: new Representation(openApi()),
+      headers: ['content-type', 'application/json; charset=utf-8', 'cache-control', 'public, max-age=300', 'vary', 'Accept-Encoding'],
+      storedAt: Date.now(),
+    });
 
   // Each distinct URL is checked once; the answer (a request or a problem) is reused.
   const parsed = new LRUCache<string, ApiRequest | ContentError>({ max: 10_000 });
@@ -89,6 +93,7 @@ export function createApiHandler({ cache, openApi, log, admission, partners, met
   return function handleApi(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       observe(res, { route: 'api' });
+      if (answerPreflight(req, res)) return;
       sendProblem(res, problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), ALLOW);
       return;
     }
@@ -106,7 +111,7 @@ export function createApiHandler({ cache, openApi, log, admission, partners, met
     const url = req.url ?? '/';
     if (url === '/api/openapi.json') {
       observe(res, { route: '/api/openapi.json' });
-      sendStored(req, res, openApiAnswer, []);
+      sendStored(req, res, openApiDocument(), []);
       return;
     }
     const request = parse(url);

@@ -1,36 +1,30 @@
-/** The OpenAPI 3.1 document of the proxy API, generated from the shared contract. */
+/**
+ * The OpenAPI 3.1 document of the proxy API, generated from the shared contract: every path, its
+ * parameters with the bounds the proxy enforces, its answer's schema with an example computed
+ * from the demo content, every error, the headers, the servers and the optional partner key.
+ * Its version is the one recorded with the contract's fingerprint (openapi-version.ts).
+ */
 import { z } from 'zod';
+import { ROUTES } from '../../client/route-table.js';
 import { API_PATHS, apiError, type ApiName } from '../../shared/contract/api-paths.js';
 import { PARAM_DOCS, pathId } from '../../shared/contract/query-params.js';
+import { API_DOCS_PATH } from './api-docs-paths.js';
+import { answerHeaders, components, errorResponses, introduction, PARTNER_KEY, tagOf, tags } from './openapi-components.js';
+import { successExample } from './openapi-examples.js';
+import { OPENAPI_VERSION } from './openapi-version.js';
+
+/** The parts of the document the tests and tools read; the rest is plain JSON. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; [key: string]: unknown };
+  servers: { url: string; description?: string }[];
+  paths: Record<string, { get: Record<string, unknown> }>;
+  [key: string]: unknown;
+}
 
 const schemaOf = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
-};
-
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
-
-const cacheHeaders = {
-  'Cache-Control': {
-    description:
-      'max-age=0 (ask again each time), s-maxage (how long a shared cache may keep it), stale-while-revalidate and stale-if-error.',
-    schema: { type: 'string' },
-  },
-  'Cache-Tag': { description: 'What the answer was made from, for purges (docs/product/publishing.md).', schema: { type: 'string' } },
-  ETag: { description: 'Weak validator; send it back in If-None-Match for a 304.', schema: { type: 'string' } },
-  Age: { description: 'Seconds since the answer was fetched from the content API.', schema: { type: 'integer' } },
-  'X-Cache': {
-    description:
-      "HIT (fresh here), SHARED (fresh in the fleet's shared cache), MISS, STALE (served stale while refreshing or because the content API failed) or REFRESH.",
-    schema: { type: 'string', enum: ['HIT', 'SHARED', 'MISS', 'STALE', 'REFRESH'] },
-  },
-};
-
-const retryAfter = {
-  'Retry-After': { description: 'Seconds after which asking again may succeed.', schema: { type: 'integer', minimum: 1 } },
 };
 
 /** A parameter's schema as the proxy enforces it: an integer with its bounds or its values, and its default. */
@@ -55,50 +49,44 @@ function operation(name: ApiName) {
   for (const [key, schema] of Object.entries(spec.query.shape as Record<string, z.ZodType>)) {
     parameters.push({ name: key, in: 'query', required: false, schema: parameterSchema(schema) });
   }
+  const paged = Object.hasOwn(spec.query.shape, 'pageSize');
   return {
     get: {
       operationId: name,
       summary: spec.summary,
+      description: `Fresh for ${spec.maxAge} s, then served stale while it is refreshed.${paged ? ' A page of a list: `{ items, total, page, pageSize }`.' : ''}`,
+      tags: [tagOf(name)],
       parameters,
       responses: {
         200: {
-          description: `OK. Fresh for ${spec.maxAge} s.`,
-          headers: cacheHeaders,
-          content: { 'application/json': { schema: schemaOf(spec.answer) } },
+          description: `OK: the envelope \`{ data }\`. Fresh for ${spec.maxAge} s.`,
+          headers: answerHeaders,
+          content: { 'application/json': { schema: schemaOf(spec.answer), examples: { demo: successExample(name) } } },
         },
-        304: { description: 'Not modified (If-None-Match matched the ETag).' },
-        400: errorResponse('A bad id or query parameter (each once at most; no others), and the message names it.'),
-        404: errorResponse('Not found at the content API (cached briefly).'),
-        405: errorResponse('Only GET and HEAD are allowed.'),
-        429: {
-          ...errorResponse(
-            'This client asked for too much that is not cached (a per-client budget of requests that cost the content API); cached answers are never refused.',
-          ),
-          headers: retryAfter,
-        },
-        502: errorResponse('The content API answered with something that is not valid.'),
-        503: {
-          ...errorResponse(
-            'The content API cannot be reached and nothing is cached, or the service is too busy to fetch it now (code `busy`, with Retry-After).',
-          ),
-          headers: retryAfter,
-        },
-        504: errorResponse('The content API did not answer in time and nothing is cached.'),
+        ...errorResponses,
       },
     },
   };
 }
 
-export function buildOpenApi(): object {
+/** The document, its server the address the API is reached at (PUBLIC_ORIGIN, else the service's own). */
+export function buildOpenApi({ serverUrl }: { serverUrl: string }): OpenApiDocument {
   const paths = Object.fromEntries((Object.keys(API_PATHS) as ApiName[]).map((name) => [API_PATHS[name].template, operation(name)]));
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Content API proxy',
-      version: '1.0.0',
-      description: "The content API's 21 GET paths, validated and cached. Every answer is an envelope whose `data` holds the payload.",
+      title: '明瞳眼科医疗集团内容接口',
+      version: OPENAPI_VERSION.version,
+      summary: 'The public content of the group: 21 read-only GET paths, validated and cached.',
+      description: introduction(serverUrl),
+      contact: { name: '明瞳眼科医疗集团', url: `${serverUrl}${ROUTES.contact.path}` },
     },
+    externalDocs: { description: '接口参考页面: this document, drawn, with a panel to send requests', url: `${serverUrl}${API_DOCS_PATH}` },
+    servers: [{ url: serverUrl, description: 'This service' }],
+    // No key is needed; a partner's key is optional (it gives the partner a budget of its own).
+    security: [{}, { [PARTNER_KEY]: [] }],
+    tags,
     paths,
-    components: { schemas: { Error: schemaOf(apiError) } },
+    components: components(schemaOf(apiError)),
   };
 }
