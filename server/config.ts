@@ -109,6 +109,9 @@ const schema = z.object({
     .refine((urls) => urls.every((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)), 'each entry must be an http(s) URL')
     .optional()
     .describe('comma-separated addresses of the edges (Varnish) that purges are passed on to'),
+  SHARE_CARD_CACHE_MAX_BYTES: int(1024 * 1024, 1024 * 1024 * 1024)
+    .default(32 * 1024 * 1024)
+    .describe("bound of the drawn share cards kept in memory (each page's og:image, about 60-100 KB each)"),
   EMBEDDED_API_PORT: int(0, 65_535)
     .default(0)
     .describe(

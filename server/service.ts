@@ -36,6 +36,8 @@ import { PageCache } from './render/page-cache.js';
 import { createPageHandler } from './render/page-handler.js';
 import { variantOf } from './render/page-variant.js';
 import { seoRoutes } from './render/seo-routes.js';
+import { shareCardRoutes } from './seo/share-card-routes.js';
+import { ShareCards } from './seo/share-card.js';
 import { serverContentApi } from './render/server-content-api.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 
@@ -133,6 +135,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
+  const cards = new ShareCards(
+    () => new URL(publicOrigin()).host,
+    config.SHARE_CARD_CACHE_MAX_BYTES,
+    (key, ms) => log.info({ key, ms: Math.round(ms) }, 'share card drawn'),
+  );
+
   const operator: OperatorDeps = {
     metricsText: () => (options.metricsText ? options.metricsText(metrics.registry) : metrics.registry.metrics()),
     contentType: metrics.registry.contentType,
@@ -146,6 +154,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
     operatorRoutes: config.METRICS_PORT === undefined ? operatorRoutes(operator, false) : undefined,
     extraRoutes: (app) => {
       seoRoutes(api, publicOrigin, log)(app);
+      shareCardRoutes({
+        cache,
+        cards,
+        overloaded: () => admission.overloaded(),
+        admitMiss: (req, kind) => admission.admitMiss(req, kind),
+        windows: config,
+        log,
+      })(app);
       adminRoutes({ purger, purgeToken: config.PURGE_TOKEN, webhookSecret: config.WEBHOOK_SECRET, shared })(app);
     },
     readiness: async () => {
