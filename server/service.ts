@@ -36,6 +36,8 @@ import { PageCache } from './render/page-cache.js';
 import { createPageHandler } from './render/page-handler.js';
 import { variantOf } from './render/page-variant.js';
 import { seoRoutes } from './render/seo-routes.js';
+import { PublishNotifier } from './seo/publish-notifier.js';
+import { searchEngines } from './seo/search-engines.js';
 import { shareCardRoutes } from './seo/share-card-routes.js';
 import { ShareCards } from './seo/share-card.js';
 import { serverContentApi } from './render/server-content-api.js';
@@ -140,6 +142,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
     config.SHARE_CARD_CACHE_MAX_BYTES,
     (key, ms) => log.info({ key, ms: Math.round(ms) }, 'share card drawn'),
   );
+  // Search engines are told of public addresses only: the configuration requires PUBLIC_ORIGIN for them.
+  const notifier = new PublishNotifier(
+    config.PUBLIC_ORIGIN ? searchEngines(config, config.PUBLIC_ORIGIN) : [],
+    api,
+    config.PUBLIC_ORIGIN ?? '',
+    log,
+  );
 
   const operator: OperatorDeps = {
     metricsText: () => (options.metricsText ? options.metricsText(metrics.registry) : metrics.registry.metrics()),
@@ -153,7 +162,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     log,
     operatorRoutes: config.METRICS_PORT === undefined ? operatorRoutes(operator, false) : undefined,
     extraRoutes: (app) => {
-      seoRoutes(api, publicOrigin, log)(app);
+      seoRoutes(api, publicOrigin, log, { indexNowKey: config.INDEXNOW_KEY })(app);
       shareCardRoutes({
         cache,
         cards,
@@ -162,7 +171,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
         windows: config,
         log,
       })(app);
-      adminRoutes({ purger, purgeToken: config.PURGE_TOKEN, webhookSecret: config.WEBHOOK_SECRET, shared })(app);
+      adminRoutes({
+        purger,
+        purgeToken: config.PURGE_TOKEN,
+        webhookSecret: config.WEBHOOK_SECRET,
+        shared,
+        published: (event) => notifier.announce(event),
+      })(app);
     },
     readiness: async () => {
       if (admission.busy) return 'busy';
@@ -253,6 +268,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         });
         server.closeIdleConnections();
       });
+      await notifier.close();
       await upstream.close();
       purger.close();
       await bus.close();

@@ -1,7 +1,8 @@
 /**
- * /robots.txt and the sitemap (/sitemap.xml, and /sitemap-<n>.xml once it is split:
- * server/seo/sitemap.ts). The sitemap is read through the cache and rebuilt at most every few
- * minutes; while it cannot be rebuilt the last one stands.
+ * /robots.txt, the sitemap (/sitemap.xml, and /sitemap-<n>.xml once it is split:
+ * server/seo/sitemap.ts) and, with INDEXNOW_KEY, the IndexNow key file at /<key>.txt. The
+ * sitemap is read through the cache and rebuilt at most every few minutes; while it cannot be
+ * rebuilt the last one stands.
  */
 import type { Express, Request, Response } from 'express';
 import type { ContentApi } from '../../shared/content-api.js';
@@ -23,7 +24,12 @@ function xmlAnswer(xml: string, at: number): StoredAnswer {
   };
 }
 
-export function seoRoutes(api: ContentApi, origin: () => string, log: Logger) {
+export interface SeoRouteOptions {
+  /** The IndexNow key, served at /<key>.txt when set. */
+  indexNowKey?: string | undefined;
+}
+
+export function seoRoutes(api: ContentApi, origin: () => string, log: Logger, options: SeoRouteOptions = {}) {
   let built: { at: number; main: StoredAnswer; parts: StoredAnswer[] } | undefined;
   let building: Promise<void> | undefined;
 
@@ -74,5 +80,14 @@ export function seoRoutes(api: ContentApi, origin: () => string, log: Logger) {
       if (!part) return sendProblem(res, problem('not_found', `the sitemap has ${sitemaps.parts.length} parts`));
       sendStored(req, res, part, []);
     });
+
+    const key = options.indexNowKey;
+    if (key) {
+      // IndexNow checks that the key it was sent is the site's: its file, at the root, holds it.
+      app.get(`/${key}.txt`, (_req, res) => {
+        observe(res, { route: 'seo' });
+        res.type('text/plain').set('cache-control', 'public, max-age=3600').send(key);
+      });
+    }
   };
 }
