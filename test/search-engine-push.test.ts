@@ -120,6 +120,16 @@ describe('a publish tells IndexNow and Baidu', () => {
     expect(indexnow.received.filter((_, n) => indexNowUrls(indexnow, n).includes(ORIGIN + contentHref(item)))).toHaveLength(1);
   });
 
+  it("an item of a sub-category is sent with its filtered list and its parent's list", async () => {
+    const before = indexnow.received.length;
+    const item = demoContent.contentItems.find((i) => i.categoryId === 22)!;
+    await sendEvent(svc, { id: 'update-education-item', event: 'update', items: [{ type: 'news', id: item.id }] }).expect(200);
+    await until(() => indexnow.received.length === before + 1, 'the batch of the sub-category item', 10_000);
+    expect(indexNowUrls(indexnow, before).sort()).toEqual(
+      [contentHref(item), categoryHref(22)!, categoryHref(17)!].map((p) => ORIGIN + p).sort(),
+    );
+  });
+
   it('a removed item is sent at both addresses a content item can have (both now answer 404)', async () => {
     const before = indexnow.received.length;
     await sendEvent(svc, { id: 'delete-news-999', event: 'delete', items: [{ type: 'news', id: 999 }] }).expect(200);

@@ -8,7 +8,7 @@
  */
 import { categoryHref, contentHref, expertHref, href } from '../../client/href.js';
 import type { ItemRoute, RouteKey } from '../../client/route-table.js';
-import { CATEGORY } from '../../shared/constants.js';
+import { CATEGORY, RESEARCH_SUBCATEGORY_IDS } from '../../shared/constants.js';
 import { isContentError, type ContentApi } from '../../shared/content-api.js';
 import type { PublishEvent } from '../admin/publish-events.js';
 
@@ -29,17 +29,19 @@ const PAGES_SHOWING: Record<ItemType, readonly Exclude<RouteKey, ItemRoute>[]> =
   category: [],
 };
 
-/** The home page's news and 国内医院's list show these categories. */
+/** The categories the home page's news shows. */
 const ON_HOME: readonly number[] = [CATEGORY.groupNews, CATEGORY.hospitalNews, CATEGORY.mediaReports];
 
 async function contentItemPages(api: ContentApi, id: number, removed: boolean): Promise<string[]> {
   if (removed) return [href('contentDetail', { id }), href('reportDetail', { id })];
   try {
     const item = await api.get('newsDetail', { id });
-    const list = categoryHref(item.categoryId);
+    // A sub-category's item is in its filtered list and in its parent's.
+    const parent = ([17, 18] as const).find((p) => (RESEARCH_SUBCATEGORY_IDS[p] as readonly number[]).includes(item.categoryId));
+    const lists = [categoryHref(item.categoryId), parent && categoryHref(parent)].filter((l): l is string => l !== undefined);
     return [
       contentHref(item),
-      ...(list ? [list] : []),
+      ...lists,
       ...(ON_HOME.includes(item.categoryId) ? [href('home')] : []),
       ...(item.categoryId === CATEGORY.hospitalNews ? [href('domesticHospitals')] : []),
     ];
