@@ -11,12 +11,20 @@ COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:26-bookworm-slim
+# Share cards set Chinese titles (server/seo/share-card.ts): fontconfig's configuration and a CJK font.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends fontconfig fonts-noto-cjk \
+  && rm -rf /var/lib/apt/lists/*
 # METRICS_PORT: /metrics on an internal listener, never on the public port (README "Operations").
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# sharp carries its own fontconfig, whose cache format is newer than Debian's: one text drawn now
+# writes that cache to /var/cache/fontconfig, where the read-only container finds it at start
+# instead of scanning every font in each process.
+RUN node -e "require('sharp')({ text: { text: '明瞳' } }).png().toBuffer().catch((e) => { console.error(e); process.exit(1); })"
 USER node
 EXPOSE 3000 9464
 # Alive, not ready: /readyz is for a load balancer (a content API outage must not restart it).

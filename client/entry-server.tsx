@@ -18,6 +18,8 @@ export interface RenderedPage {
   handle: RouteHandle;
   /** Source paths of the lazy page modules matched, for modulepreload and CSS links. */
   modules: string[];
+  /** What the loaders read, by route id (`root` is the layout's): the head is made from it. */
+  loaderData: Readonly<Record<string, unknown>>;
   /** Starts React's stream; the callbacks say when the shell can be piped or failed. */
   stream(callbacks: { onShellReady(): void; onShellError(error: unknown): void; onError(error: unknown): void }): PipeableStream;
 }
@@ -51,6 +53,7 @@ export function createAppRenderer(): AppRenderer {
         route: handle.route ?? 'not-found',
         handle,
         modules: handles.flatMap((h) => (h?.module ? [h.module] : [])),
+        loaderData: context.loaderData,
         stream: (callbacks) =>
           renderToPipeableStream(
             <>

@@ -1,6 +1,9 @@
 /**
- * Each page's meta description, for the document head the server writes. Kept apart from the
- * route table because the browser never needs them: they stay out of the app's scripts.
+ * Each page's own meta description, for the document head the server writes. A page about one
+ * thing (an article, an expert, the Sydney hospital, a treatment) and the home page describe
+ * their content instead (server/seo/page-summary.ts); their lines here stand in when that
+ * content is missing (a 404). Kept apart from the route table because the browser never needs
+ * them: they stay out of the app's scripts.
  */
 import type { RouteKey } from './route-table.js';
 

@@ -136,6 +136,31 @@ const schema = z.object({
     .refine((urls) => urls.every((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)), 'each entry must be an http(s) URL')
     .optional()
     .describe('comma-separated addresses of the edges (Varnish) that purges are passed on to'),
+  SHARE_CARD_CACHE_MAX_BYTES: int(1024 * 1024, 1024 * 1024 * 1024)
+    .default(32 * 1024 * 1024)
+    .describe("bound of the drawn share cards kept in memory (each page's og:image, about 60-100 KB each)"),
+  INDEXNOW_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{8,128}$/, 'must be 8 to 128 letters, digits or dashes (IndexNow)')
+    .optional()
+    .describe(
+      'turns on IndexNow: the pages a publish event changes are sent to `INDEXNOW_ENDPOINT`, and the key is served at `/<key>.txt`; needs `PUBLIC_ORIGIN`',
+    ),
+  INDEXNOW_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .default('https://api.indexnow.org/indexnow')
+    .describe('where IndexNow submissions go (any engine of the protocol shares them with the others)'),
+  BAIDU_PUSH_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9]{8,64}$/, 'must be the letters and digits of the token Baidu issued')
+    .optional()
+    .describe(
+      "turns on Baidu's link push (普通收录 API): the pages a publish event changes are sent to `BAIDU_PUSH_ENDPOINT`; needs `PUBLIC_ORIGIN`",
+    ),
+  BAIDU_PUSH_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .default('http://data.zz.baidu.com/urls')
+    .describe("where Baidu's link push goes (`site` and `token` are added to its query)"),
   EMBEDDED_API_PORT: int(0, 65_535)
     .default(0)
     .describe(
@@ -200,6 +225,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .refine((c) => c.METRICS_PORT === undefined || c.METRICS_PORT !== c.PORT, {
       path: ['METRICS_PORT'],
       message: 'must differ from PORT: it is the internal listener',
+    })
+    // Search engines are told of public addresses only, never of localhost.
+    .refine((c) => c.PUBLIC_ORIGIN !== undefined || (c.INDEXNOW_KEY === undefined && c.BAIDU_PUSH_TOKEN === undefined), {
+      path: ['PUBLIC_ORIGIN'],
+      message: 'must be set when INDEXNOW_KEY or BAIDU_PUSH_TOKEN is: the addresses sent are on it',
     })
     .safeParse(present);
   if (!parsed.success) {

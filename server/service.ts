@@ -41,6 +41,10 @@ import { createAdmission } from './reliability/admission.js';
 import { PageCache } from './render/page-cache.js';
 import { createPageHandler } from './render/page-handler.js';
 import { seoRoutes } from './render/seo-routes.js';
+import { PublishNotifier } from './seo/publish-notifier.js';
+import { searchEngines } from './seo/search-engines.js';
+import { shareCardRoutes } from './seo/share-card-routes.js';
+import { ShareCards } from './seo/share-card.js';
 import { serverContentApi } from './render/server-content-api.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 
@@ -163,6 +167,19 @@ export async function createService(config: Config, options: ServiceOptions = {}
     if (link) throw new Error("the primary did not gather the workers' reports in time");
     return { ...(await processReport()), metricsText: await metrics.registry.metrics() };
   };
+  const cards = new ShareCards(
+    () => new URL(publicOrigin()).host,
+    config.SHARE_CARD_CACHE_MAX_BYTES,
+    (key, ms) => log.info({ key, ms: Math.round(ms) }, 'share card drawn'),
+  );
+  // Search engines are told of public addresses only: the configuration requires PUBLIC_ORIGIN for them.
+  const notifier = new PublishNotifier(
+    config.PUBLIC_ORIGIN ? searchEngines(config, config.PUBLIC_ORIGIN) : [],
+    api,
+    config.PUBLIC_ORIGIN ?? '',
+    log,
+  );
+
   const operator: OperatorDeps = {
     metricsText: async () => (link ? (await serviceReport()).metricsText : metrics.registry.metrics()),
     report: serviceReport,
@@ -175,8 +192,22 @@ export async function createService(config: Config, options: ServiceOptions = {}
     log,
     operatorRoutes: config.METRICS_PORT === undefined ? operatorRoutes(operator, false) : undefined,
     extraRoutes: (app) => {
-      seoRoutes(api, publicOrigin, log)(app);
-      adminRoutes({ purger, purgeToken: config.PURGE_TOKEN, webhookSecret: config.WEBHOOK_SECRET, shared })(app);
+      seoRoutes(api, publicOrigin, log, { indexNowKey: config.INDEXNOW_KEY })(app);
+      shareCardRoutes({
+        cache,
+        cards,
+        overloaded: () => admission.overloaded(),
+        admission,
+        windows: config,
+        log,
+      })(app);
+      adminRoutes({
+        purger,
+        purgeToken: config.PURGE_TOKEN,
+        webhookSecret: config.WEBHOOK_SECRET,
+        shared,
+        published: (event) => notifier.announce(event),
+      })(app);
     },
     // One answer for the machine, whichever worker is asked: busy only when all are, ready when
     // any holds answers (they share them) or the content API answers.
@@ -278,6 +309,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         });
         server.closeIdleConnections();
       });
+      await notifier.close();
       await upstream.close();
       purger.close();
       await bus.close();

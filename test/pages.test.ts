@@ -132,9 +132,9 @@ describe('pages', () => {
     expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-eval');
-    // One inline executable script (the hashed scale script); the data script is not executable.
+    // One inline executable script (the hashed scale script); the data scripts (hydration, JSON-LD) are not executable.
     expect(res.text.match(/<script>/g)).toHaveLength(1);
-    expect(res.text.match(/<script(?![^>]*(type="module" src=|type="application\/json"))[^>]*>/g)).toEqual(['<script>']);
+    expect(res.text.match(/<script(?![^>]*(type="module" src=|type="application\/(ld\+)?json"))[^>]*>/g)).toEqual(['<script>']);
   });
 
   it('serves robots.txt and a sitemap of the routes and every detail page', async () => {

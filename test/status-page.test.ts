@@ -166,6 +166,7 @@ describe('status page', () => {
       expectInert(html);
       expect(html).toContain('<title>Status · pid 4242 on web-1</title>');
       expect(html).toContain(`drawn ${now.toISOString().slice(0, 19).replace('T', ' ')} UTC`);
+      expect(html).toContain("The API's reference page is <code>/api/docs</code>");
 
       const rows = glance(html);
       const proxy = (result: RegExp) => counter(text, 'proxy_cache_events_total', { result });

@@ -49,8 +49,8 @@ const PAYLOADS = [
 /** For internal links (no whitespace allowed by the contract). */
 const LINK_PAYLOAD = `"><svg/onload=window.__xss=26><script>window.__xss=27</script>`;
 
-/** Fields that the contract checks as images, links, dates or e-mail: left valid so pages render. */
-const STRUCTURED = new Set(['logo', 'image', 'icon', 'avatar', 'cover', 'poster', 'link', 'date', 'email']);
+/** Fields that the contract checks as images, links, dates, e-mail or opening hours: left valid so pages render. */
+const STRUCTURED = new Set(['logo', 'image', 'icon', 'avatar', 'cover', 'poster', 'link', 'date', 'email', 'days', 'opens', 'closes']);
 const TEXT_MAX = 2_000;
 
 /** A deep copy of the demo content with a payload in every free-text field and all of them in every HTML field. */
@@ -67,6 +67,7 @@ function hostileContent(): DemoContent {
     if (value === null || typeof value !== 'object') return value;
     const obj = value as Record<string, unknown>;
     for (const [key, field] of Object.entries(obj)) {
+      if (STRUCTURED.has(key) && Array.isArray(field)) continue;
       if (typeof field === 'string') {
         if (key === 'content') obj[key] = `${field}${PAYLOADS.join('')}<p>${PAYLOADS.join('</p><p>')}</p>`;
         else if (key === 'link') obj[key] = `${field}${field.includes('?') ? '&' : '?'}q=${LINK_PAYLOAD}`;
@@ -167,11 +168,19 @@ function domProblems(page: Page): Promise<string[]> {
       if (s.src) {
         const u = new URL(s.src);
         if (u.origin !== location.origin || !u.pathname.startsWith('/assets/')) found.push(`script from ${s.src}`);
+      } else if (s.type === 'application/ld+json') {
+        // Structured data: a data block in the head, whose text must still be the JSON it was.
+        if (s.parentElement !== document.head) found.push(`JSON-LD in <${s.parentElement?.tagName.toLowerCase()}>`);
+        try {
+          JSON.parse(s.text);
+        } catch {
+          found.push(`JSON-LD that is not JSON: ${s.text.slice(0, 60)}`);
+        }
       } else if (s.type !== 'application/json' && s.parentElement !== document.head) {
         found.push(`inline script in <${s.parentElement?.tagName.toLowerCase()}>: ${s.text.slice(0, 60)}`);
       }
     }
-    const inline = scripts.filter((s) => !s.src && s.type !== 'application/json');
+    const inline = scripts.filter((s) => !s.src && s.type !== 'application/json' && s.type !== 'application/ld+json');
     if (inline.length !== 1) found.push(`${inline.length} executable inline scripts (expected only the scale script)`);
     return found;
   });
@@ -218,8 +227,10 @@ describe('hostile upstream content in Chromium', () => {
       const res = await request(svc.url).get(url);
       expect(res.status, url).toBe(200);
       expect(res.text, url).toContain('window.__xss=');
-      // `<` is escaped in text, attributes and the hydration JSON: no payload tag reaches the HTML as a tag.
-      const html = res.text.replace(/<script type="application\/json" id="__router-data">[^<]*<\/script>/, '');
+      // `<` is escaped in text, attributes and the data blocks (hydration JSON, JSON-LD): no payload tag reaches the HTML as a tag.
+      const html = res.text
+        .replace(/<script type="application\/json" id="__router-data">[^<]*<\/script>/, '')
+        .replace(/<script type="application\/ld\+json">[^<]*<\/script>/, '');
       expect(html, url).not.toMatch(/<(script|svg|iframe|object|details|base|meta http-equiv)[\s>][^<]*__xss/i);
     }
     for (const api of [

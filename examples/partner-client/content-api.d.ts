@@ -499,7 +499,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description too_many_requests: this client has spent its budget of calls to the content API (only a request the caches cannot answer makes one). Cached and stale answers are never refused. */
+        /** @description too_many_requests: this client has spent its budget of calls to the content API (only the request that makes the service call it spends a point; waiting for another request’s call does not). Cached, shared and stale answers are never refused. */
         TooManyRequests: {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -1068,6 +1068,15 @@ export interface operations {
                             departments: string[];
                             /** Format: uri */
                             mapUrl?: string;
+                            geo?: {
+                                latitude: number;
+                                longitude: number;
+                            };
+                            openingHours?: {
+                                days: ("Mo" | "Tu" | "We" | "Th" | "Fr" | "Sa" | "Su")[];
+                                opens: string;
+                                closes: string;
+                            }[];
                         }[];
                     };
                 };
@@ -1120,6 +1129,15 @@ export interface operations {
                             departments: string[];
                             /** Format: uri */
                             mapUrl?: string;
+                            geo?: {
+                                latitude: number;
+                                longitude: number;
+                            };
+                            openingHours?: {
+                                days: ("Mo" | "Tu" | "We" | "Th" | "Fr" | "Sa" | "Su")[];
+                                opens: string;
+                                closes: string;
+                            }[];
                             country: string;
                             content: string;
                             highlights: string[];

@@ -4,7 +4,8 @@
  *   and `{"tags": [...]}`, `{"paths": [...]}` or `{"all": true}`;
  * - `POST /admin/webhook` for the content API's publish events, signed with HMAC-SHA256 over
  *   the timestamp and the raw body (`WEBHOOK_SECRET`), refused when old or when its id was seen before.
- * Each is off (404) without its secret. A refused request changes nothing, and says why.
+ * Each is off (404) without its secret. A refused request changes nothing, and says why. An
+ * accepted publish event is then handed on (search engines are told of the pages it changed).
  */
 import { timingSafeEqual } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
@@ -18,7 +19,15 @@ import { problem, sendProblem } from '../http/problem.js';
 import { observe } from '../observability/request-observer.js';
 import { parseApiRequest } from '../proxy/api-request.js';
 import { ALL_TAG, urlTag } from '../proxy/cache-tags.js';
-import { publishEvent, SIGNATURE_HEADER, signWebhook, tagsOfEvent, TIMESTAMP_HEADER, WEBHOOK_WINDOW_S } from './publish-events.js';
+import {
+  publishEvent,
+  SIGNATURE_HEADER,
+  signWebhook,
+  tagsOfEvent,
+  TIMESTAMP_HEADER,
+  WEBHOOK_WINDOW_S,
+  type PublishEvent,
+} from './publish-events.js';
 
 /** The largest body either door takes. */
 const MAX_BODY = '16kb';
@@ -38,8 +47,10 @@ export interface AdminDeps {
   purger: Purger;
   purgeToken: string | undefined;
   webhookSecret: string | undefined;
-  /** For webhook replays across the fleet; undefined without Redis. */
+  /** For webhook replays across the service (Redis, or one machine's primary); undefined for a lone process. */
   shared: SharedTier | undefined;
+  /** Told of every publish event once it has purged (search engines); must return at once. */
+  published?: ((event: PublishEvent) => void) | undefined;
 }
 
 /** The `url:` tag of a path: an API path's canonical key, or a page's canonical address. */
@@ -156,6 +167,7 @@ export function adminRoutes(deps: AdminDeps) {
       const { id, event, items } = parsed.data;
       const outcome = await deps.purger.purge(tags, 'webhook', { who: req.socket.remoteAddress, id, event, items });
       res.set('cache-control', 'no-store').json({ purged: { tags }, ...outcome });
+      deps.published?.(parsed.data);
     });
   };
 }

@@ -129,7 +129,7 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">',
     `<title>Status · ${escapeHtml(process)}</title><style>${STYLE}</style></head><body>`,
-    `<header><h1>Service status</h1><p>${escapeHtml(process)} · drawn ${escapeHtml(dateTime(now))} UTC${started === undefined ? '' : ` · up ${escapeHtml(age(now.getTime() / 1000 - started))}`} · counts since start (with workers, over all of them)</p></header><main>`,
+    `<header><h1>Service status</h1><p>${escapeHtml(process)} · drawn ${escapeHtml(dateTime(now))} UTC${started === undefined ? '' : ` · up ${escapeHtml(age(now.getTime() / 1000 - started))}`} · counts since start (with workers, over all of them)</p><p>The API's reference page is <code>/api/docs</code> on the public port; its document, <code>/api/openapi.json</code>.</p></header><main>`,
     `<section><h2>At a glance</h2>${table(
       ['', ''],
       rows.map(([k, v]) => [k, v]),
@@ -185,5 +185,5 @@ const STYLE = [
   'body{margin:0 auto;max-width:1232px;padding:16px}header h1{font-size:20px;margin:0 0 4px}header p{margin:0;color:#57606a;font-size:13px}',
   'h2{font-size:15px;margin:20px 0 8px}table{border-collapse:collapse;width:100%;font-size:13px}',
   'th,td{border-bottom:1px solid #d0d7de;padding:5px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}th{background:#f6f8fa}',
-  'td:first-child{font-weight:600;white-space:nowrap}.ok{color:#1a7f37}.warn{color:#9a6700}.bad{color:#cf222e}p.none{color:#57606a}',
+  'code{font-family:ui-monospace,Menlo,Consolas,monospace}td:first-child{font-weight:600;white-space:nowrap}.ok{color:#1a7f37}.warn{color:#9a6700}.bad{color:#cf222e}p.none{color:#57606a}',
 ].join('');

@@ -148,7 +148,7 @@ const responses = {
   ),
   MethodNotAllowed: errorAnswer('method_not_allowed: the API is read-only; only GET and HEAD.', ERROR_EXAMPLES[405], ['Allow']),
   TooManyRequests: errorAnswer(
-    'too_many_requests: this client has spent its budget of calls to the content API (only a request the caches cannot answer makes one). Cached and stale answers are never refused.',
+    'too_many_requests: this client has spent its budget of calls to the content API (only the request that makes the service call it spends a point; waiting for another request’s call does not). Cached, shared and stale answers are never refused.',
     ERROR_EXAMPLES[429],
     ['Retry-After', 'RateLimit', 'RateLimit-Policy'],
   ),

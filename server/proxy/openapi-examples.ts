@@ -82,7 +82,7 @@ export const ERROR_EXAMPLES = {
   },
   429: {
     overBudget: errorExample(
-      "Past the client's budget of uncached requests",
+      "Past the client's budget of calls to the content API",
       problem('too_many_requests', 'too many requests for content that is not cached; try again in 7 s', 7),
     ),
   },

@@ -2,6 +2,7 @@
 import { APP_MODULES_META } from '../../client/head-script.js';
 import { canonicalHref } from '../../client/href.js';
 import { escapeHtml } from '../../shared/escape-json.js';
+import type { PageHead } from '../seo/page-head.js';
 import type { PageAssets } from './client-assets.js';
 import type { PageVariant } from './page-variant.js';
 
@@ -13,6 +14,8 @@ export interface HeadOptions {
   headScript: string;
   assets: PageAssets;
   indexable: boolean;
+  /** The Open Graph set and the structured data of a page that answers 200 (server/seo/page-head.ts). */
+  seo?: Pick<PageHead, 'meta' | 'jsonLd'> | undefined;
 }
 
 export function documentHead(o: HeadOptions): string {
@@ -25,12 +28,15 @@ export function documentHead(o: HeadOptions): string {
     `<title>${escapeHtml(o.title)}</title>`,
     `<meta name="description" content="${attr(o.description)}">`,
     o.indexable ? `<link rel="canonical" href="${attr(o.canonical)}">` : '<meta name="robots" content="noindex">',
+    ...(o.seo?.meta ?? []).map((m) => `<meta ${m.attribute}="${attr(m.key)}" content="${attr(m.content)}">`),
     '<meta name="theme-color" content="#0b4f8a">',
     '<link rel="icon" href="/media/brand/logo.svg" type="image/svg+xml">',
     o.assets.css ? `<style>${o.assets.css}</style>` : '',
     // The app's modules: the entry, then the route's chunks; the head script loads them.
     `<meta name="${APP_MODULES_META}" content="${attr([o.assets.entry, ...o.assets.preloads].join(' '))}">`,
     `<script>${o.headScript}</script>`,
+    // Data, not a script: the CSP does not apply to it, and its text cannot close the element.
+    o.seo ? `<script type="application/ld+json">${o.seo.jsonLd}</script>` : '',
     '</head><body>',
   ].join('');
 }

@@ -34,6 +34,7 @@ import { RenderReads } from './render-tracking.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import { variantOf, varyOf } from './page-variant.js';
 import { serverContentApi } from './server-content-api.js';
+import { pageHead } from '../seo/page-head.js';
 
 /** A render that has not produced its shell by then is abandoned. */
 const RENDER_TIMEOUT_MS = 10_000;
@@ -132,9 +133,11 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const title = ERROR_TITLES[status] ?? page.handle.title;
     const assets = deps.assets.forModules(page.modules);
     const canonical = canonicalUrl(origin, url);
+    const seo = status === 200 && page.handle.route ? pageHead(page.handle.route, page.loaderData, { origin, canonical, url }) : undefined;
     let head = documentHead({
       title,
-      description: page.handle.route ? ROUTE_DESCRIPTIONS[page.handle.route] : title,
+      description: seo?.description ?? (page.handle.route ? ROUTE_DESCRIPTIONS[page.handle.route] : title),
+      seo,
       canonical,
       variant,
       headScript: deps.headScript,

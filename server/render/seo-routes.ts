@@ -1,48 +1,58 @@
 /**
- * /robots.txt and /sitemap.xml. The sitemap lists the site's routes and the detail page of
- * every content item and expert, read through the cache; it is rebuilt at most every few minutes.
+ * /robots.txt, the sitemap (/sitemap.xml, and /sitemap-<n>.xml once it is split:
+ * server/seo/sitemap.ts) and, with INDEXNOW_KEY, the IndexNow key file at /<key>.txt. The
+ * sitemap is read through the cache and rebuilt at most every few minutes; while it cannot be
+ * rebuilt the last one stands.
  */
-import type { Express } from 'express';
-import { contentHref, expertHref, href } from '../../client/href.js';
-import { ROUTES, type ItemRoute, type RouteKey } from '../../client/route-table.js';
-import { PAGE_SIZE_MAX } from '../../shared/constants.js';
+import type { Express, Request, Response } from 'express';
 import type { ContentApi } from '../../shared/content-api.js';
-import type { ContentSummary, Page } from '../../shared/contract/entities.js';
+import { problem, sendProblem } from '../http/problem.js';
 import { Representation } from '../http/representation.js';
 import { sendStored, type StoredAnswer } from '../http/stored-response.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
+import { renderSitemaps, sitemapEntries } from '../seo/sitemap.js';
 
 const SITEMAP_TTL_MS = 5 * 60_000;
 
-async function everyPage<T>(read: (page: number) => Promise<Page<T>>): Promise<T[]> {
-  const first = await read(1);
-  const items = [...first.items];
-  const pages = Math.ceil(first.total / first.pageSize);
-  for (let page = 2; page <= pages; page++) items.push(...(await read(page)).items);
-  return items;
+function xmlAnswer(xml: string, at: number): StoredAnswer {
+  return {
+    status: 200,
+    body: new Representation(Buffer.from(xml)),
+    headers: ['content-type', 'application/xml; charset=utf-8', 'cache-control', 'public, max-age=300', 'vary', 'Accept-Encoding'],
+    storedAt: at,
+  };
 }
 
-function xmlEscape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+export interface SeoRouteOptions {
+  /** The IndexNow key, served at /<key>.txt when set. */
+  indexNowKey?: string | undefined;
 }
 
-async function sitemapPaths(api: ContentApi): Promise<string[]> {
-  const pageSize = PAGE_SIZE_MAX;
-  const [news, research, articles, experts] = await Promise.all([
-    everyPage((page) => api.get('news', { query: { page, pageSize } })),
-    everyPage((page) => api.get('research', { query: { page, pageSize } })),
-    everyPage((page) => api.get('knowledgeArticles', { query: { page, pageSize } })),
-    everyPage((page) => api.get('experts', { query: { page, pageSize } })),
-  ]);
-  const items: ContentSummary[] = [...news, ...research, ...articles];
-  // A page of one item is listed once per item.
-  const lists = (Object.keys(ROUTES) as RouteKey[]).filter((key): key is Exclude<RouteKey, ItemRoute> => !('needsId' in ROUTES[key]));
-  return [...lists.map((key) => href(key)), ...items.map(contentHref), ...experts.map((e) => expertHref(e.id))];
-}
+export function seoRoutes(api: ContentApi, origin: () => string, log: Logger, options: SeoRouteOptions = {}) {
+  let built: { at: number; main: StoredAnswer; parts: StoredAnswer[] } | undefined;
+  let building: Promise<void> | undefined;
 
-export function seoRoutes(api: ContentApi, origin: () => string, log: Logger) {
-  let built: { at: number; answer: StoredAnswer } | undefined;
+  /** Rebuilds when older than its time to live; concurrent requests share one rebuild. */
+  const fresh = async (): Promise<typeof built> => {
+    if (built && Date.now() - built.at <= SITEMAP_TTL_MS) return built;
+    building ??= (async () => {
+      try {
+        const sitemaps = renderSitemaps(origin(), await sitemapEntries(api));
+        const at = Date.now();
+        built = { at, main: xmlAnswer(sitemaps.main, at), parts: sitemaps.parts.map((xml) => xmlAnswer(xml, at)) };
+      } catch (error) {
+        log.warn({ err: error }, 'sitemap could not be built');
+      } finally {
+        building = undefined;
+      }
+    })();
+    await building;
+    return built;
+  };
+
+  const unavailable = (res: Response) =>
+    res.status(503).set('cache-control', 'no-store').type('text/plain').send('sitemap temporarily unavailable');
 
   return (app: Express) => {
     app.get('/robots.txt', (_req, res) => {
@@ -53,38 +63,31 @@ export function seoRoutes(api: ContentApi, origin: () => string, log: Logger) {
         .send(`User-agent: *\nAllow: /\nDisallow: /api/\nSitemap: ${origin()}/sitemap.xml\n`);
     });
 
-    app.get('/sitemap.xml', async (req, res) => {
+    app.get('/sitemap.xml', async (req: Request, res: Response) => {
       observe(res, { route: 'seo' });
-      if (!built || Date.now() - built.at > SITEMAP_TTL_MS) {
-        try {
-          const paths = await sitemapPaths(api);
-          const urls = paths.map((p) => `<url><loc>${xmlEscape(origin() + p)}</loc></url>`).join('');
-          const xml = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`;
-          built = {
-            at: Date.now(),
-            answer: {
-              status: 200,
-              body: new Representation(Buffer.from(xml)),
-              headers: [
-                'content-type',
-                'application/xml; charset=utf-8',
-                'cache-control',
-                'public, max-age=300',
-                'vary',
-                'Accept-Encoding',
-              ],
-              storedAt: Date.now(),
-            },
-          };
-        } catch (error) {
-          log.warn({ err: error }, 'sitemap could not be built');
-          if (!built) {
-            res.status(503).set('cache-control', 'no-store').type('text/plain').send('sitemap temporarily unavailable');
-            return;
-          }
-        }
-      }
-      sendStored(req, res, built.answer, []);
+      const sitemaps = await fresh();
+      if (!sitemaps) return unavailable(res);
+      sendStored(req, res, sitemaps.main, []);
     });
+
+    // The parts of a sitemap too large for one file; none while it fits.
+    app.get(/^\/sitemap-([1-9]\d{0,3})\.xml$/, async (req: Request, res: Response) => {
+      observe(res, { route: 'seo' });
+      const n = Number(/^\/sitemap-(\d+)\.xml$/.exec(req.path)![1]);
+      const sitemaps = await fresh();
+      if (!sitemaps) return unavailable(res);
+      const part = sitemaps.parts[n - 1];
+      if (!part) return sendProblem(res, problem('not_found', `the sitemap has ${sitemaps.parts.length} parts`));
+      sendStored(req, res, part, []);
+    });
+
+    const key = options.indexNowKey;
+    if (key) {
+      // IndexNow checks that the key it was sent is the site's: its file, at the root, holds it.
+      app.get(`/${key}.txt`, (_req, res) => {
+        observe(res, { route: 'seo' });
+        res.type('text/plain').set('cache-control', 'public, max-age=3600').send(key);
+      });
+    }
   };
 }

@@ -16,6 +16,8 @@ const internalLink = z.string().regex(/^\/(?!\/)[^\s]*$/);
 const externalLink = z.url({ protocol: /^https$/ }).max(2_000);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const year = z.number().int().min(1900).max(2100);
+/** A time of day, 24-hour `HH:MM`. */
+const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
 /** Upstream HTML; sanitised by the service before it is cached or rendered. */
 const html = z.string().max(200_000);
 
@@ -96,6 +98,18 @@ export const hospital = z.object({
   departments: z.array(text),
   /** The hospital on a map (opens a map app where there is one). */
   mapUrl: externalLink.optional(),
+  /** Where it stands, in WGS 84 degrees (what search engines and maps read). */
+  geo: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).optional(),
+  /** When it sees patients: days (Monday to Sunday, Mo…Su) with the hours they open and close. */
+  openingHours: z
+    .array(
+      z.object({
+        days: z.array(z.enum(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])).min(1),
+        opens: timeOfDay,
+        closes: timeOfDay,
+      }),
+    )
+    .optional(),
 });
 export const internationalHospital = hospital.extend({
   country: text,

@@ -2,6 +2,9 @@
 import type { ContactUs, Hospital, InternationalHospital } from '../../../shared/contract/entities.js';
 import { html } from './helpers.js';
 
+/** The domestic outpatient hours, every day (as the contact details say: 周一至周日 8:00-17:00). */
+const EVERY_DAY_8_TO_5: Hospital['openingHours'] = [{ days: ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'], opens: '08:00', closes: '17:00' }];
+
 /** A place on Amap (高德地图): its web page, which opens the app on a phone that has it. */
 const amap = (lng: number, lat: number, name: string) =>
   `https://uri.amap.com/marker?position=${lng},${lat}&name=${encodeURIComponent(name)}&coordinate=gaode&callnative=1`;
@@ -16,6 +19,10 @@ export const HOSPITAL = {
   sydney: '明瞳澳洲眼科医院',
 } as const;
 
+/**
+ * Each hospital's `geo` is in WGS 84, as search engines read it; its Amap marker is in GCJ-02
+ * (China's map datum), so the two differ by a few hundred metres.
+ */
 export const domesticHospitals: Hospital[] = [
   {
     id: 1,
@@ -28,6 +35,8 @@ export const domesticHospitals: Hospital[] = [
     founded: 2004,
     departments: ['屈光手术中心', '白内障中心', '眼底病中心', '青光眼科', '角膜病科', '干眼诊疗中心', '小儿眼科', '视光中心'],
     mapUrl: amap(121.4166, 31.1789, HOSPITAL.shanghai),
+    geo: { latitude: 31.1808, longitude: 121.412 },
+    openingHours: EVERY_DAY_8_TO_5,
   },
   {
     id: 2,
@@ -40,6 +49,8 @@ export const domesticHospitals: Hospital[] = [
     founded: 2010,
     departments: ['白内障中心', '眼底病中心', '屈光手术中心', '青光眼科', '眼外伤科', '视光中心'],
     mapUrl: amap(116.4613, 39.9109, HOSPITAL.beijing),
+    geo: { latitude: 39.9096, longitude: 116.4552 },
+    openingHours: EVERY_DAY_8_TO_5,
   },
   {
     id: 3,
@@ -52,6 +63,8 @@ export const domesticHospitals: Hospital[] = [
     founded: 2012,
     departments: ['青光眼科', '角膜病科', '屈光手术中心', '白内障中心', '小儿眼科', '视光中心'],
     mapUrl: amap(113.3321, 23.1446, HOSPITAL.guangzhou),
+    geo: { latitude: 23.1472, longitude: 113.3267 },
+    openingHours: EVERY_DAY_8_TO_5,
   },
   {
     id: 4,
@@ -64,6 +77,8 @@ export const domesticHospitals: Hospital[] = [
     founded: 2014,
     departments: ['小儿眼科', '近视防控中心', '屈光手术中心', '白内障中心', '眼底病科', '视光中心'],
     mapUrl: amap(104.0688, 30.6256, HOSPITAL.chengdu),
+    geo: { latitude: 30.628, longitude: 104.0663 },
+    openingHours: EVERY_DAY_8_TO_5,
   },
   {
     id: 5,
@@ -76,6 +91,8 @@ export const domesticHospitals: Hospital[] = [
     founded: 2016,
     departments: ['屈光手术中心', '白内障中心', '干眼诊疗中心', '眼底病科', '视光中心'],
     mapUrl: amap(120.1321, 30.2781, HOSPITAL.hangzhou),
+    geo: { latitude: 30.2804, longitude: 120.1273 },
+    openingHours: EVERY_DAY_8_TO_5,
   },
   {
     id: 6,
@@ -88,6 +105,8 @@ export const domesticHospitals: Hospital[] = [
     founded: 2018,
     departments: ['眼整形与眼眶病科', '白内障中心', '屈光手术中心', '青光眼科', '小儿眼科', '视光中心'],
     mapUrl: amap(114.2689, 30.5951, HOSPITAL.wuhan),
+    geo: { latitude: 30.5976, longitude: 114.2635 },
+    openingHours: EVERY_DAY_8_TO_5,
   },
 ];
 
@@ -105,6 +124,11 @@ export const internationalHospitals: InternationalHospital[] = [
     founded: 2020,
     departments: ['白内障与屈光手术', '综合眼科门诊', '眼底病门诊', '视光与配镜中心'],
     mapUrl: 'https://www.google.com/maps/search/?api=1&query=388+George+Street+Sydney+NSW+2000',
+    geo: { latitude: -33.8688, longitude: 151.207 },
+    openingHours: [
+      { days: ['Mo', 'Tu', 'We', 'Th', 'Fr'], opens: '08:30', closes: '17:30' },
+      { days: ['Sa'], opens: '09:00', closes: '13:00' },
+    ],
     content: html([
       '明瞳澳洲眼科医院于 2020 年在悉尼开业，是明瞳眼科医疗集团国际化战略的重要一步。医院位于悉尼中央商务区，交通便利，毗邻多条公交与轻轨线路。',
       '医院遵循澳大利亚医疗监管要求执业，医生均持有澳大利亚执业注册资格，并与国内各院区共享临床路径、病例讨论和质量管理标准，为在澳华人及当地居民提供中英文双语诊疗服务。',

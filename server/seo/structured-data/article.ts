@@ -1,0 +1,30 @@
+/**
+ * A content item's page: a NewsArticle for news, research and other reports, a MedicalWebPage
+ * for what the patient-services section publishes (health education, equipment). Headline,
+ * date, cover and publisher are the item's own facts; nothing is added that the content API
+ * did not give.
+ */
+import type { MedicalWebPage, NewsArticle } from 'schema-dts';
+import { categorySection } from '../../../client/href.js';
+import { categoryName } from '../../../client/navigation.js';
+import type { ContentDetail } from '../../../shared/contract/entities.js';
+import { absolute, type PageContext } from '../page-context.js';
+import { publisherOf } from './organization.js';
+
+export function articleNode(ctx: PageContext, item: ContentDetail): NewsArticle | MedicalWebPage {
+  const publisher = publisherOf(ctx);
+  const common = {
+    '@id': `${ctx.canonical}#article`,
+    url: ctx.canonical,
+    mainEntityOfPage: ctx.canonical,
+    headline: item.title,
+    description: item.summary,
+    datePublished: item.date,
+    image: [absolute(ctx, item.cover)],
+    inLanguage: 'zh-CN',
+    ...(publisher ? { publisher } : {}),
+  };
+  if (categorySection(item.categoryId) === 'services') return { '@type': 'MedicalWebPage', ...common };
+  const section = categoryName(item.categoryId, ctx.layout);
+  return { '@type': 'NewsArticle', ...common, ...(section ? { articleSection: section } : {}) };
+}

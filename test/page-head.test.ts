@@ -1,0 +1,258 @@
+/**
+ * What every page's head tells search engines and share previews, read from the real service's
+ * HTML: a description of its own (the item's where the page shows one thing), the Open Graph set
+ * with a share card that answers as an image of at least 1200 × 630, and a JSON-LD block that a
+ * JSON-LD processor expands (schema.org's context from a local copy) into the types each page
+ * should carry, with the properties each type needs, in schema.org's terms only.
+ */
+import sharp from 'sharp';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_DESCRIPTIONS } from '../client/route-descriptions.js';
+import { ROUTES, type RouteKey } from '../client/route-table.js';
+import { demoContent } from '../server/embedded-api/demo-content/index.js';
+import { DESCRIPTION_MAX } from '../server/seo/plain-text.js';
+import {
+  description,
+  expandedNodes,
+  isA,
+  jsonLdBlocks,
+  literal,
+  meta,
+  reference,
+  SCHEMA,
+  values,
+  type Expanded,
+} from './support/page-head.js';
+import { sample, sampleUrl } from './support/sample-urls.js';
+import { vocabulary } from './support/schema-org-context.js';
+import { startService, type RunningService } from './support/start-service.js';
+
+const ROUTE_KEYS = Object.keys(ROUTES) as RouteKey[];
+const urlOf = (key: RouteKey) => sampleUrl(ROUTES[key].path);
+const graphemes = (text: string) => [...new Intl.Segmenter('zh-CN', { granularity: 'grapheme' }).segment(text)].length;
+const hospitals = [...demoContent.domesticHospitals, ...demoContent.internationalHospitals];
+
+/** The types each page's graph holds, besides the BreadcrumbList every page but the home page has. */
+const TYPES: Partial<Record<RouteKey, string[]>> = {
+  home: ['WebSite', 'MedicalOrganization', 'Hospital'],
+  domesticHospitals: ['MedicalOrganization', 'Hospital'],
+  international: ['MedicalOrganization', 'Hospital'],
+  contact: ['MedicalOrganization'],
+  contentDetail: ['MedicalWebPage'],
+  reportDetail: ['NewsArticle'],
+  expertDetail: ['Physician'],
+};
+
+/** What a node of each type must say (beyond its type), as search engines read it. */
+const REQUIRED: Record<string, (node: Expanded, all: Expanded[]) => void> = {
+  WebSite(node) {
+    expect(literal(node, 'name')).toBe(demoContent.groupIntroduction.name);
+    expect(reference(node, 'url')).toMatch(/^http:\/\/localhost:\d+\/$/);
+  },
+  MedicalOrganization(node) {
+    if (node['@id']?.endsWith('/#organization')) {
+      // The group: in full where the page shows it, as a publisher (name and logo) on an article.
+      expect(literal(node, 'name')).toBe(demoContent.groupIntroduction.name);
+      expect(reference(node, 'logo')).toMatch(/^http:\/\/localhost:\d+\/media\/brand\/logo\.svg$/);
+      if (values(node, 'url').length === 0) return;
+      expect(reference(node, 'url')).toMatch(/^http:\/\/localhost:\d+\/$/);
+      expect(literal(node, 'telephone')).toBe(demoContent.contactUs.phone);
+      expect(literal(values(node, 'address')[0]!, 'streetAddress')).toBe(demoContent.contactUs.address);
+    } else {
+      // A branch 联系我们 lists.
+      const branch = demoContent.contactUs.branches.find((b) => b.name === literal(node, 'name'))!;
+      expect(branch).toBeDefined();
+      expect(literal(node, 'telephone')).toBe(branch.phone);
+      expect(literal(values(node, 'address')[0]!, 'streetAddress')).toBe(branch.address);
+    }
+  },
+  Hospital(node) {
+    const name = literal(node, 'name');
+    const hospital = hospitals.find((h) => h.name === name)!;
+    expect(hospital, String(name)).toBeDefined();
+    // An expert's hospital is named only (the expert's page reads no hospital list).
+    if (!node['@id']) return;
+    expect(literal(node, 'telephone')).toBe(hospital.phone);
+    expect(reference(node, 'url')).toMatch(/^http:\/\/localhost:\d+\/(gnyy|gjws)\/index$/);
+    const [address] = values(node, 'address');
+    expect(isA(address!, 'PostalAddress')).toBe(true);
+    expect(literal(address!, 'streetAddress')).toBe(hospital.address);
+    expect(literal(address!, 'addressLocality')).toBe(hospital.city);
+    expect(literal(address!, 'addressCountry')).toBeTruthy();
+    const [geo] = values(node, 'geo');
+    expect([literal(geo!, 'latitude'), literal(geo!, 'longitude')]).toEqual([hospital.geo!.latitude, hospital.geo!.longitude]);
+    const hours = values(node, 'openingHoursSpecification');
+    expect(hours).toHaveLength(hospital.openingHours!.length);
+    for (const spec of hours) {
+      expect(values(spec, 'dayOfWeek').length).toBeGreaterThan(0);
+      expect(literal(spec, 'opens')).toMatch(/^\d\d:\d\d$/);
+      expect(literal(spec, 'closes')).toMatch(/^\d\d:\d\d$/);
+    }
+  },
+  Physician(node) {
+    const expert = sample.expert;
+    expect(literal(node, 'name')).toBe(expert.name);
+    expect(reference(node, 'image')).toMatch(new RegExp(`${expert.avatar}$`));
+    expect(literal(values(node, 'medicalSpecialty')[0]!, 'name')).toBe(expert.specialty);
+    const [hospital] = values(node, 'hospitalAffiliation');
+    expect(isA(hospital!, 'Hospital')).toBe(true);
+    expect(literal(hospital!, 'name')).toBe(expert.hospital);
+  },
+  MedicalWebPage: (node) => expectArticle(node, sample.article),
+  NewsArticle: (node) => expectArticle(node, sample.news),
+  BreadcrumbList(node) {
+    const items = values(node, 'itemListElement');
+    expect(items.length).toBeGreaterThanOrEqual(2);
+    items.forEach((item, i) => {
+      expect(isA(item, 'ListItem')).toBe(true);
+      expect(literal(item, 'position')).toBe(i + 1);
+      expect(literal(item, 'name')).toBeTruthy();
+      // `item` is a Thing: a URL there is read as text by the context, and by search engines as the address.
+      expect(literal(item, 'item') ?? reference(item, 'item')).toMatch(/^http:\/\/localhost:\d+\//);
+    });
+    expect(literal(items[0]!, 'name')).toBe('首页');
+  },
+};
+
+function expectArticle(node: Expanded, item: (typeof demoContent.contentItems)[number]) {
+  expect(literal(node, 'headline')).toBe(item.title);
+  expect(values(node, 'datePublished')[0]).toEqual({ '@value': item.date, '@type': `${SCHEMA}Date` });
+  expect(reference(node, 'image')).toMatch(new RegExp(`${item.cover}$`));
+  const [publisher] = values(node, 'publisher');
+  expect(literal(publisher!, 'name')).toBe(demoContent.groupIntroduction.name);
+  expect(reference(publisher!, 'logo')).toMatch(/\/media\/brand\/logo\.svg$/);
+}
+
+describe('the head of every page', () => {
+  let svc: RunningService;
+  const pages = new Map<RouteKey, string>();
+  beforeAll(async () => {
+    svc = await startService({}, { clientDir: 'dist/client' });
+    for (const key of ROUTE_KEYS) pages.set(key, (await request(svc.url).get(urlOf(key)).expect(200)).text);
+  });
+  afterAll(() => svc?.close());
+
+  it('every page has a description of its own: plain text, at most 120 characters', () => {
+    const seen = new Map<string, RouteKey>();
+    for (const [key, html] of pages) {
+      const text = description(html)!;
+      expect(text, key).toBeTruthy();
+      expect(graphemes(text), key).toBeLessThanOrEqual(DESCRIPTION_MAX);
+      expect(text, key).not.toMatch(/<[a-z/!]/i);
+      expect(seen.get(text), `${key} has the description of ${seen.get(text)}`).toBeUndefined();
+      seen.set(text, key);
+    }
+  });
+
+  it('a page about one thing describes it: the article its summary, the expert title and specialty, the hospital its city and departments', () => {
+    expect(description(pages.get('contentDetail')!)).toBe(sample.article.summary);
+    expect(description(pages.get('reportDetail')!)).toBe(sample.news.summary);
+    const expert = description(pages.get('expertDetail')!)!;
+    for (const fact of [sample.expert.name, sample.expert.title, sample.expert.specialty]) expect(expert).toContain(fact);
+    const sydney = demoContent.internationalHospitals[0]!;
+    const international = description(pages.get('international')!)!;
+    for (const fact of [sydney.city, ...sydney.departments.slice(0, 2)]) expect(international).toContain(fact);
+    // List pages keep their own.
+    expect(description(pages.get('experts')!)).toBe(ROUTE_DESCRIPTIONS.experts);
+    expect(description(pages.get('knowledge')!)).toBe(ROUTE_DESCRIPTIONS.knowledge);
+  });
+
+  it("the title stays the page's name; the item's own title goes to og:title", () => {
+    expect(pages.get('contentDetail')).toContain('<title>内容详情</title>');
+    expect(meta(pages.get('contentDetail')!, 'og:title')).toBe(sample.article.title);
+    expect(meta(pages.get('reportDetail')!, 'og:title')).toBe(sample.news.title);
+    expect(meta(pages.get('expertDetail')!, 'og:title')).toContain(sample.expert.name);
+    expect(meta(pages.get('contact')!, 'og:title')).toBe(ROUTES.contact.title);
+  });
+
+  it('every page carries the Open Graph set and a large summary card', () => {
+    for (const [key, html] of pages) {
+      const canonical = /<link rel="canonical" href="([^"]+)">/.exec(html)![1]!.replace(/&#38;/g, '&');
+      expect(meta(html, 'og:type'), key).toBe(key === 'contentDetail' || key === 'reportDetail' ? 'article' : 'website');
+      expect(meta(html, 'og:title'), key).toBeTruthy();
+      expect(meta(html, 'og:description'), key).toBe(description(html));
+      expect(meta(html, 'og:url'), key).toBe(canonical);
+      expect(meta(html, 'og:site_name'), key).toBe(demoContent.groupIntroduction.name);
+      expect(meta(html, 'og:locale'), key).toBe('zh_CN');
+      expect(meta(html, 'og:image'), key).toMatch(/^http:\/\/localhost:\d+\/share-card\/\w+(\/\d+)?\.png$/);
+      expect(meta(html, 'og:image:width'), key).toBe('1200');
+      expect(meta(html, 'og:image:height'), key).toBe('630');
+      expect(meta(html, 'twitter:card'), key).toBe('summary_large_image');
+    }
+    expect(meta(pages.get('reportDetail')!, 'article:published_time')).toBe(sample.news.date);
+  });
+
+  it("every page's og:image answers 200 with a PNG of at least 1200 × 630", async () => {
+    for (const [key, html] of pages) {
+      const path = new URL(meta(html, 'og:image')!).pathname;
+      const res = await request(svc.url)
+        .get(path)
+        .buffer(true)
+        .parse((r, done) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => done(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      expect(res.headers['content-type'], key).toBe('image/png');
+      const { width, height, format } = await sharp(res.body as Buffer).metadata();
+      expect(format, key).toBe('png');
+      expect(width, key).toBeGreaterThanOrEqual(1200);
+      expect(height, key).toBeGreaterThanOrEqual(630);
+    }
+  });
+
+  it("every page's JSON-LD expands to its types, each with what it needs, in schema.org's terms only", async () => {
+    for (const [key, html] of pages) {
+      const blocks = jsonLdBlocks(html);
+      expect(blocks, key).toHaveLength(1);
+      const nodes = await expandedNodes(blocks[0]!);
+      const wanted = [...(TYPES[key] ?? []), ...(key === 'home' ? [] : ['BreadcrumbList'])];
+      const found = new Set(nodes.flatMap((n) => (n['@type'] ?? []).map((t) => t.replace(SCHEMA, ''))));
+      for (const type of wanted) expect(found, `${key} has a ${type}`).toContain(type);
+      if (key === 'home') expect(found, 'the home page has no breadcrumbs').not.toContain('BreadcrumbList');
+      for (const node of nodes) {
+        for (const type of node['@type'] ?? []) {
+          const name = type.replace(SCHEMA, '');
+          expect(vocabulary.types.has(name), `${key}: ${type} is a schema.org type`).toBe(true);
+          REQUIRED[name]?.(node, nodes);
+        }
+        const types = (node['@type'] ?? []).map((t) => t.replace(SCHEMA, ''));
+        for (const property of Object.keys(node).filter((p) => !p.startsWith('@'))) {
+          const name = property.replace(SCHEMA, '');
+          expect(vocabulary.properties.has(name), `${key}: ${property} is a schema.org property`).toBe(true);
+          expect(
+            types.some((t) => vocabulary.propertiesOf(t).has(name)),
+            `${key}: ${types.join(', ')} may have ${name}`,
+          ).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('the home page names every hospital; each hospital page its own', async () => {
+    const count = async (key: RouteKey) =>
+      (await expandedNodes(jsonLdBlocks(pages.get(key)!)[0]!)).filter((n) => isA(n, 'Hospital')).length;
+    expect(await count('home')).toBe(hospitals.length);
+    expect(await count('domesticHospitals')).toBe(demoContent.domesticHospitals.length);
+    expect(await count('international')).toBe(demoContent.internationalHospitals.length);
+  });
+
+  it("the breadcrumbs follow the route table: an article's section and category, then the page", async () => {
+    const crumbs = async (key: RouteKey) => {
+      const list = (await expandedNodes(jsonLdBlocks(pages.get(key)!)[0]!)).find((n) => isA(n, 'BreadcrumbList'))!;
+      return values(list, 'itemListElement').map((i) => [literal(i, 'name'), literal(i, 'item') ?? reference(i, 'item')]);
+    };
+    const article = await crumbs('contentDetail');
+    expect(article.map(([name]) => name)).toEqual(['首页', '患者服务', '科普知识', sample.article.title]);
+    expect(article.at(-1)![1]).toMatch(new RegExp(`/hzhf/kpzsDetail\\?id=${sample.article.id}$`));
+    expect((await crumbs('experts')).map(([name]) => name)).toEqual(['首页', '专家团队']);
+  });
+
+  it('a page that is not found carries no share data and no JSON-LD', async () => {
+    const res = await request(svc.url).get('/zjxz/detail?id=999999').expect(404);
+    expect(jsonLdBlocks(res.text)).toEqual([]);
+    expect(meta(res.text, 'og:title')).toBeUndefined();
+  });
+});
