@@ -21,6 +21,7 @@ import { createFrontDoor } from './http/front-door.js';
 import { guardConnections, serverTimeouts } from './http/connection-guard.js';
 import { securityHeaders } from './http/security-headers.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
+import { MediaEndpoint } from './media/media-endpoint.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/operator-routes.js';
@@ -55,6 +56,8 @@ export interface Service {
   server: Server;
   cache: ContentCache;
   purger: Purger;
+  /** The media endpoint (/_media), and `describe()` for pages. */
+  media: MediaEndpoint;
   metrics: Metrics;
   log: Logger;
   upstreamUrl: string;
@@ -174,6 +177,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
       tracing,
     }),
   });
+  const media = new MediaEndpoint({
+    config,
+    contentApiUrl: upstreamUrl,
+    metrics,
+    log,
+    beforeOriginFetch: (req) => admission.admitMiss(req, 'api'),
+  });
   const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res))), {
     api: createApiHandler({
       cache,
@@ -190,6 +200,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
             return served;
           }
         : (req, res) => pageCache.serve(req, res),
+    media: media.handle,
     app,
   });
   const server = createServer(serverTimeouts(config), tracing ? tracing.serve(frontDoor) : frontDoor);
@@ -203,6 +214,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     server,
     cache,
     purger,
+    media,
     metrics,
     log,
     upstreamUrl,
@@ -238,6 +250,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         server.closeIdleConnections();
       });
       await upstream.close();
+      await media.close();
       purger.close();
       await bus.close();
       await redis?.close();

@@ -42,6 +42,8 @@ function originForm(target: string): string | undefined {
 export interface Layers {
   /** The proxy API: everything under /api. */
   api: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The media endpoint: everything under /_media (server/media). */
+  media?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** Answers from the page cache; false when the page is not there. */
   cachedPage?: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   /** Express: health, metrics, static files, pages. */
@@ -60,6 +62,7 @@ export function createFrontDoor(security: HeaderSet, observeRequest: RequestObse
     }
     req.url = url;
     if (url.startsWith('/api/') || url === '/api') return layers.api(req, res);
+    if (layers.media && /^\/_media(?:[/?]|$)/.test(url)) return layers.media(req, res);
     if (layers.cachedPage?.(req, res)) return;
     applyBaseHeaders(res);
     layers.app(req, res);
