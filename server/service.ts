@@ -131,8 +131,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const pageCache =
     config.PAGE_CACHE_MAX_BYTES > 0 && !source.development ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted, metrics) : undefined;
 
+  const media = new MediaEndpoint({
+    config,
+    contentApiUrl: upstreamUrl,
+    metrics,
+    log,
+    beforeOriginFetch: (req) => admission.admitMiss(req, 'api'),
+  });
   const bus = redis ? redisBus(redis, log) : (options.purgeBus ?? localBus());
-  const purger = new Purger({ cache, pageCache, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
+  const purger = new Purger({ cache, pageCache, media, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
@@ -176,13 +183,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
       log,
       tracing,
     }),
-  });
-  const media = new MediaEndpoint({
-    config,
-    contentApiUrl: upstreamUrl,
-    metrics,
-    log,
-    beforeOriginFetch: (req) => admission.admitMiss(req, 'api'),
   });
   const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res))), {
     api: createApiHandler({

@@ -28,6 +28,7 @@ import { startMediaOrigin, type MediaOrigin } from './support/media-origin.js';
 import { metric, until } from './support/polling.js';
 import { startService, type RunningService } from './support/start-service.js';
 
+const PURGE_TOKEN = 'a-purge-token-of-32-characters!!';
 const AVIF_BROWSER = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
 const WEBP_BROWSER = 'image/webp,*/*';
 
@@ -95,7 +96,7 @@ describe('media endpoint', () => {
     add('/uploads/clip.mp4', mp4());
     add('/uploads/clip.vtt', VTT);
     stranger.files.set('/x.jpg', { body: camera });
-    svc = await startService({ MEDIA_ORIGINS: origin.url, MEDIA_MAX_BYTES: String(8 * 1024 * 1024) });
+    svc = await startService({ MEDIA_ORIGINS: origin.url, MEDIA_MAX_BYTES: String(8 * 1024 * 1024), PURGE_TOKEN });
   });
   afterAll(async () => {
     await svc.close();
@@ -394,6 +395,25 @@ describe('media endpoint', () => {
     );
     expect(found).toMatchObject({ width: 2000, height: 1500 });
     expect(origin.callsTo('/uploads/late.jpg')).toBe(1);
+  });
+
+  it('asks the origin again after a purge of the source’s tag, and serves what it has meanwhile', async () => {
+    const source = at('/uploads/p3.jpg');
+    const path = image(source, 384);
+    const first = await ask(svc.url, path, { accept: WEBP_BROWSER });
+    const calls = origin.callsTo('/uploads/p3.jpg');
+    const purge = await fetch(`${svc.url}/admin/purge`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PURGE_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ tags: [first.headers.get('cache-tag')!.split(', ')[1]] }),
+    });
+    expect(purge.status).toBe(200);
+    const again = await ask(svc.url, path, { accept: WEBP_BROWSER });
+    expect(again.body.equals(first.body)).toBe(true);
+    // One conditional request: the origin said 304, and nothing was transformed again.
+    expect(origin.callsTo('/uploads/p3.jpg')).toBe(calls + 1);
+    expect(await metric(svc, 'media_origin_fetches_total{result="not_modified"}')).toBeGreaterThanOrEqual(1);
+    expect(again.headers.get('x-cache')).toBe('HIT');
   });
 
   it('reports metrics: requests by result, transform time, origin fetches, cache bytes', async () => {

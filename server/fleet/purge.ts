@@ -49,6 +49,8 @@ export interface PurgeOutcome {
 export interface PurgerDeps {
   cache: ContentCache;
   pageCache: PageCache | undefined;
+  /** The media endpoint's originals: a purged one is asked of its origin again (server/media). */
+  media?: { markStale(tags: ReadonlySet<string>): number } | undefined;
   shared: SharedCache | undefined;
   bus: PurgeBus;
   edges: readonly string[];
@@ -133,7 +135,8 @@ export class Purger {
     const set = new Set(tags);
     const answers = this.deps.cache.markStale(set);
     const pages = this.deps.pageCache?.purge(set) ?? 0;
-    this.deps.log.debug({ answers, pages }, 'purge applied here');
+    const media = this.deps.media?.markStale(set) ?? 0;
+    this.deps.log.debug({ answers, pages, media }, 'purge applied here');
     await Promise.all(this.deps.edges.map((edge) => this.#purgeEdge(edge, tags)));
   }
 

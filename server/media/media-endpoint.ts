@@ -18,6 +18,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { observe } from '../observability/request-observer.js';
 import { BurstLog } from '../observability/burst-log.js';
+import { ALL_TAG } from '../proxy/cache-tags.js';
 import { DiskStore } from './disk-store.js';
 import { mediaTag, parseMediaAddress, RefusedAddress, SourcePolicy, type MediaAddress } from './media-address.js';
 import { acceptClass, byteRange, IMMUTABLE, mediaBaseHeaders, outputFormat, SHORT_LIVED } from './media-response.js';
@@ -170,6 +171,11 @@ export class MediaEndpoint {
       type: original.type,
       color: original.color!,
     };
+  }
+
+  /** Marks stale the originals a purge names (their `media:` tag, or `all`): the next request asks their origins again. */
+  markStale(tags: ReadonlySet<string>): number {
+    return this.#originals.markStale((url) => tags.has(ALL_TAG) || tags.has(mediaTag(url)));
   }
 
   async #answer(req: IncomingMessage, res: ServerResponse, address: MediaAddress): Promise<void> {

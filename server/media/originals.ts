@@ -154,6 +154,16 @@ export class Originals {
     return { original: fetched.original, bytes };
   }
 
+  /** Records whose URL `purged` names are no longer current: the next request revalidates them. Returns how many. */
+  markStale(purged: (url: string) => boolean): number {
+    const marked: [string, Original][] = [];
+    this.#records.forEach((entry, key) => {
+      if (!isRefusal(entry) && purged(key)) marked.push([key, entry]);
+    });
+    for (const [key, entry] of marked) this.#records.set(key, { ...entry, checkedAt: 0 });
+    return marked.length;
+  }
+
   async #fetch(key: string, needBytes: boolean): Promise<{ original: Original; stale: boolean }> {
     const context: LoadContext = { needBytes };
     const entry = await this.#records.fetch(key, { context, forceRefresh: true });
