@@ -9,8 +9,10 @@ import type { ContentError } from '../../shared/content-api.js';
 import { problem } from '../http/problem.js';
 import { FILE_EXTENSION, IMAGE_EXTENSION } from './media-types.js';
 
+/** A checked address; `tag` is its source's purge tag (`mediaTag`). */
 export type MediaAddress =
-  { kind: 'image'; width: number; version: string; source: URL } | { kind: 'file'; width?: undefined; version: string; source: URL };
+  | { kind: 'image'; width: number; version: string; source: URL; tag: string }
+  | { kind: 'file'; width?: undefined; version: string; source: URL; tag: string };
 
 /** Why an address was refused, for metrics: bounded. */
 export type RefusalReason = 'address' | 'origin' | 'extension';
@@ -86,7 +88,8 @@ export function parseMediaAddress(target: string, policy: SourcePolicy): MediaAd
       kind === 'image' ? 'the source is not an image (by its extension)' : 'the source is not a video or captions file',
     );
   }
-  return kind === 'image' ? { kind, width: width!, version, source } : { kind, version, source };
+  const tag = mediaTag(source);
+  return kind === 'image' ? { kind, width: width!, version, source, tag } : { kind, version, source, tag };
 }
 
 /** The first 12 hex digits of the SHA-256 of a string or bytes: versions, tags and file names. */

@@ -7,6 +7,7 @@
  * through, with byte ranges. `describe()` tells pages an original's size, version and colour.
  */
 import { availableParallelism } from 'node:os';
+import { LRUCache } from 'lru-cache';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContentError } from '../../shared/content-api.js';
@@ -81,6 +82,8 @@ export class MediaEndpoint {
   readonly #metrics: Metrics['media'];
   readonly #log: Logger;
   readonly #burst = new BurstLog(60_000);
+  /** Each distinct address is checked once; the answer (an address or a refusal) is reused. */
+  readonly #parsed = new LRUCache<string, MediaAddress | RefusedAddress>({ max: 10_000 });
 
   constructor({ config, contentApiUrl, metrics, log, beforeOriginFetch }: MediaDeps) {
     this.policy = new SourcePolicy(contentApiUrl, config.MEDIA_ORIGINS ?? []);
@@ -130,7 +133,9 @@ export class MediaEndpoint {
       this.#refuse(res, 'method', problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), ALLOW);
       return;
     }
-    const address = parseMediaAddress(req.url ?? '/', this.policy);
+    const target = req.url ?? '/';
+    let address = this.#parsed.get(target);
+    if (!address) this.#parsed.set(target, (address = parseMediaAddress(target, this.policy)));
     if (address instanceof RefusedAddress) {
       this.#refuse(res, address.reason, address.error);
       return;
@@ -206,7 +211,7 @@ export class MediaEndpoint {
     const width = original.type === 'svg' ? address.width! : Math.min(address.width!, original.width!);
     const { variant, from } = await this.#variants.get(original, width, format, () => this.#originals.bytesOf(original));
     const head = [
-      ...mediaBaseHeaders(res, mediaTag(address.source)),
+      ...mediaBaseHeaders(res, address.tag),
       'content-type',
       variant.contentType,
       'cache-control',
@@ -234,7 +239,7 @@ export class MediaEndpoint {
     const { bytes } = await this.#originals.bytesOf(original);
     const etag = `"${original.hash.slice(0, 27)}"`;
     const head = [
-      ...mediaBaseHeaders(res, mediaTag(address.source)),
+      ...mediaBaseHeaders(res, address.tag),
       'content-type',
       FILE_CONTENT_TYPE[original.type],
       'cache-control',

@@ -2,13 +2,17 @@
  * Fetching originals, with the content API's discipline (upstream/upstream-client.ts): one
  * keep-alive undici pool and one circuit breaker per origin, a connect timeout, a whole-answer
  * budget with AbortSignal.timeout, and a size bound checked against Content-Length and against
- * the bytes as they arrive. Redirects are not followed (they could lead anywhere). Failures come
+ * the bytes as they arrive. As many fetches at once per origin as connections, and a bounded
+ * queue behind them (the upstream gate): a burst of new images is refused at once (503 `busy`)
+ * instead of waiting out its budget in the pool's queue, which would also open the breaker on an
+ * origin that did nothing wrong. Redirects are not followed (they could lead anywhere). Failures come
  * back as MediaError values with a `kind` for metrics.
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import { ContentError } from '../../shared/content-api.js';
 import { problem, type ProblemCode } from '../http/problem.js';
 import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
+import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
 import type { Validators } from '../upstream/upstream-client.js';
 
 /** Why an original could not be had or used; bounded, for metrics. */
@@ -69,12 +73,18 @@ export interface OriginClientOptions {
   breakerThreshold: number;
   breakerCooldownMs: number;
   onCircuitChange?: (origin: string, state: CircuitState) => void;
+  /** A fetch refused a slot (the origin's queue was full, or it waited too long). */
+  onRefused?: (origin: string, why: GateRefusal) => void;
 }
 
 interface Origin {
   pool: Pool;
   breaker: CircuitBreaker;
+  gate: UpstreamGate;
 }
+
+/** Fetches that may wait for a connection to an origin, per connection. */
+const QUEUE_PER_CONNECTION = 8;
 
 export class OriginClient {
   /** One per allowed origin, made when first used: the policy bounds how many there are. */
@@ -85,7 +95,7 @@ export class OriginClient {
   #origin(origin: string): Origin {
     let found = this.#origins.get(origin);
     if (!found) {
-      const { connections, connectTimeoutMs, timeoutMs, breakerThreshold, breakerCooldownMs, onCircuitChange } = this.options;
+      const { connections, connectTimeoutMs, timeoutMs, breakerThreshold, breakerCooldownMs, onCircuitChange, onRefused } = this.options;
       found = {
         pool: new Pool(origin, {
           connections,
@@ -96,6 +106,11 @@ export class OriginClient {
           bodyTimeout: timeoutMs + 1_000,
         }),
         breaker: new CircuitBreaker(breakerThreshold, breakerCooldownMs, (state) => onCircuitChange?.(origin, state)),
+        // The budget of a fetch starts once it has a connection; its wait is bounded by the same budget.
+        gate: new UpstreamGate(connections, connections * QUEUE_PER_CONNECTION, timeoutMs, (why) => onRefused?.(origin, why), {
+          many: 'fetches from a media origin',
+          one: 'fetch from a media origin',
+        }),
       };
       this.#origins.set(origin, found);
     }
@@ -104,8 +119,19 @@ export class OriginClient {
 
   /** GET an original through its origin's breaker; with validators, the origin may answer 304. */
   async get(url: URL, validators: Validators = {}, signal?: AbortSignal): Promise<OriginAnswer> {
-    const { pool, breaker } = this.#origin(url.origin);
+    const { pool, breaker, gate } = this.#origin(url.origin);
     if (!breaker.allow()) throw mediaError('circuit_open', `${url.origin} is failing; calls are paused for a cool-down`);
+    // A refused slot (a `busy` ContentError) is thrown from here, before the breaker counts anything.
+    return gate.run(() => this.#call(pool, breaker, url, validators, signal));
+  }
+
+  async #call(
+    pool: Pool,
+    breaker: CircuitBreaker,
+    url: URL,
+    validators: Validators,
+    signal: AbortSignal | undefined,
+  ): Promise<OriginAnswer> {
     try {
       const answer = await this.#send(pool, url, validators, signal);
       breaker.success();
