@@ -93,6 +93,7 @@ describe('media endpoint', () => {
     add('/uploads/huge.jpg', huge);
     add('/uploads/huge-chunked.jpg', huge, { chunked: true });
     add('/uploads/not-an-image.png', Buffer.from('<html><body>hello</body></html>'));
+    add('/uploads/truncated.jpg', camera.subarray(0, Math.floor(camera.length / 2)));
     add('/uploads/clip.mp4', mp4());
     add('/uploads/clip.vtt', VTT);
     stranger.files.set('/x.jpg', { body: camera });
@@ -324,6 +325,10 @@ describe('media endpoint', () => {
     const res = await ask(svc.url, image(at('/uploads/not-an-image.png'), 640));
     expect(res.status).toBe(502);
     expect(await metric(svc, 'media_origin_errors_total{kind="not_allowed_type"}')).toBe(1);
+    // A JPEG cut in half: its header reads, its pixels do not.
+    const truncated = await ask(svc.url, image(at('/uploads/truncated.jpg'), 640));
+    expect(truncated.status).toBe(502);
+    expect(svc.logs.some((l) => l.kind === 'undecodable' && l.source === at('/uploads/truncated.jpg'))).toBe(true);
   });
 
   it('makes one origin fetch and one transform for many concurrent requests of a new image', async () => {

@@ -120,7 +120,7 @@ export class MediaEndpoint {
       metrics: this.#metrics,
       log,
     });
-    this.#variants = new Variants(Math.floor((memory * 3) / 4), this.#transformer, disk, this.#metrics);
+    this.#variants = new Variants(Math.floor((memory * 3) / 4), this.#transformer, disk, this.#metrics, log);
     metrics.mediaBytes.variants = () => this.#variants.bytesHeld;
     metrics.mediaBytes.originals = () => this.#originals.bytesHeld;
     metrics.mediaBytes.disk = () => disk?.bytes ?? 0;

@@ -6,6 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { isContentError } from '../../shared/content-api.js';
+import type { Logger } from '../observability/logger.js';
 import type { MediaMetrics } from '../observability/metrics.js';
 import type { DiskStore } from './disk-store.js';
 import type { ImageType } from './media-types.js';
@@ -43,6 +45,7 @@ export class Variants {
     private readonly transformer: Transformer,
     private readonly disk: DiskStore | undefined,
     private readonly metrics: MediaMetrics,
+    private readonly log: Logger,
   ) {
     this.#lru = new LRUCache<string, Variant, VariantContext>({
       maxSize: maxBytes,
@@ -82,13 +85,18 @@ export class Variants {
     const { original, bytes } = await context.bytes();
     if (original.hash !== context.original.hash) throw new OriginalChanged('the original changed while its variant was made');
     const started = performance.now();
-    const made = await this.transformer.variant(
-      bytes,
-      original.type as ImageType,
-      { width: original.width ?? context.width },
-      context.width,
-      context.format,
-    );
+    const made = await this.transformer
+      .variant(bytes, original.type as ImageType, { width: original.width ?? context.width }, context.width, context.format)
+      .catch((error: unknown) => {
+        // A slot refused is counted and logged by the gate; anything else is this original's failure.
+        if (!(isContentError(error) && error.code === 'busy')) {
+          this.log.warn(
+            { source: original.url, width: context.width, format: context.format, err: String(error) },
+            'media variant could not be made',
+          );
+        }
+        throw error;
+      });
     this.metrics.transformDuration(context.format).observe((performance.now() - started) / 1000);
     context.from = 'transformed';
     void this.disk?.write(key, made.body);
