@@ -358,6 +358,15 @@ export function table(head, rows) {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
+/** A process's resident memory now, in MiB (NaN once it has exited). */
+export function rssMiB(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The command that is running, as written in RESULTS.md. */
 export function commandLine() {
   return process.env.BENCH_COMMAND ?? `node bench/${process.argv[1].split('/').pop()}`;

@@ -14,6 +14,7 @@ import {
   PAGES,
   profileService,
   rawGet,
+  rssMiB,
   ROOT,
   stamp,
   startHelper,
@@ -27,14 +28,6 @@ import { PAGE_HEAD, pageRows } from './pages.js';
 const ROUNDS = 3;
 const SECONDS = 2;
 const TARGET = 0.5;
-
-function rssMiB(pid) {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-  } catch {
-    return NaN;
-  }
-}
 
 /**
  * The environment that switches the service's HTML cache off, when the service has one:

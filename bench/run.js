@@ -16,6 +16,7 @@ const { runFleet } = await import('./fleet.js');
 const { runEdge } = await import('./edge.js');
 const { runAbuse } = await import('./abuse.js');
 const { runTracing } = await import('./tracing.js');
+const { runMedia } = await import('./media.js');
 
 const verdicts = [];
 const section = (title, markdown) => {
@@ -83,6 +84,14 @@ verdicts.push([
   'measured',
 ]);
 
+const media = await runMedia();
+section('media', media.markdown);
+verdicts.push([
+  'media: a warm variant ≥ 0.5 × raw node:http; memory under its bounds in a burst of 1,000 new images; the bomb refused in < 100 ms',
+  `${fmt(media.warmRatio, 2)} ×; peak ${fmt(media.rssMax)} MiB; bomb ${fmt(media.bombMaxMs, 1)} ms at most (${fmt(media.perCore, 2)} new variants/s per core)`,
+  media.met.warm && media.met.memory && media.met.bomb ? 'yes' : '**no**',
+]);
+
 const browser = await runBrowser();
 section('browser', browser.markdown);
 for (const [t, v, ok] of browser.verdicts) verdicts.push([`Chromium: ${t}`, v, ok ? 'yes' : '**no**']);
@@ -109,6 +118,7 @@ orderSections([
   'edge',
   'abuse',
   'tracing',
+  'media',
   'browser',
   'soak',
   'soak-cycles',

@@ -26,6 +26,7 @@ import { PartnerKeys } from './http/partner-keys.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
 import { UntrustedForwarders, warnUntrustedForwarder } from './http/untrusted-forwarders.js';
 import { PurgeClock } from './fleet/purge-clock.js';
+import { MediaEndpoint } from './media/media-endpoint.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/operator-routes.js';
@@ -65,6 +66,8 @@ export interface Service {
   server: Server;
   cache: ContentCache;
   purger: Purger;
+  /** The media endpoint (/_media), and `describe()` for pages. */
+  media: MediaEndpoint;
   metrics: Metrics;
   /** The whole service's state for operators (with workers, gathered from all of them). */
   report(): Promise<ServiceReport>;
@@ -114,7 +117,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   redis?.start();
   const trusted = new TrustedProxies(config.TRUSTED_PROXIES ?? []);
   // Off (undefined, and OpenTelemetry not loaded) unless an OTLP endpoint is configured.
-  const tracing = await startTracing({ config, log, trusted, propagateTo: [upstreamUrl] });
+  const tracing = await startTracing({ config, log, trusted, propagateTo: [upstreamUrl, ...(config.MEDIA_ORIGINS ?? [])] });
   const link = options.link;
   const partners = new PartnerKeys(config.API_KEYS ?? []);
   const admission = createAdmission({ config, redis, trusted, log, metrics, onBusy: link && ((busy) => link.state({ busy })) });
@@ -146,8 +149,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted, metrics, purges)
       : undefined;
 
+  const media = new MediaEndpoint({
+    config,
+    contentApiUrl: upstreamUrl,
+    metrics,
+    log,
+    // Fetching an original nothing holds is a call that costs an origin: the client's budget pays for it.
+    beforeOriginFetch: async (req) => (await admission.admitCall(req, 'api')).refusal,
+  });
   const bus = redis ? redisBus(redis, log) : (link?.bus ?? localBus());
-  const purger = new Purger({ cache, pageCache, purges, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
+  const purger = new Purger({ cache, pageCache, purges, media, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
@@ -251,6 +262,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       metrics,
     }),
     cachedPage: pageCache && ((req, res) => pageCache.serve(req, res)),
+    media: media.handle,
     app,
   });
   const served = tracing ? tracing.serve(frontDoor) : frontDoor;
@@ -273,6 +285,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     server,
     cache,
     purger,
+    media,
     metrics,
     report: serviceReport,
     log,
@@ -311,6 +324,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       });
       await notifier.close();
       await upstream.close();
+      await media.close();
       purger.close();
       await bus.close();
       await redis?.close();

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TrustedProxies } from '../server/http/trusted-proxies.js';
 import { variantOf } from '../server/render/page-variant.js';
+import { acceptClass } from '../server/media/media-response.js';
 import { withPageQuery } from '../scripts/page-query-vcl.js';
 import { SHIPPED_VCL } from './support/varnish.js';
 
@@ -81,6 +82,28 @@ describe('the shipped VCL', () => {
     for (const [browser, ua] of Object.entries(USER_AGENTS)) {
       const request = { headers: { 'user-agent': ua }, socket: {} } as IncomingMessage;
       expect(edgeRule.test(ua) ? 'transform' : 'zoom', browser).toBe(variantOf(request, trusted));
+    }
+  });
+
+  it('reduces Accept for media to the format the service picks for it', () => {
+    const rules = [...vcl.matchAll(/req\.http\.accept ~ "\(\?i\)(.+?)"\) \{\n\s+set req\.http\.accept = "image\/(\w+)";/g)].map(
+      ([, pattern, format]) => [new RegExp(pattern!, 'i'), format as 'avif' | 'webp'] as const,
+    );
+    expect(rules.map(([, format]) => format)).toEqual(['avif', 'webp']);
+    const edge = (accept: string) => rules.find(([rule]) => rule.test(accept))?.[1] ?? 'legacy';
+    for (const accept of [
+      'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8',
+      'image/webp,image/avif,image/jxl,*/*;q=0.5',
+      'image/webp,image/apng,image/*,*/*;q=0.8',
+      'IMAGE/AVIF',
+      'image/avif;q=0,image/webp',
+      'image/avif; q=0.0, image/webp;q=0',
+      'image/avif;q=0.1',
+      'image/png,image/*;q=0.8,*/*;q=0.5',
+      '*/*',
+      '',
+    ]) {
+      expect(edge(accept), accept).toBe(acceptClass(accept));
     }
   });
 });

@@ -4,6 +4,8 @@ vcl 4.1;
 # answers as the service's Cache-Control says (s-maxage, then stale-if-error while the service is
 # down), one copy per page variant and encoding, keyed on the page's own query parameters, and
 # lets go of what a purge names (Cache-Tag, via the xkey vmod from Debian's varnish-modules).
+# Media variants are kept one copy per format (AVIF, WebP, JPEG or PNG), a year when their
+# address names the original's version (Cache-Control: immutable).
 #
 # The service must trust this edge (TRUSTED_PROXIES=<this edge's address>) so that it takes the
 # page variant from X-Page-Variant and varies on that header instead of the User-Agent; and it
@@ -59,7 +61,9 @@ sub vcl_recv {
   unset req.http.x-page-variant;
   unset req.http.x-encoding;
 
-  if (req.url !~ "^/(api|assets|media)/") {
+  if (req.url ~ "^/_media(/|\?|$)") {
+    call media_accept;
+  } elsif (req.url !~ "^/(api|assets|media)/") {
     call page_query;
     # The page variant (server/render/page-variant.ts): the large-text mode from its cookie,
     # else the scaling mode from the browser's family. The raw User-Agent is never a key.
@@ -77,8 +81,10 @@ sub vcl_recv {
   # Nor does the Origin: an API answer is readable from any origin (Access-Control-Allow-Origin: *)
   # and never varies on it, so one stored copy serves every caller (docs/decisions/024).
 
-  # One copy per encoding the service makes: brotli, gzip, or none.
-  if (req.http.accept-encoding ~ "\bbr\b") {
+  # One copy per encoding the service makes: brotli, gzip, or none (images are sent as they are).
+  if (req.url ~ "^/_media/") {
+    set req.http.x-encoding = "identity";
+  } elsif (req.http.accept-encoding ~ "\bbr\b") {
     set req.http.x-encoding = "br";
   } elsif (req.http.accept-encoding ~ "\bgzip\b") {
     set req.http.x-encoding = "gzip";
@@ -92,6 +98,19 @@ sub vcl_recv {
     set req.grace = 0s;
   }
   return (hash);
+}
+
+# Media variants (/_media/, docs/decisions/023) vary on Accept, and the service makes three
+# formats: the header is reduced to the one that decides, so that an address has at most three
+# copies here whatever browsers send. A format counts when named without q=0, as the service reads it.
+sub media_accept {
+  if (req.http.accept ~ "(?i)image/avif(?!\s*;\s*q\s*=\s*0(\.0*)?\s*(,|$))") {
+    set req.http.accept = "image/avif";
+  } elsif (req.http.accept ~ "(?i)image/webp(?!\s*;\s*q\s*=\s*0(\.0*)?\s*(,|$))") {
+    set req.http.accept = "image/webp";
+  } else {
+    set req.http.accept = "*/*";
+  }
 }
 
 # The query parameters each page reads (client/route-table.ts); every other one is dropped, so

@@ -52,6 +52,8 @@ export interface PurgerDeps {
   pageCache: PageCache | undefined;
   /** When this process last purged, for both caches. */
   purges: PurgeClock;
+  /** The media endpoint's originals: a purged one is asked of its origin again (server/media). */
+  media?: { markStale(tags: ReadonlySet<string>): number } | undefined;
   shared: SharedTier | undefined;
   bus: PurgeBus;
   edges: readonly string[];
@@ -137,7 +139,8 @@ export class Purger {
     this.deps.purges.mark();
     const answers = this.deps.cache.markStale(set);
     const pages = this.deps.pageCache?.purge(set) ?? 0;
-    this.deps.log.debug({ answers, pages }, 'purge applied here');
+    const media = this.deps.media?.markStale(set) ?? 0;
+    this.deps.log.debug({ answers, pages, media }, 'purge applied here');
     await Promise.all(this.deps.edges.map((edge) => this.#purgeEdge(edge, tags)));
   }
 

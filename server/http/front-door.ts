@@ -56,6 +56,8 @@ export interface Layers {
   apiDocs: (req: IncomingMessage, res: ServerResponse) => void;
   /** The proxy API: everything else under /api. */
   api: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The media endpoint: everything under /_media (server/media). */
+  media?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** Answers from the page cache; false when the page is not there. */
   cachedPage?: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   /** Express: health, metrics, static files, pages. */
@@ -90,6 +92,11 @@ export function createFrontDoor(security: HeaderSets, observeRequest: RequestObs
       }
       (res as Fronted)[SECURITY] = apiPairs;
       return layers.api(req, res);
+    }
+    if (layers.media && /^\/_media(?:[/?]|$)/.test(url)) {
+      // Content images and files are read from any origin, like the API's answers (decision 024).
+      (res as Fronted)[SECURITY] = apiPairs;
+      return layers.media(req, res);
     }
     if (layers.cachedPage?.(req, res)) return;
     applyBaseHeaders(res);

@@ -2,6 +2,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 
 export type Metrics = ReturnType<typeof createMetrics>;
+export type MediaMetrics = Metrics['media'];
 
 /** `redis`: whether REDIS_URL is set; without it the Redis metrics are not reported at all. */
 export function createMetrics(options: { defaultMetrics?: boolean; redis?: boolean } = {}) {
@@ -10,9 +11,52 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
   const registers = [registry];
   /** Filled in by the parts that know (the caches, the upstream gate, readiness): read when /metrics is scraped. */
   const stats = { entries: () => 0, bytes: () => 0, pages: () => 0, upstreamInFlight: () => 0, upstreamQueued: () => 0, ready: () => 1 };
+  /** Bytes the media endpoint holds, by store (server/media). */
+  const mediaBytes: { variants: () => number; originals: () => number; disk: () => number } = {
+    variants: () => 0,
+    originals: () => 0,
+    disk: () => 0,
+  };
   return {
     stats,
+    mediaBytes,
     registry,
+    media: {
+      requests: talliedCounter({
+        name: 'media_requests_total',
+        help: 'Media requests (/_media/) by result: memory, disk, transformed, stale (the origin failed; the last good copy), file, not_modified, refused (with its reason).',
+        labelNames: ['result', 'reason'],
+        registers,
+      }),
+      transformDuration: talliedHistogram({
+        name: 'media_transform_duration_seconds',
+        help: 'Time to make one image variant, by output format.',
+        labelName: 'format',
+        buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+        registers,
+      }),
+      originFetches: talliedCounter({
+        name: 'media_origin_fetches_total',
+        help: 'Originals fetched from their origin, by result: ok (the bytes) or not_modified (a revalidation answered 304).',
+        labelNames: ['result'],
+        registers,
+      }),
+      originErrors: talliedCounter({
+        name: 'media_origin_errors_total',
+        help: 'Originals that could not be fetched or used, by kind (unreachable, timeout, status, not_found, too_large, circuit_open, not_allowed_type, too_many_pixels, undecodable).',
+        labelNames: ['kind'],
+        registers,
+      }),
+      cacheBytes: new Gauge({
+        name: 'media_cache_bytes',
+        help: 'Bytes held by the media caches, by store: variants and originals in memory, disk (MEDIA_CACHE_DIR).',
+        labelNames: ['store'],
+        registers,
+        collect() {
+          for (const [store, bytes] of Object.entries(mediaBytes)) this.set({ store }, bytes());
+        },
+      }),
+    },
     requests: talliedCounter({
       name: 'http_requests_total',
       help: 'Requests answered, by route (an API path template, a page route or a class) and status.',

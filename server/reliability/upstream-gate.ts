@@ -23,6 +23,8 @@ export class UpstreamGate {
     private readonly maxQueue: number,
     private readonly maxWaitMs: number,
     private readonly onRefused: (why: GateRefusal) => void = () => {},
+    /** What waits here, for the refusal's message (the media transforms use a gate too). */
+    private readonly what = { many: 'calls to the content API', one: 'call to the content API' },
   ) {}
 
   get inFlight(): number {
@@ -74,8 +76,7 @@ export class UpstreamGate {
 
   #refusal(why: GateRefusal) {
     this.onRefused(why);
-    const message =
-      why === 'queue_full' ? 'too many calls to the content API are waiting' : 'no call to the content API could be made in time';
+    const message = why === 'queue_full' ? `too many ${this.what.many} are waiting` : `no ${this.what.one} could be made in time`;
     return problem('busy', `${message}; try again shortly`, 1);
   }
 }

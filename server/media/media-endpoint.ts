@@ -1,0 +1,296 @@
+/**
+ * The media endpoint (docs/decisions/023): every content image served from the site's own origin
+ * under /_media/, answered ahead of Express like /api/. An image address names a width from the
+ * list, the original's version and its source; the answer is a variant in the best of AVIF, WebP
+ * or JPEG (PNG for transparency) the client takes, with no metadata, cached in memory and on
+ * disk, immutable when the version is current. A file address passes a video or captions file
+ * through, with byte ranges. `describe()` tells pages an original's size, version and colour.
+ */
+import { availableParallelism } from 'node:os';
+import { LRUCache } from 'lru-cache';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ContentError } from '../../shared/content-api.js';
+import { encodeRef } from '../../shared/media-url.js';
+import type { Config } from '../config.js';
+import { asProblem, problem, sendProblem } from '../http/problem.js';
+import { etagMatches } from '../http/representation.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { observe } from '../observability/request-observer.js';
+import { BurstLog } from '../observability/burst-log.js';
+import { ALL_TAG } from '../proxy/cache-tags.js';
+import { DiskStore } from './disk-store.js';
+import { mediaTag, parseMediaAddress, RefusedAddress, SourcePolicy, type MediaAddress } from './media-address.js';
+import { acceptClass, byteRange, IMMUTABLE, mediaBaseHeaders, outputFormat, SHORT_LIVED } from './media-response.js';
+import { FILE_CONTENT_TYPE, IMAGE_EXTENSION, isImageType, type SourceType } from './media-types.js';
+import { MediaError, OriginClient } from './origin-client.js';
+import { Originals, type Original } from './originals.js';
+import { Transformer } from './transform.js';
+import { OriginalChanged, Variants, type VariantSource } from './variants.js';
+
+type MediaSettings = Pick<
+  Config,
+  | 'MEDIA_ORIGINS'
+  | 'MEDIA_MAX_BYTES'
+  | 'MEDIA_MAX_PIXELS'
+  | 'MEDIA_TIMEOUT_MS'
+  | 'MEDIA_TRANSFORMS'
+  | 'MEDIA_CACHE_MAX_BYTES'
+  | 'MEDIA_CACHE_DIR'
+  | 'MEDIA_CACHE_DIR_MAX_BYTES'
+  | 'MEDIA_FRESH_S'
+  | 'UPSTREAM_CONNECT_TIMEOUT_MS'
+  | 'UPSTREAM_BREAKER_THRESHOLD'
+  | 'UPSTREAM_BREAKER_COOLDOWN_MS'
+>;
+
+export interface MediaDeps {
+  config: MediaSettings;
+  /** The content API's base URL: its origin may always be fetched from, and paths in refs are resolved against it. */
+  contentApiUrl: string;
+  metrics: Metrics;
+  log: Logger;
+  /**
+   * Asked before fetching an original that nothing holds (not in memory, not on disk): a
+   * ContentError refuses the fetch and is sent as it is. A request whose answer is cached never
+   * gets here.
+   */
+  beforeOriginFetch?: ((req: IncomingMessage) => Promise<ContentError | undefined>) | undefined;
+}
+
+/** What pages learn of an original: enough for `srcset`, `width`/`height` and a placeholder. */
+export interface MediaDescription {
+  ref: string;
+  v: string;
+  width: number;
+  height: number;
+  type: SourceType;
+  color: string;
+}
+
+/** Keep-alive connections per media origin. */
+const CONNECTIONS_PER_ORIGIN = 8;
+const ALLOW = ['allow', 'GET, HEAD'];
+
+export class MediaEndpoint {
+  readonly policy: SourcePolicy;
+  readonly #client: OriginClient;
+  readonly #transformer: Transformer;
+  readonly #originals: Originals;
+  readonly #variants: Variants;
+  readonly #metrics: Metrics['media'];
+  readonly #log: Logger;
+  readonly #burst = new BurstLog(60_000);
+  /** Each distinct address is checked once; the answer (an address or a refusal) is reused. */
+  readonly #parsed = new LRUCache<string, MediaAddress | RefusedAddress>({ max: 10_000 });
+
+  constructor({ config, contentApiUrl, metrics, log, beforeOriginFetch }: MediaDeps) {
+    this.policy = new SourcePolicy(contentApiUrl, config.MEDIA_ORIGINS ?? []);
+    this.#metrics = metrics.media;
+    this.#log = log;
+    this.#client = new OriginClient({
+      timeoutMs: config.MEDIA_TIMEOUT_MS,
+      maxBytes: config.MEDIA_MAX_BYTES,
+      connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
+      connections: CONNECTIONS_PER_ORIGIN,
+      breakerThreshold: config.UPSTREAM_BREAKER_THRESHOLD,
+      breakerCooldownMs: config.UPSTREAM_BREAKER_COOLDOWN_MS,
+      onCircuitChange: (origin, state) =>
+        log[state === 'open' ? 'warn' : 'info']({ origin, state }, `media origin circuit breaker ${state}`),
+    });
+    this.#transformer = new Transformer({
+      transforms: config.MEDIA_TRANSFORMS ?? availableParallelism(),
+      maxPixels: config.MEDIA_MAX_PIXELS,
+      timeoutMs: config.MEDIA_TIMEOUT_MS,
+      onRefused: (why) => {
+        if (this.#burst.first('transforms')) log.warn({ why }, 'image transforms refused: all slots busy (once per burst)');
+      },
+    });
+    const disk = config.MEDIA_CACHE_DIR ? new DiskStore(config.MEDIA_CACHE_DIR, config.MEDIA_CACHE_DIR_MAX_BYTES, log) : undefined;
+    const memory = config.MEDIA_CACHE_MAX_BYTES;
+    this.#originals = new Originals({
+      client: this.#client,
+      transformer: this.#transformer,
+      disk,
+      freshMs: config.MEDIA_FRESH_S * 1000,
+      // A quarter for originals, but always room for the largest one accepted.
+      maxBytes: Math.max(Math.floor(memory / 4), config.MEDIA_MAX_BYTES + 1024),
+      beforeOriginFetch,
+      metrics: this.#metrics,
+      log,
+    });
+    this.#variants = new Variants(Math.floor((memory * 3) / 4), this.#transformer, disk, this.#metrics, log);
+    metrics.mediaBytes.variants = () => this.#variants.bytesHeld;
+    metrics.mediaBytes.originals = () => this.#originals.bytesHeld;
+    metrics.mediaBytes.disk = () => disk?.bytes ?? 0;
+  }
+
+  /** Answers a request under /_media. */
+  handle = (req: IncomingMessage, res: ServerResponse): void => {
+    observe(res, { route: '/_media' });
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      this.#refuse(res, 'method', problem('method_not_allowed', `${req.method} is not allowed; use GET or HEAD`), ALLOW);
+      return;
+    }
+    const target = req.url ?? '/';
+    let address = this.#parsed.get(target);
+    if (!address) this.#parsed.set(target, (address = parseMediaAddress(target, this.policy)));
+    if (address instanceof RefusedAddress) {
+      this.#refuse(res, address.reason, address.error);
+      return;
+    }
+    void this.#answer(req, res, address);
+  };
+
+  /**
+   * An original's version, size and colour within `budgetMs`, fetching (or revalidating) it
+   * through the same cache as the variants, so that the first variant asked for afterwards needs
+   * no second fetch. Undefined when the budget runs out (the fetch goes on, and the next call
+   * has it) or the source cannot be served (not allowed, not an image, missing: logged).
+   * `source` is an absolute URL or a path on the content API.
+   */
+  async describe(source: string, { budgetMs }: { budgetMs: number }): Promise<MediaDescription | undefined> {
+    const url = this.policy.resolve(source);
+    if (url instanceof RefusedAddress || !IMAGE_EXTENSION.test(url.pathname)) {
+      if (this.#burst.first(`describe ${source}`)) this.#log.warn({ source }, 'media source refused: not an image on an allowed origin');
+      return undefined;
+    }
+    const looked = this.#originals.current(url, {}).then(
+      ({ original }) => original,
+      (error: unknown) => {
+        if (!(error instanceof MediaError)) this.#log.warn({ source: url.href, err: String(error) }, 'media source could not be described');
+        return undefined;
+      },
+    );
+    const stop = new AbortController();
+    const outOfTime = delay(budgetMs, undefined, { signal: stop.signal }).catch(() => undefined);
+    const original = await Promise.race([looked, outOfTime]);
+    stop.abort();
+    if (!original || !isImageType(original.type)) return undefined;
+    return {
+      ref: encodeRef(url.href),
+      v: original.version,
+      width: original.width!,
+      height: original.height!,
+      type: original.type,
+      color: original.color!,
+    };
+  }
+
+  /** Marks stale the originals a purge names (their `media:` tag, or `all`): the next request asks their origins again. */
+  markStale(tags: ReadonlySet<string>): number {
+    return this.#originals.markStale((url) => tags.has(ALL_TAG) || tags.has(mediaTag(url)));
+  }
+
+  async #answer(req: IncomingMessage, res: ServerResponse, address: MediaAddress): Promise<void> {
+    try {
+      // Once more if the original changed while its variant was being made.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const { original, stale } = await this.#originals.current(address.source, { version: address.version, req });
+          if (address.kind === 'file') return await this.#sendFile(req, res, address, original, stale);
+          return await this.#sendImage(req, res, address, original, stale);
+        } catch (error) {
+          if (!(error instanceof OriginalChanged) || attempt > 0) throw error;
+        }
+      }
+    } catch (error) {
+      const failure = asProblem(error);
+      const reason = error instanceof MediaError ? error.kind : failure.code === 'internal' ? 'internal' : failure.code;
+      if (failure.code === 'internal') this.#log.error({ err: error, source: address.source.href }, 'media request failed');
+      this.#refuse(res, reason, failure);
+    }
+  }
+
+  async #sendImage(req: IncomingMessage, res: ServerResponse, address: MediaAddress, original: Original, stale: boolean): Promise<void> {
+    if (!isImageType(original.type))
+      throw new MediaError('not_allowed_type', problem('upstream_invalid', 'the source is not an image (by its bytes)'));
+    const format = outputFormat(acceptClass(req.headers.accept), original.opaque !== false);
+    // Never wider than the original, but an SVG is drawn at any width.
+    const width = original.type === 'svg' ? address.width! : Math.min(address.width!, original.width!);
+    const { variant, from } = await this.#variants.get(original, width, format, () => this.#originals.bytesOf(original));
+    const head = [
+      ...mediaBaseHeaders(res, address.tag),
+      'content-type',
+      variant.contentType,
+      'cache-control',
+      address.version === original.version ? IMMUTABLE : SHORT_LIVED,
+      'vary',
+      'Accept',
+      'etag',
+      variant.etag,
+      'x-cache',
+      xCache(from, stale),
+    ];
+    this.#sent(res, from, stale);
+    if (etagMatches(req.headers['if-none-match'], variant.etag)) {
+      this.#metrics.requests('not_modified', '').inc();
+      res.writeHead(304, head).end();
+      return;
+    }
+    head.push('content-length', String(variant.body.length));
+    res.writeHead(200, head).end(req.method === 'HEAD' ? undefined : variant.body);
+  }
+
+  async #sendFile(req: IncomingMessage, res: ServerResponse, address: MediaAddress, original: Original, stale: boolean): Promise<void> {
+    if (isImageType(original.type))
+      throw new MediaError('not_allowed_type', problem('upstream_invalid', 'the source is not a video or captions file (by its bytes)'));
+    const { bytes } = await this.#originals.bytesOf(original);
+    const etag = `"${original.hash.slice(0, 27)}"`;
+    const head = [
+      ...mediaBaseHeaders(res, address.tag),
+      'content-type',
+      FILE_CONTENT_TYPE[original.type],
+      'cache-control',
+      address.version === original.version ? IMMUTABLE : SHORT_LIVED,
+      'accept-ranges',
+      'bytes',
+      'etag',
+      etag,
+      'x-cache',
+      stale ? 'STALE' : 'HIT',
+    ];
+    this.#metrics.requests(stale ? 'stale' : 'file', '').inc();
+    observe(res, { cache: stale ? 'STALE' : 'HIT' });
+    if (etagMatches(req.headers['if-none-match'], etag)) {
+      res.writeHead(304, head).end();
+      return;
+    }
+    // If-Range: the range only while the client's copy is this one.
+    const ifRange = req.headers['if-range'];
+    const range = ifRange === undefined || ifRange === etag ? byteRange(req.headers.range, bytes.length) : undefined;
+    if (range === 'unsatisfiable') {
+      sendProblem(res, problem('range_not_satisfiable', 'the range asked for is past the end of the file'), [
+        'content-range',
+        `bytes */${bytes.length}`,
+      ]);
+      return;
+    }
+    const body = range ? bytes.subarray(range.start, range.end + 1) : bytes;
+    if (range) head.push('content-range', `bytes ${range.start}-${range.end}/${bytes.length}`);
+    head.push('content-length', String(body.length));
+    res.writeHead(range ? 206 : 200, head).end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  #sent(res: ServerResponse, from: VariantSource, stale: boolean): void {
+    this.#metrics.requests(stale ? 'stale' : from, '').inc();
+    observe(res, { cache: xCache(from, stale) });
+  }
+
+  #refuse(res: ServerResponse, reason: string, error: ContentError, extra: readonly string[] = []): void {
+    this.#metrics.requests('refused', reason).inc();
+    observe(res, { cache: 'REFUSED' });
+    sendProblem(res, error, extra);
+  }
+
+  async close(): Promise<void> {
+    await this.#client.close();
+  }
+}
+
+/** X-Cache: HIT in memory, DISK, MISS (made now), STALE (the origin failed; the last good copy). */
+function xCache(from: VariantSource, stale: boolean): string {
+  if (stale) return 'STALE';
+  return from === 'memory' ? 'HIT' : from === 'disk' ? 'DISK' : 'MISS';
+}

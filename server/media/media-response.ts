@@ -1,0 +1,67 @@
+/**
+ * What a media answer says besides its bytes: the format a client gets (three at most per
+ * address, so that caches keep at most three copies), the cache policy, the tags, the headers
+ * that mean something for an image, and byte ranges for files.
+ */
+import type { ServerResponse } from 'node:http';
+import { baseHeaders } from '../http/front-door.js';
+import { ALL_TAG } from '../proxy/cache-tags.js';
+import type { OutputFormat } from './transform.js';
+
+/** The three kinds of client an address is answered for: AVIF, else WebP, else JPEG (PNG for transparency). */
+export type AcceptClass = 'avif' | 'webp' | 'legacy';
+
+const acceptMemo = new Map<string, AcceptClass>();
+
+/** The class of a client's Accept: a format counts only when named with a weight above zero (`*\/*` names none). */
+export function acceptClass(accept: string | undefined): AcceptClass {
+  const header = accept ?? '';
+  let found = acceptMemo.get(header);
+  if (!found) {
+    const named = new Set<string>();
+    for (const part of header.toLowerCase().split(',')) {
+      const [type, ...params] = part.split(';').map((s) => s.trim());
+      const q = params.find((p) => p.startsWith('q='));
+      if (type && (q === undefined || Number(q.slice(2)) > 0)) named.add(type);
+    }
+    found = named.has('image/avif') ? 'avif' : named.has('image/webp') ? 'webp' : 'legacy';
+    if (acceptMemo.size < 1_000) acceptMemo.set(header, found);
+  }
+  return found;
+}
+
+/** The format of a variant for a class of client and an original (opaque or not). */
+export function outputFormat(accept: AcceptClass, opaque: boolean): OutputFormat {
+  if (accept !== 'legacy') return accept;
+  return opaque ? 'jpeg' : 'png';
+}
+
+/** An address naming the original's current version never changes. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** One naming no version (or an old one) may: a short lifetime, then refreshed in the background. */
+export const SHORT_LIVED = 'public, max-age=300, stale-while-revalidate=3600, stale-if-error=86400';
+
+/**
+ * The headers every media answer carries: the front door's for what is read from any origin (the
+ * API's set: no document-only headers, Cross-Origin-Resource-Policy: cross-origin, CORS), and its tags.
+ */
+export function mediaBaseHeaders(res: ServerResponse, tag: string): string[] {
+  return [...baseHeaders(res), 'cache-tag', `${ALL_TAG}, ${tag}`];
+}
+
+/** A byte range asked for (RFC 9110 section 14.2): one range, or none to send the whole. */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  // Several ranges, or another unit: the whole file, as the RFC allows.
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size) return 'unsatisfiable';
+  if (end < start) return undefined;
+  return { start, end };
+}

@@ -1,0 +1,159 @@
+/**
+ * Image work, with sharp (libvips): the header read before anything is decoded (a decompression
+ * bomb is refused there), the analysis of an original (size after orientation, opacity, dominant
+ * colour), and variants: oriented, converted to sRGB, resized (never enlarged, except an SVG,
+ * which is drawn at the width asked), the first frame of an animation, every piece of metadata
+ * left behind. Decoding and encoding run at most `transforms` at once, with a short queue behind
+ * them (the upstream gate's discipline): past it, a `busy` problem with Retry-After, so that a
+ * burst of new images never takes the cores page renders need.
+ */
+import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
+import { mediaError } from './origin-client.js';
+import type { ImageType } from './media-types.js';
+
+export type OutputFormat = 'avif' | 'webp' | 'jpeg' | 'png';
+
+export const OUTPUT_CONTENT_TYPE: Record<OutputFormat, string> = {
+  avif: 'image/avif',
+  webp: 'image/webp',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+};
+
+/**
+ * Encoder settings, chosen by measurement on camera-sized photographs (docs/decisions/023,
+ * bench/media.js): AVIF at effort 2 is within 2 % of the size of effort 4 at a tenth of the
+ * time; WebP and mozjpeg at these qualities look alike at a phone's density.
+ */
+const ENCODERS = {
+  avif: { quality: 50, effort: 2 },
+  webp: { quality: 75, effort: 4 },
+  jpeg: { quality: 78, mozjpeg: true },
+  png: { compressionLevel: 8, effort: 4 },
+} as const;
+
+/** Waiting transforms per slot: a burst is answered 503 at once rather than queued for long. */
+const QUEUE_PER_SLOT = 4;
+/** The longest a transform waits for a slot. */
+const MAX_WAIT_MS = 5_000;
+/** An SVG is never drawn wider than the widest variant. */
+const MAX_SVG_WIDTH = 2400;
+
+/** What is known of an image once it has been looked at. */
+export interface ImageFacts {
+  /** Pixels, after orientation (for an SVG, its own size). */
+  width: number;
+  height: number;
+  /** False when any pixel is transparent. */
+  opaque: boolean;
+  /** The dominant colour, `#rrggbb`, for a placeholder. */
+  color: string;
+}
+
+export interface TransformerOptions {
+  transforms: number;
+  maxPixels: number;
+  timeoutMs: number;
+  onRefused?: (why: GateRefusal) => void;
+}
+
+const hex = (n: number) => n.toString(16).padStart(2, '0');
+
+export class Transformer {
+  readonly gate: UpstreamGate;
+  readonly #maxPixels: number;
+  readonly #timeoutS: number;
+
+  constructor(options: TransformerOptions) {
+    // One libvips thread per transform: `transforms` bounds the cores image work takes. And no
+    // operation cache: every original is decoded once per variant, and memory stays bounded.
+    sharp.concurrency(1);
+    sharp.cache(false);
+    this.gate = new UpstreamGate(options.transforms, options.transforms * QUEUE_PER_SLOT, MAX_WAIT_MS, options.onRefused, {
+      many: 'image transforms',
+      one: 'image transform',
+    });
+    this.#maxPixels = options.maxPixels;
+    this.#timeoutS = Math.max(1, Math.ceil(options.timeoutMs / 1000));
+  }
+
+  /**
+   * Input options for untrusted bytes: the pixel bound checked against the header before any
+   * decoding, invalid pixel data refused, the first frame only, read in one pass.
+   */
+  #input(density?: number): SharpOptions {
+    return { limitInputPixels: this.#maxPixels, failOn: 'error', sequentialRead: true, autoOrient: true, animated: false, density };
+  }
+
+  /**
+   * The image's size from its header alone, before anything is decoded: refuses one that
+   * declares more than MEDIA_MAX_PIXELS (a decompression bomb) or cannot be read.
+   */
+  async header(bytes: Buffer, type: ImageType): Promise<{ width: number; height: number }> {
+    if (type === 'svg' && /<!ENTITY/i.test(bytes.toString('utf8', 0, Math.min(bytes.length, 64 * 1024)))) {
+      throw mediaError('undecodable', 'an SVG that declares entities is refused');
+    }
+    let meta: Metadata;
+    try {
+      meta = await sharp(bytes, this.#input()).metadata();
+    } catch (error) {
+      if (/pixel limit/i.test(String(error))) {
+        throw mediaError('too_many_pixels', `the image declares more than ${this.#maxPixels} pixels`);
+      }
+      throw mediaError('undecodable', `the image cannot be read: ${String((error as Error).message ?? error)}`);
+    }
+    const width = meta.autoOrient?.width ?? meta.width;
+    const height = meta.autoOrient?.height ?? meta.height;
+    if (!width || !height) throw mediaError('undecodable', 'the image has no size');
+    return { width, height };
+  }
+
+  /** Opacity and the dominant colour, from a small copy (JPEG and WebP shrink while decoding). */
+  async analyse(bytes: Buffer, type: ImageType): Promise<Pick<ImageFacts, 'opaque' | 'color'>> {
+    return this.gate.run(async () => {
+      const small = await this.#run(() =>
+        sharp(bytes, this.#input(type === 'svg' ? 72 : undefined))
+          .resize(64, 64, { fit: 'inside', withoutEnlargement: true })
+          .png()
+          .toBuffer(),
+      );
+      const stats = await sharp(small).stats();
+      const { r, g, b } = stats.dominant;
+      return { opaque: stats.isOpaque, color: `#${hex(r)}${hex(g)}${hex(b)}` };
+    });
+  }
+
+  /** A variant `width` pixels wide (at most the original's, but for an SVG) in `format`, with no metadata. */
+  async variant(
+    bytes: Buffer,
+    type: ImageType,
+    facts: Pick<ImageFacts, 'width'>,
+    width: number,
+    format: OutputFormat,
+  ): Promise<{ body: Buffer; width: number; height: number }> {
+    return this.gate.run(async () => {
+      // An SVG is drawn at the density that gives the width asked (72 dpi is its own size).
+      const density = type === 'svg' ? Math.min(100_000, Math.max(1, (72 * Math.min(width, MAX_SVG_WIDTH)) / facts.width)) : undefined;
+      let pipeline = sharp(bytes, this.#input(density))
+        .timeout({ seconds: this.#timeoutS })
+        .resize({ width, withoutEnlargement: type !== 'svg' });
+      if (format === 'jpeg') pipeline = pipeline.flatten({ background: '#ffffff' });
+      pipeline = pipeline[format](ENCODERS[format]);
+      const { data, info } = await this.#run(() => pipeline.toBuffer({ resolveWithObject: true }));
+      return { body: data, width: info.width, height: info.height };
+    });
+  }
+
+  /** Runs sharp work, turning its failures into problems: a bomb, undecodable data, a timeout. */
+  async #run<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const message = String((error as Error).message ?? error);
+      if (/pixel limit/i.test(message)) throw mediaError('too_many_pixels', `the image has more than ${this.#maxPixels} pixels`);
+      if (/timeout/i.test(message)) throw mediaError('timeout', `the image could not be transformed within ${this.#timeoutS} s`);
+      throw mediaError('undecodable', `the image cannot be transformed: ${message}`);
+    }
+  }
+}

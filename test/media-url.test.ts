@@ -1,0 +1,34 @@
+/** The shared module pages build media addresses with: refs, paths and srcset. */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { decodeRef, encodeRef, filePath, MEDIA_WIDTHS, mediaPath, srcset } from '../shared/media-url.js';
+
+describe('media addresses', () => {
+  it('encodes any URL as base64url without padding, and decodes it back', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.webUrl(), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 })), (url) => {
+        const ref = encodeRef(url);
+        expect(ref).toMatch(/^[A-Za-z0-9_-]+$/);
+        expect(decodeRef(ref)).toBe(url);
+      }),
+    );
+    const cms = 'https://media.cms.example.cn/uploads/2026/11/眼科-Banner 01.JPG';
+    expect(encodeRef(cms)).toBe(Buffer.from(cms).toString('base64url'));
+  });
+
+  it('refuses refs that are not the one spelling of a UTF-8 text', () => {
+    for (const ref of ['', 'a', 'aGk=', 'a+b/', 'aGl', '_w', 'x'.repeat(2049)]) expect(decodeRef(ref), ref).toBeUndefined();
+    expect(decodeRef('aGk')).toBe('hi');
+  });
+
+  it('builds paths and a srcset that never promises more than the original has', () => {
+    const ref = encodeRef('https://media.cms.example.cn/a.jpg');
+    expect(mediaPath(ref, '0', 640)).toBe(`/_media/640/0/${ref}`);
+    expect(filePath(ref, 'abcdef012345')).toBe(`/_media/file/abcdef012345/${ref}`);
+    expect(srcset(ref, 'abcdef012345', 1000)).toBe(
+      [96, 192, 384, 640, 828].map((w) => `/_media/${w}/abcdef012345/${ref} ${w}w`).join(', ') + `, /_media/1080/abcdef012345/${ref} 1000w`,
+    );
+    expect(srcset(ref, '0', 50)).toBe(`/_media/96/0/${ref} 50w`);
+    expect(srcset(ref, '0', 5000).split(', ')).toHaveLength(MEDIA_WIDTHS.length);
+  });
+});
