@@ -303,7 +303,8 @@ describe('an overloaded process', () => {
       status = (await visitor(`${svc.url}/gnyy/detail?id=${randomId()}`, { accept: 'text/html' })).status;
     }
     expect(status).toBe(404);
-    expect(JSON.parse((await visitor(`${svc.url}/readyz`)).body)).toEqual({ status: 'ready' });
+    // Ready again once the loop keeps up (on a machine busy with other work it may take a moment more).
+    await until(async () => JSON.parse((await visitor(`${svc.url}/readyz`)).body).status === 'ready', 'the service to be ready again', 10_000);
     expect(svc.logs.some((l) => l.msg === 'no longer overloaded')).toBe(true);
   });
 });

@@ -110,6 +110,8 @@ sub vcl_recv {
   set req.url = std.querysort(req.url);
   # No cookie matters to a stored page once the variant is known, and none to an API answer.
   unset req.http.cookie;
+  # Nor does the Origin: an API answer is readable from any origin (Access-Control-Allow-Origin: *)
+  # and never varies on it, so one stored copy serves every caller (docs/decisions/024).
 
   # One copy per encoding the service makes: brotli, gzip, or none (images are sent as they are).
   if (req.url ~ "^/_media/") {
