@@ -304,7 +304,11 @@ describe('an overloaded process', () => {
     }
     expect(status).toBe(404);
     // Ready again once the loop keeps up (on a machine busy with other work it may take a moment more).
-    await until(async () => JSON.parse((await visitor(`${svc.url}/readyz`)).body).status === 'ready', 'the service to be ready again', 10_000);
+    await until(
+      async () => JSON.parse((await visitor(`${svc.url}/readyz`)).body).status === 'ready',
+      'the service to be ready again',
+      10_000,
+    );
     expect(svc.logs.some((l) => l.msg === 'no longer overloaded')).toBe(true);
   });
 });
