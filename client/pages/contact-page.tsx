@@ -36,7 +36,7 @@ export default function ContactPage() {
                   </>,
                 ],
                 ['邮政编码', contact.postcode],
-                ['电子邮箱', <a href={`mailto:${contact.email}`}>{contact.email}</a>],
+                ...(contact.email ? [['电子邮箱', <a href={`mailto:${contact.email}`}>{contact.email}</a>] as const] : []),
                 ['服务时间', contact.hours],
               ]}
             />
