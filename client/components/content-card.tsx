@@ -27,7 +27,8 @@ export function imageLoading(priority: boolean | undefined) {
   return priority ? ({ loading: 'eager', fetchPriority: 'high' } as const) : ({ loading: 'lazy', decoding: 'async' } as const);
 }
 
-function ContentCard({ item, priority }: { item: ContentSummary; priority?: boolean }) {
+/** A content item as a card: cover, date, title and summary, the whole card a link. */
+export function ContentCard({ item, priority }: { item: ContentSummary; priority?: boolean }) {
   return (
     <article className="card content-card">
       <img

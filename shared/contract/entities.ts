@@ -83,6 +83,8 @@ export const contentDetail = contentSummary.extend({
   source: text,
   author: text,
   views: z.number().int().nonnegative(),
+  /** The expert who reviewed the text (a health article's 审核专家), by id (/api/experts/{id}); optional. */
+  reviewerId: id.optional(),
 });
 export const newsMedia = z.object({
   categories: z.array(category.extend({ items: z.array(contentSummary) })),
