@@ -8,15 +8,21 @@ import { Pagination } from './pagination.js';
  * Photographs under /media/photos/ are published in four widths: the 1600 px original and
  * copies 400, 800 and 1200 px wide beside it (name-400.webp ...). A photograph gets them as its
  * srcset, with the width its slot takes as `sizes`, so that the browser loads the smallest copy
- * that fills the slot; illustrations are SVG and need none.
+ * that fills the slot; illustrations are SVG and need none. A photograph fills its slot
+ * (object-fit: cover) whatever its shape, so it is marked to bleed on every side: only a
+ * photograph's edges are ever cropped, never an illustration's.
  */
 const PHOTO = /^(\/media\/photos\/[a-z0-9/_-]+)\.(webp|jpg|png)$/;
 const COPIES = [400, 800, 1200];
 
-export function photoSet(src: string, sizes: string): { srcSet?: string; sizes?: string } {
+export function photoSet(src: string, sizes: string): { srcSet?: string; sizes?: string; 'data-bleed'?: string } {
   const m = PHOTO.exec(src);
   if (!m) return {};
-  return { srcSet: [...COPIES.map((w) => `${m[1]}-${w}.${m[2]} ${w}w`), `${src} 1600w`].join(', '), sizes };
+  return {
+    srcSet: [...COPIES.map((w) => `${m[1]}-${w}.${m[2]} ${w}w`), `${src} 1600w`].join(', '),
+    sizes,
+    'data-bleed': 'top right bottom left',
+  };
 }
 
 /** Slot widths: a card in a row of three, full width less the page's margins on a phone. */
