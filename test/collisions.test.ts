@@ -4,7 +4,8 @@
  * mode (长者模式): a banner's text (its lines as drawn, and its buttons) never overlaps its
  * artwork or the fixed header; no picture is cut by the viewport, by a container that clips, or
  * by its own box (object-fit), except on the sides it is marked to bleed (`data-bleed="left"`);
- * and the footer keeps its padding around the group's name. One browser, the pages in turn.
+ * no text is cut mid-line by its line clamp; and the footer keeps its padding around the group's
+ * name. One browser, the pages in turn.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,7 +121,13 @@ function collisions(page: Page) {
         found.push(`${name(el)} ${el.getAttribute('src') ?? el.getAttribute('poster') ?? ''} cut at the ${cut.join(', ')}`);
     }
 
-    // 3. The footer keeps its padding around the group's name.
+    // 3. No text cut by its line clamp (the page cuts a summary after a clause, where it must).
+    for (const el of Array.from(document.querySelectorAll('main *, header *, footer *'))) {
+      if (getComputedStyle(el).webkitLineClamp === 'none' || !shown(el)) continue;
+      if (el.scrollHeight > el.clientHeight + 1) found.push(`${name(el)} cut by its line clamp: ${el.textContent?.trim().slice(0, 16)}`);
+    }
+
+    // 4. The footer keeps its padding around the group's name.
     const footer = document.querySelector('.site-footer');
     const brand = document.querySelector('.footer-name');
     if (footer && brand) {
@@ -162,7 +169,7 @@ describe('no collisions, in Chromium', () => {
     { width: 1920, large: false },
     { width: 1920, large: true },
   ])(
-    'every page at $width px (large text: $large): banner text clear, no picture cut, the footer padded',
+    'every page at $width px (large text: $large): banner text clear, no picture cut, no text clamped, the footer padded',
     async ({ width, large }) => {
       const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
       if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
@@ -179,7 +186,7 @@ describe('no collisions, in Chromium', () => {
     120_000,
   );
 
-  it('finds what it is asked to find: a caption over the picture, a picture cut by its container, a footer without padding', async () => {
+  it('finds what it is asked to find: a caption over the picture, a picture cut by its container, a footer without padding, a clamped text', async () => {
     const w = await openPage(browser, { width: 1280, height: 800 });
     await gotoHydrated(w.page, `${svc.url}/`);
     await loadPictures(w.page);
@@ -191,6 +198,7 @@ describe('no collisions, in Chromium', () => {
       const tile = document.querySelector<HTMLElement>('.hospital-tile img')!;
       Object.assign(tile.parentElement!.style, { overflow: 'hidden', width: '40px' });
       document.querySelector<HTMLElement>('.footer-main')!.style.paddingTop = '0';
+      document.querySelector<HTMLElement>('.row-text')!.textContent = '一段很长的摘要'.repeat(20);
     });
     const found = await collisions(w.page);
     expect(found).toEqual(
@@ -198,6 +206,7 @@ describe('no collisions, in Chromium', () => {
         'home banner: text over the artwork',
         expect.stringMatching(/^img\. \/media\/hospitals\/.+ cut at .*right/),
         expect.stringMatching(/^footer: the name \d+ px from its top$/),
+        'p.row-text cut by its line clamp: 一段很长的摘要一段很长的摘要一段',
       ]),
     );
     await w.page.context().close();

@@ -2,7 +2,13 @@
 import { Link } from 'react-router';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
 import { contentHref } from '../href.js';
+import { cutAtClause, keepUnits } from '../typeset.js';
 import { Pagination } from './pagination.js';
+
+/** A card's text, in characters: what its three lines hold in its narrowest column (both text sizes). */
+export const CARD_TEXT_MAX = 40;
+/** A row's text, in characters: two lines of a news column's narrowest. */
+const ROW_TEXT_MAX = 24;
 
 /**
  * Photographs under /media/photos/ are published in four widths: the 1600 px original and
@@ -34,7 +40,7 @@ export function imageLoading(priority: boolean | undefined) {
 }
 
 /** A content item as a card: cover, date, title and summary, the whole card a link. */
-export function ContentCard({ item, priority }: { item: ContentSummary; priority?: boolean }) {
+export function ContentCard({ item, priority, dated = true }: { item: ContentSummary; priority?: boolean; dated?: boolean }) {
   return (
     <article className="card content-card">
       <img
@@ -47,15 +53,17 @@ export function ContentCard({ item, priority }: { item: ContentSummary; priority
         {...imageLoading(priority)}
       />
       <div className="card-body">
-        <time className="card-date" dateTime={item.date}>
-          {item.date}
-        </time>
+        {dated ? (
+          <time className="card-date" dateTime={item.date}>
+            {item.date}
+          </time>
+        ) : null}
         <h3 className="card-title">
           <Link to={contentHref(item)} className="stretched-link">
             {item.title}
           </Link>
         </h3>
-        <p className="card-text">{item.summary}</p>
+        <p className="card-text">{cutAtClause(keepUnits(item.summary), CARD_TEXT_MAX)}</p>
       </div>
     </article>
   );
@@ -76,7 +84,7 @@ export function ContentRow({ item }: { item: ContentSummary }) {
         <Link to={contentHref(item)} className="row-title stretched-link">
           {item.title}
         </Link>
-        <p className="row-text">{item.summary}</p>
+        <p className="row-text">{cutAtClause(keepUnits(item.summary), ROW_TEXT_MAX)}</p>
       </div>
     </li>
   );
@@ -87,12 +95,12 @@ export function EmptyState({ children = '暂无内容，敬请期待。' }: { ch
 }
 
 /** A paged list of content cards with its page links. */
-export function ContentGrid({ list }: { list: Page<ContentSummary> }) {
+export function ContentGrid({ list, dated }: { list: Page<ContentSummary>; dated?: boolean }) {
   return (
     <>
       <div className="card-grid grid3 fill">
         {list.items.map((item, i) => (
-          <ContentCard key={item.id} item={item} priority={i === 0} />
+          <ContentCard key={item.id} item={item} priority={i === 0} dated={dated} />
         ))}
       </div>
       <Pagination total={list.total} page={list.page} pageSize={list.pageSize} />

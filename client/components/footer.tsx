@@ -5,6 +5,7 @@
  */
 import { Link } from 'react-router';
 import { telHref } from '../href.js';
+import { keepUnits } from '../typeset.js';
 import { footerColumns, orEmpty } from '../navigation.js';
 import { useLayoutData } from '../router-hooks.js';
 import { FactList } from './fact-list.js';
@@ -41,7 +42,7 @@ export function Footer() {
                 [
                   '集团地址',
                   <>
-                    {contact.address}
+                    {keepUnits(contact.address)}
                     {contact.mapUrl ? <MapLink href={contact.mapUrl} place="集团地址" /> : null}
                   </>,
                 ],

@@ -4,6 +4,7 @@
  * others of its category.
  */
 import { Link } from 'react-router';
+import { CATEGORY } from '../../shared/constants.js';
 import type { Expert } from '../../shared/contract/entities.js';
 import { BookingPrompt } from '../components/booking-prompt.js';
 import { ContentCard, photoSet } from '../components/content-card.js';
@@ -43,6 +44,7 @@ export default function ArticlePage() {
   const category = categoryName(item.categoryId, layout);
   const categoryLink = categoryHref(item.categoryId);
   const news = categorySection(item.categoryId) === 'news';
+  const device = item.categoryId === CATEGORY.equipment;
   return (
     <>
       <PageBanner titleAs="p" trail={category && categoryLink ? [{ label: category, to: categoryLink }] : []} />
@@ -53,9 +55,12 @@ export default function ArticlePage() {
               {category ? <p className="eyebrow-pill">{category}</p> : null}
               <h1>{item.title}</h1>
               <ul className="article-meta">
-                <li>
-                  发布日期：<time dateTime={item.date}>{item.date}</time>
-                </li>
+                {/* A device's page has no publication date. */}
+                {device ? null : (
+                  <li>
+                    发布日期：<time dateTime={item.date}>{item.date}</time>
+                  </li>
+                )}
                 <li>来源：{item.source}</li>
                 <li>作者：{item.author}</li>
                 <li>阅读：{String(item.views).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}</li>
@@ -94,11 +99,11 @@ export default function ArticlePage() {
         {related.length > 0 ? (
           <section className="container related" aria-labelledby="related-title">
             <h2 className="list-title" id="related-title">
-              {news ? '相关报道' : '相关文章'}
+              {news ? '相关报道' : device ? '其他设备' : '相关文章'}
             </h2>
             <div className="card-grid grid3">
               {related.map((r) => (
-                <ContentCard key={r.id} item={r} />
+                <ContentCard key={r.id} item={r} dated={!device} />
               ))}
             </div>
           </section>

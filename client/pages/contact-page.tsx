@@ -1,5 +1,6 @@
 /** 联系我们: the group's contact details, how to book (phone or WeChat), and every branch's address, phone and map. */
 import { telHref } from '../href.js';
+import { keepUnits } from '../typeset.js';
 import { FactList } from '../components/fact-list.js';
 import { ListBlock } from '../components/list-block.js';
 import { MapLink } from '../components/map-link.js';
@@ -31,7 +32,7 @@ export default function ContactPage() {
                 [
                   '集团地址',
                   <>
-                    {contact.address}
+                    {keepUnits(contact.address)}
                     {contact.mapUrl ? <MapLink href={contact.mapUrl} place="集团地址" /> : null}
                   </>,
                 ],
@@ -86,7 +87,7 @@ export default function ContactPage() {
                   {contact.branches.map((b) => (
                     <li key={b.name} className="branch-row">
                       <h3>{b.name}</h3>
-                      <p className="branch-address">{b.address}</p>
+                      <p className="branch-address">{keepUnits(b.address)}</p>
                       <a className="branch-phone" href={telHref(b.phone)}>
                         {b.phone}
                       </a>

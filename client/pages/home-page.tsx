@@ -10,7 +10,11 @@ import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
+import { cutAtClause, keepUnits } from '../typeset.js';
 import '../styles/home.css';
+
+/** A treatment tile's line, in characters: three lines of its narrowest column (a phone's, large text). */
+const TILE_TEXT_MAX = 26;
 
 function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
   return (
@@ -158,7 +162,7 @@ export default function HomePage() {
                   {t.title}
                 </Link>
               </h3>
-              <p>{t.summary}</p>
+              <p>{cutAtClause(keepUnits(t.summary), TILE_TEXT_MAX)}</p>
             </li>
           ))}
         </ul>
@@ -193,7 +197,7 @@ export default function HomePage() {
               />
               <div>
                 <h3>{h.name}</h3>
-                <p>{h.address}</p>
+                <p>{keepUnits(h.address)}</p>
                 <p className="tile-phone">电话：{h.phone}</p>
               </div>
             </li>
