@@ -4,8 +4,8 @@
  * mode (长者模式): a banner's text (its lines as drawn, and its buttons) never overlaps its
  * artwork or the fixed header; no picture is cut by the viewport, by a container that clips, or
  * by its own box (object-fit), except on the sides it is marked to bleed (`data-bleed="left"`);
- * no text is cut mid-line by its line clamp; and the footer keeps its padding around the group's
- * name. One browser, the pages in turn.
+ * no text is cut mid-line by its line clamp; the header's bar holds its parts; and the footer
+ * keeps its padding around the group's name. One browser, the pages in turn.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,7 +127,20 @@ function collisions(page: Page) {
       if (el.scrollHeight > el.clientHeight + 1) found.push(`${name(el)} cut by its line clamp: ${el.textContent?.trim().slice(0, 16)}`);
     }
 
-    // 4. The footer keeps its padding around the group's name.
+    // 4. The header's main bar holds its parts (logo, items, buttons) inside its column.
+    const bar = document.querySelector<HTMLElement>('.header-bar');
+    if (bar) {
+      const cs = getComputedStyle(bar);
+      const r = bar.getBoundingClientRect();
+      const zoom = bar.currentCSSZoom;
+      const inside = { left: r.left + parseFloat(cs.paddingLeft) * zoom, right: r.right - parseFloat(cs.paddingRight) * zoom };
+      for (const part of Array.from(bar.children)) {
+        const p = part.getBoundingClientRect();
+        if (p.width > 0 && (p.left < inside.left - 1 || p.right > inside.right + 1)) found.push(`header: ${name(part)} outside the column`);
+      }
+    }
+
+    // 5. The footer keeps its padding around the group's name.
     const footer = document.querySelector('.site-footer');
     const brand = document.querySelector('.footer-name');
     if (footer && brand) {
@@ -169,7 +182,7 @@ describe('no collisions, in Chromium', () => {
     { width: 1920, large: false },
     { width: 1920, large: true },
   ])(
-    'every page at $width px (large text: $large): banner text clear, no picture cut, no text clamped, the footer padded',
+    'every page at $width px (large text: $large): banner text clear, no picture cut, no text clamped, the header and the footer whole',
     async ({ width, large }) => {
       const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
       if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
@@ -184,6 +197,52 @@ describe('no collisions, in Chromium', () => {
       await w.page.context().close();
     },
     120_000,
+  );
+
+  it.each([
+    { width: 1920, large: false },
+    { width: 1280, large: false },
+    { width: 1920, large: true },
+  ])(
+    'each header panel at $width px (large text: $large) is as tall as what it holds, and keeps to the header\u2019s column',
+    async ({ width, large }) => {
+      const w = await openPage(browser, { width, height: 900 });
+      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+      await gotoHydrated(w.page, `${svc.url}/lxwm/index`);
+      const items = w.page.locator('.nav-link[aria-controls]');
+      const found: string[] = [];
+      for (let i = 0; i < (await items.count()); i++) {
+        await items.nth(i).hover();
+        const id = (await items.nth(i).getAttribute('aria-controls'))!;
+        await w.page.waitForFunction((id) => document.getElementById(id)?.dataset.open === 'true', id);
+        await w.page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+        await w.page.waitForFunction(
+          (id) => Array.from(document.getElementById(id)!.querySelectorAll('img')).every((img) => img.complete),
+          id,
+        );
+        found.push(
+          ...(await w.page.evaluate((id) => {
+            const panel = document.getElementById(id)!;
+            const inner = panel.firstElementChild!;
+            // Padding as drawn: the page may be scaled.
+            const pad = parseFloat(getComputedStyle(inner).paddingBottom) * (inner as HTMLElement).currentCSSZoom;
+            const bar = document.querySelector<HTMLElement>('.header-bar')!;
+            const column = bar.getBoundingClientRect().right - parseFloat(getComputedStyle(bar).paddingRight) * bar.currentCSSZoom;
+            const parts = Array.from(inner.children).map((c) => c.getBoundingClientRect());
+            const out: string[] = [];
+            const empty = panel.getBoundingClientRect().bottom - Math.max(...parts.map((r) => r.bottom)) - pad;
+            if (empty > 2) out.push(`${id}: ${Math.round(empty)} px empty under its contents`);
+            for (const r of parts)
+              if (r.right > column + 1) out.push(`${id}: a part ${Math.round(r.right - column)} px past the header's column`);
+            if (panel.scrollHeight > panel.clientHeight + 1) out.push(`${id}: its contents cut`);
+            return out;
+          }, id)),
+        );
+      }
+      expect(found).toEqual([]);
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    },
   );
 
   it('finds what it is asked to find: a caption over the picture, a picture cut by its container, a footer without padding, a clamped text', async () => {

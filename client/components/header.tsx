@@ -236,8 +236,9 @@ export function Header() {
                       className="header-panel"
                       data-open={String(open)}
                       hidden={!open}
+                      // As tall as what it holds, never taller than the design's panel.
                       style={{
-                        height: item.panel === 'services' ? PANEL_HEIGHT_PATIENT_SERVICES_PX : PANEL_HEIGHT_DEFAULT_PX,
+                        maxHeight: item.panel === 'services' ? PANEL_HEIGHT_PATIENT_SERVICES_PX : PANEL_HEIGHT_DEFAULT_PX,
                       }}
                     >
                       <div className={`panel-inner panel-${item.panel}-inner`}>
