@@ -265,6 +265,9 @@ describe('what a visitor sees, in Chromium', () => {
       }
       expect(await w.page.locator('.top-hotline').getAttribute('href')).toBe(`tel:${digits(contact.booking!.phone)}`);
       expect(await w.page.locator('.top-book').getAttribute('href')).toBe('/lxwm/index#booking');
+      // The QR code, shown on the phone itself, says how to use it.
+      expect(await w.page.locator('.footer-wechat .wechat-hint').textContent()).toBe('长按识别二维码');
+      expect(await w.page.locator('.footer-wechat .wechat-hint').isVisible()).toBe(true);
       await w.page.locator('.menu-toggle').click();
       const menu = w.page.locator('#site-nav .nav-booking');
       expect(await menu.locator(`a[href="tel:${digits(contact.booking!.phone)}"]`).isVisible()).toBe(true);

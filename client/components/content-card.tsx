@@ -7,8 +7,9 @@ import { Pagination } from './pagination.js';
 
 /** A card's text, in characters: what its three lines hold in its narrowest column (both text sizes). */
 export const CARD_TEXT_MAX = 40;
-/** A row's text, in characters: two lines of a news column's narrowest. */
+/** A row's text, in characters: two lines of a news column's narrowest; a wide row's, three lines of a phone's. */
 const ROW_TEXT_MAX = 24;
+const WIDE_ROW_TEXT_MAX = 36;
 
 /**
  * Photographs under /media/photos/ are published in four widths: the 1600 px original and
@@ -70,7 +71,7 @@ export function ContentCard({ item, priority, dated = true }: { item: ContentSum
 }
 
 /** A compact row: date block, title and summary (news columns, hospital news). */
-export function ContentRow({ item }: { item: ContentSummary }) {
+export function ContentRow({ item, wide }: { item: ContentSummary; wide?: boolean }) {
   const [year, month, day] = item.date.split('-');
   return (
     <li className="content-row">
@@ -84,7 +85,7 @@ export function ContentRow({ item }: { item: ContentSummary }) {
         <Link to={contentHref(item)} className="row-title stretched-link">
           {item.title}
         </Link>
-        <p className="row-text">{cutAtClause(keepUnits(item.summary), ROW_TEXT_MAX)}</p>
+        <p className="row-text">{cutAtClause(keepUnits(item.summary), wide ? WIDE_ROW_TEXT_MAX : ROW_TEXT_MAX)}</p>
       </div>
     </li>
   );

@@ -5,6 +5,7 @@ import { CARD_SIZES, imageLoading, photoSet } from './content-card.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
 import { cutAtClause, keepUnits } from '../typeset.js';
+import { Address } from './address.js';
 import { CARD_TEXT_MAX } from './content-card.js';
 
 interface HospitalCardProps {
@@ -38,7 +39,7 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
             [
               '地址',
               <>
-                {keepUnits(hospital.address)}
+                <Address text={hospital.address} />
                 {hospital.mapUrl ? <MapLink href={hospital.mapUrl} place={hospital.name} /> : null}
               </>,
             ],

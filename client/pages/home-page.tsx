@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
 import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../href.js';
 import { BannerCarousel } from '../components/carousel.js';
+import { Address } from '../components/address.js';
 import { ContentRow, photoSet } from '../components/content-card.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { SectionHead } from '../components/section-head.js';
@@ -197,7 +198,9 @@ export default function HomePage() {
               />
               <div>
                 <h3>{h.name}</h3>
-                <p>{keepUnits(h.address)}</p>
+                <p>
+                  <Address text={h.address} />
+                </p>
                 <p className="tile-phone">电话：{h.phone}</p>
               </div>
             </li>
