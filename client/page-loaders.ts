@@ -3,7 +3,7 @@
  * functions of the content API and the page's address. The app's routes wrap them as React
  * Router loaders; pages read the result with usePageData.
  */
-import { CATEGORY, PAGE_MAX, RESEARCH_SUBCATEGORY_IDS } from '../shared/constants.js';
+import { CATEGORY, NEWS_CATEGORY_IDS, PAGE_MAX, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../shared/constants.js';
 import { ContentError, type ContentApi } from '../shared/content-api.js';
 import { MAX_ID, parsePlainInt } from '../shared/plain-int.js';
 import type { RouteKey } from './route-table.js';
@@ -71,6 +71,37 @@ async function researchWithChildren(api: ContentApi, url: URL, signal: AbortSign
 /** The value of a settled read, or null when it failed. */
 const valueOf = <T>(r: PromiseSettledResult<T>): T | null => (r.status === 'fulfilled' ? r.value : null);
 
+/** Items shown after an article: the newest others of its category. */
+const RELATED_COUNT = 3;
+
+/** The first page of the list that holds a category's items (one more than shown: the item itself may be among them). */
+async function categoryItems(api: ContentApi, categoryId: number, signal: AbortSignal) {
+  const query = { categoryId, pageSize: RELATED_COUNT + 1 };
+  if (categoryId === CATEGORY.knowledge)
+    return (await api.get('knowledgeArticles', { query: { pageSize: RELATED_COUNT + 1 }, signal })).items;
+  if ((NEWS_CATEGORY_IDS as readonly number[]).includes(categoryId)) return (await api.get('news', { query, signal })).items;
+  if ((RESEARCH_CATEGORY_IDS as readonly number[]).includes(categoryId)) return (await api.get('research', { query, signal })).items;
+  return [];
+}
+
+/**
+ * A content item's page: the item, the newest others of its category, and the expert who
+ * reviewed it when it names one. The item decides the status; the two others are left out
+ * when they cannot be read.
+ */
+async function contentPage(api: ContentApi, url: URL, signal: AbortSignal) {
+  const item = await api.get('newsDetail', { id: requiredId(url), signal });
+  const [related, reviewer] = await Promise.allSettled([
+    categoryItems(api, item.categoryId, signal),
+    item.reviewerId === undefined ? Promise.resolve(null) : api.get('expert', { id: item.reviewerId, signal }),
+  ]);
+  return {
+    item,
+    related: (valueOf(related) ?? []).filter((r) => r.id !== item.id).slice(0, RELATED_COUNT),
+    reviewer: valueOf(reviewer),
+  };
+}
+
 export const PAGE_LOADERS = {
   /** Header and footer data, read once per visit, all at once; a part that fails is left out. */
   layout: async (api, _url, signal) => {
@@ -114,7 +145,7 @@ export const PAGE_LOADERS = {
     return { treatments: data, selected };
   },
   knowledge: (api, url, signal) => listPage(api.get('knowledgeArticles', { query: { page: pageNumber(url) }, signal })),
-  contentDetail: (api, url, signal) => api.get('newsDetail', { id: requiredId(url), signal }),
+  contentDetail: contentPage,
   equipment: (api, url, signal) => listPage(api.get('news', { query: { categoryId: CATEGORY.equipment, page: pageNumber(url) }, signal })),
   international: (api, _url, signal) => api.get('internationalHospitals', { signal }),
   experts: (api, url, signal) => listPage(api.get('experts', { query: { page: pageNumber(url), pageSize: EXPERTS_PAGE_SIZE }, signal })),
@@ -135,7 +166,7 @@ export const PAGE_LOADERS = {
     ]);
     return { hospitals, news };
   },
-  reportDetail: (api, url, signal) => api.get('newsDetail', { id: requiredId(url), signal }),
+  reportDetail: contentPage,
   contact: (api, _url, signal) => api.get('contactUs', { signal }),
 } satisfies Record<RouteKey | 'layout', Loader>;
 

@@ -1,6 +1,5 @@
 /** Typed access to the router's state from pages and components: loader data, the current route and section. */
 import { useLoaderData, useMatches, useRouteLoaderData } from 'react-router';
-import type { ContentDetail } from '../shared/contract/entities.js';
 import type { RouteHandle } from './app-routes.js';
 import { categorySection } from './href.js';
 import type { PageData, PageKey } from './page-loaders.js';
@@ -23,9 +22,9 @@ export function useCurrentRoute(): RouteKey | undefined {
 /** The section of the page shown; a content item's page belongs to its category's section. */
 export function useCurrentSection(): SectionKey | undefined {
   const route = useCurrentRoute();
-  const content = useRouteLoaderData<ContentDetail>('contentDetail');
-  const report = useRouteLoaderData<ContentDetail>('reportDetail');
-  const item = content ?? report;
+  const content = useRouteLoaderData<PageData<'contentDetail'>>('contentDetail');
+  const report = useRouteLoaderData<PageData<'reportDetail'>>('reportDetail');
+  const item = (content ?? report)?.item;
   if (item) return categorySection(item.categoryId) ?? (route && ROUTES[route].section);
   return route && ROUTES[route].section;
 }

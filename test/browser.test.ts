@@ -135,7 +135,8 @@ describe('in Chromium', () => {
     const times = await page.evaluate(() => (window as unknown as { hoverTimes: { enter: number; open: number } }).hoverTimes);
     expect(times.open - times.enter).toBeGreaterThanOrEqual(HEADER_HOVER_DELAY_MS);
     expect(await item.getAttribute('aria-expanded')).toBe('true');
-    expect(await panel.evaluate((el) => el.getBoundingClientRect().height)).toBeCloseTo(350, 0);
+    // As tall as what it holds (test/collisions.test.ts), never taller than the design's 350 px.
+    expect(await panel.evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(350.5);
     await page.mouse.move(5, 900);
     await expect.poll(() => panel.getAttribute('data-open')).toBe('false');
 
@@ -143,7 +144,7 @@ describe('in Chromium', () => {
     await services.hover();
     const servicesPanel = page.locator(`#${await services.getAttribute('aria-controls')}`);
     await expect.poll(() => servicesPanel.getAttribute('data-open')).toBe('true');
-    expect(await servicesPanel.evaluate((el) => el.getBoundingClientRect().height)).toBeCloseTo(300, 0);
+    expect(await servicesPanel.evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(300.5);
     expect(await servicesPanel.locator('a').count()).toBeGreaterThanOrEqual(8 + 3);
     expect(problems).toEqual([]);
     await page.context().close();

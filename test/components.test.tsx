@@ -170,7 +170,7 @@ describe('header', () => {
     ]);
   });
 
-  it('gives the five panel items closed panels of the right height', async () => {
+  it('gives the five panel items closed panels of the right greatest height', async () => {
     const d = await render('/lxwm/index');
     const withPanel = d.byClass('nav-link').filter((l) => l.attrs['aria-controls']);
     expect(withPanel.map((l) => l.text)).toEqual(['集团简介', '患者服务', '国际医院', '学术研究', '新闻媒体']);
@@ -180,7 +180,8 @@ describe('header', () => {
     for (const p of panels) {
       expect(p.attrs['data-open']).toBe('false');
       expect('hidden' in p.attrs).toBe(true);
-      expect(p.attrs.style).toBe(p.attrs.id === 'panel-services' ? 'height:300px' : 'height:350px');
+      // As tall as what it holds, up to the design's height.
+      expect(p.attrs.style).toBe(p.attrs.id === 'panel-services' ? 'max-height:300px' : 'max-height:350px');
     }
   });
 
@@ -209,7 +210,8 @@ describe('footer', () => {
     for (const id of [15, 16, 19, 20, 21]) {
       expect(hrefs.some((h) => h.includes(`?id=${id}&`))).toBe(true);
     }
-    expect(footer.text).toContain('测试市测试路 1 号');
+    // The number keeps its unit: a no-break space between them.
+    expect(footer.text).toContain('测试市测试路 1\u00a0号');
     expect(footer.text).toContain('400-000-0000');
     expect(footer.text).toContain('© 2004-2024 测试眼科集团 版权所有');
   });

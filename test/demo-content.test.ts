@@ -128,6 +128,39 @@ describe('demo content: ids and categories', () => {
     expect(D.contactUs.branches.map((b) => b.name)).toEqual(names);
   });
 
+  it('a health article names an existing expert as its reviewer; the other items name none', () => {
+    const experts = new Set(D.experts.map((x) => x.id));
+    for (const c of D.contentItems) {
+      if (c.categoryId === CATEGORY.knowledge) expect(experts.has(c.reviewerId!), `#${c.id}`).toBe(true);
+      else expect(c.reviewerId, `#${c.id}`).toBeUndefined();
+    }
+  });
+
+  it('a published film names files and captions that exist, and its length; a film not published shows none', () => {
+    for (const p of D.promotions) {
+      if (!p.video) {
+        expect(p.duration, p.title).toBeUndefined();
+        continue;
+      }
+      expect(p.duration, p.title).toMatch(/^\d{2}:\d{2}$/);
+      for (const f of [...p.video.sources.map((v) => v.src), ...p.video.captions.map((c) => c.src)])
+        expect(fs.existsSync(path.join(MEDIA_DIR, f.slice('/media/'.length))), f).toBe(true);
+      const vtt = fs.readFileSync(path.join(MEDIA_DIR, p.video.captions[0]!.src.slice('/media/'.length)), 'utf8');
+      expect(vtt.startsWith('WEBVTT\n')).toBe(true);
+      expect(vtt).toMatch(/\d{2}:\d{2}\.\d{3} --> \d{2}:\d{2}\.\d{3}\n\p{Script=Han}/u);
+    }
+    // The film files stay small: a few hundred KB in all.
+    const bytes = D.promotions
+      .flatMap((p) => p.video?.sources ?? [])
+      .reduce((n, v) => n + fs.statSync(path.join(MEDIA_DIR, v.src.slice('/media/'.length))).size, 0);
+    expect(bytes).toBeLessThan(500_000);
+  });
+
+  it('no placeholder a visitor could read: no made-up e-mail domain, no 某 standing for a name', () => {
+    const found = strings(D).filter(([, v]) => /\.example\b|某/.test(v));
+    expect(found).toEqual([]);
+  });
+
   it('banner links are internal routes', () => {
     for (const b of D.banners) expect(b.link).toMatch(/^\/[a-z]/);
   });
@@ -159,6 +192,15 @@ describe('demo content: counts', () => {
     expect(byCategory(7)).toHaveLength(6);
     for (const id of [15, 16]) expect(byCategory(id).length, `category ${id}`).toBeGreaterThanOrEqual(6);
     for (const id of [22, 23, 24, 25, 26, 27]) expect(byCategory(id).length, `category ${id}`).toBeGreaterThanOrEqual(3);
+  });
+
+  it('the items of one section (patient services, research, news) each have a cover of their own: no picture twice on one screen', () => {
+    const sections = { services: [6, 7], research: [15, 16, 22, 23, 24, 25, 26, 27], news: [19, 20, 21] };
+    for (const [name, ids] of Object.entries(sections)) {
+      const covers = D.contentItems.filter((c) => ids.includes(c.categoryId)).map((c) => c.cover);
+      const twice = covers.filter((c, i) => covers.indexOf(c) !== i);
+      expect(twice, name).toEqual([]);
+    }
   });
 
   it('the items listed together (one category, or a research category with its children) each have a cover of their own', () => {

@@ -183,6 +183,100 @@ describe('what a visitor sees, in Chromium', () => {
     }
   }, 120_000);
 
+  it('no visible text on any page holds a placeholder: a made-up .example address, 某 for a name', async () => {
+    const w = await openPage(browser, { width: 1280, height: 800 });
+    const found: string[] = [];
+    for (const url of URLS) {
+      await gotoHydrated(w.page, svc.url + url);
+      const text = await w.page.evaluate(() => document.body.innerText);
+      for (const m of text.matchAll(/.{0,12}(?:\.example\b|某).{0,12}/g)) found.push(`${url}: ${m[0]}`);
+    }
+    expect(found).toEqual([]);
+    expect(consoleProblems(w)).toEqual([]);
+    await w.page.context().close();
+  }, 120_000);
+
+  it('预约 where a visitor decides: the hero, every expert card, the end of a treatment and of an article', async () => {
+    const w = await openPage(browser, { width: 1280, height: 800 });
+    const booking = '/lxwm/index#booking';
+    await gotoHydrated(w.page, `${svc.url}/`);
+    expect(await w.page.locator('.slide[data-current="true"] .slide-actions a', { hasText: '预约' }).getAttribute('href')).toBe(booking);
+    for (const url of ['/', '/zjxz/index']) {
+      await gotoHydrated(w.page, svc.url + url);
+      const cards = w.page.locator('.expert-card');
+      const count = await cards.count();
+      expect(count, url).toBeGreaterThan(0);
+      for (let i = 0; i < count; i++) {
+        const book = cards.nth(i).locator('a.expert-book');
+        expect(await book.isVisible(), `${url} card ${i}`).toBe(true);
+        expect(await book.getAttribute('href'), `${url} card ${i}`).toBe(booking);
+        // Above the card's own link: a click books, it does not open the profile.
+        await book.scrollIntoViewIfNeeded();
+        const box = (await book.boundingBox())!;
+        expect(
+          await w.page.evaluate(
+            ([x, y]) => document.elementFromPoint(x!, y!)?.closest('a')?.className,
+            [box.x + box.width / 2, box.y + box.height / 2],
+          ),
+        ).toBe('expert-book');
+      }
+    }
+    await w.page.locator('a.expert-book').first().click();
+    await w.page.waitForURL(`${svc.url}${booking}`);
+    for (const url of ['/hzhf/tszl', sampleUrl('/hzhf/kpzsDetail')]) {
+      await gotoHydrated(w.page, svc.url + url);
+      const prompt = w.page.locator('main .booking-prompt');
+      expect(await prompt.locator(`a[href="tel:${digits(contact.booking!.phone)}"]`).isVisible(), url).toBe(true);
+      expect(await prompt.locator(`a[href="${booking}"]`).isVisible(), url).toBe(true);
+    }
+    // A health article also names its reviewing expert and the newest others of its category.
+    const article = demoContent.contentItems.find(
+      (c) => c.id === Number(new URL(svc.url + sampleUrl('/hzhf/kpzsDetail')).searchParams.get('id')),
+    )!;
+    const reviewer = demoContent.experts.find((x) => x.id === article.reviewerId)!;
+    expect(await w.page.locator('.reviewer-name a').textContent()).toBe(reviewer.name);
+    expect(await w.page.locator('.reviewer-name a').getAttribute('href')).toBe(`/zjxz/detail?id=${reviewer.id}`);
+    const related = await w.page.locator('.related .card-title a').allTextContents();
+    expect(related).toHaveLength(3);
+    expect(related).not.toContain(article.title);
+    const sameCategory = new Set(demoContent.contentItems.filter((c) => c.categoryId === article.categoryId).map((c) => c.title));
+    for (const t of related) expect(sameCategory.has(t), t).toBe(true);
+    expect(consoleProblems(w)).toEqual([]);
+    await w.page.context().close();
+  }, 60_000);
+
+  it('on a phone, a tel link and a 预约 control stay on screen while the page scrolls, and the open menu offers both', async () => {
+    for (const large of [false, true]) {
+      const w = await openPage(browser, { width: 390, height: 844 });
+      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+      await gotoHydrated(w.page, `${svc.url}/zjxz/index`);
+      const onScreen = (selector: string) =>
+        w.page.locator(selector).evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return (
+            getComputedStyle(el).visibility !== 'hidden' && r.width > 0 && r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth
+          );
+        });
+      for (const y of [0, 2000, 100_000]) {
+        await w.page.evaluate((y) => scrollTo(0, y), y);
+        await w.page.waitForFunction((y) => scrollY > 0 || y === 0, y);
+        expect(await onScreen('.top-hotline'), `${large} ${y}`).toBe(true);
+        expect(await onScreen('.top-book'), `${large} ${y}`).toBe(true);
+      }
+      expect(await w.page.locator('.top-hotline').getAttribute('href')).toBe(`tel:${digits(contact.booking!.phone)}`);
+      expect(await w.page.locator('.top-book').getAttribute('href')).toBe('/lxwm/index#booking');
+      // The QR code, shown on the phone itself, says how to use it.
+      expect(await w.page.locator('.footer-wechat .wechat-hint').textContent()).toBe('长按识别二维码');
+      expect(await w.page.locator('.footer-wechat .wechat-hint').isVisible()).toBe(true);
+      await w.page.locator('.menu-toggle').click();
+      const menu = w.page.locator('#site-nav .nav-booking');
+      expect(await menu.locator(`a[href="tel:${digits(contact.booking!.phone)}"]`).isVisible()).toBe(true);
+      expect(await menu.locator('a[href="/lxwm/index#booking"]').isVisible()).toBe(true);
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    }
+  });
+
   it('every hospital and the group address open on a map', async () => {
     const w = await openPage(browser);
     const mapLinks = () => w.page.locator('main .map-link').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));

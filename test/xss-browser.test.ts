@@ -49,8 +49,24 @@ const PAYLOADS = [
 /** For internal links (no whitespace allowed by the contract). */
 const LINK_PAYLOAD = `"><svg/onload=window.__xss=26><script>window.__xss=27</script>`;
 
-/** Fields that the contract checks as images, links, dates, e-mail or opening hours: left valid so pages render. */
-const STRUCTURED = new Set(['logo', 'image', 'icon', 'avatar', 'cover', 'poster', 'link', 'date', 'email', 'days', 'opens', 'closes']);
+/** Fields that the contract checks as images, links, dates, e-mail, opening hours or a film's files: left valid so pages render. */
+const STRUCTURED = new Set([
+  'logo',
+  'image',
+  'icon',
+  'avatar',
+  'cover',
+  'poster',
+  'link',
+  'date',
+  'email',
+  'days',
+  'opens',
+  'closes',
+  'src',
+  'type',
+  'lang',
+]);
 const TEXT_MAX = 2_000;
 
 /** A deep copy of the demo content with a payload in every free-text field and all of them in every HTML field. */

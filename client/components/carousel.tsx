@@ -3,11 +3,13 @@
  * only when the visitor has not asked for reduced motion, and pauses on hover or focus.
  * Only the first slide's picture is in the page as served (it is the page's LCP); another
  * slide's picture is added when that slide is shown, and the next one's once the page has
- * loaded, so that it is ready for the transition without competing with the first.
+ * loaded, so that it is ready for the transition without competing with the first. Each slide
+ * offers its own page and the booking section.
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { Banner } from '../../shared/contract/entities.js';
+import { bookingHref } from '../href.js';
 
 const AUTOPLAY_MS = 6000;
 
@@ -79,6 +81,7 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
               {current || drawn.includes(i) ? (
                 <img
                   className="slide-image"
+                  data-bleed="left"
                   src={b.image}
                   alt={b.title}
                   width={1920}
@@ -92,9 +95,14 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
                 <div className="container">
                   <p className="slide-title">{b.title}</p>
                   <p className="slide-subtitle">{b.subtitle}</p>
-                  <Link to={b.link} className="btn btn-primary">
-                    了解更多<span className="sr-only">：{b.title}</span>
-                  </Link>
+                  <div className="slide-actions">
+                    <Link to={b.link} className="btn btn-primary">
+                      了解更多<span className="sr-only">：{b.title}</span>
+                    </Link>
+                    <Link to={bookingHref()} className="btn btn-ghost">
+                      预约咨询
+                    </Link>
+                  </div>
                 </div>
               </div>
             </div>

@@ -16,9 +16,12 @@ interface CategoryListProps {
   /** Breadcrumbs after the section's, and the last one. */
   trail?: Crumb[];
   current?: string | undefined;
+  /** How the items are counted (共 9 篇; devices 共 6 台), and whether their cards show a date (a device has none to show). */
+  unit?: '篇' | '台';
+  dated?: boolean;
 }
 
-export function CategoryList({ list, listTitle, filters, currentTab, trail, current }: CategoryListProps) {
+export function CategoryList({ list, listTitle, filters, currentTab, trail, current, unit = '篇', dated = true }: CategoryListProps) {
   return (
     <>
       <PageBanner trail={trail} current={current} />
@@ -27,11 +30,11 @@ export function CategoryList({ list, listTitle, filters, currentTab, trail, curr
         <div className="container">
           <ListBlock
             title={listTitle}
-            aside={`共 ${list.total} 篇`}
+            aside={`共 ${list.total} ${unit}`}
             filters={filters ? <TabRow tabs={filters} label="子分类" className="filter-tabs" linkClass="filter-link" /> : null}
             empty={list.items.length === 0}
           >
-            <ContentGrid list={list} />
+            <ContentGrid list={list} dated={dated} />
           </ListBlock>
         </div>
       </div>

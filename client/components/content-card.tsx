@@ -2,21 +2,34 @@
 import { Link } from 'react-router';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
 import { contentHref } from '../href.js';
+import { cutAtClause, keepUnits } from '../typeset.js';
 import { Pagination } from './pagination.js';
+
+/** A card's text, in characters: what its three lines hold in its narrowest column (both text sizes). */
+export const CARD_TEXT_MAX = 40;
+/** A row's text, in characters: two lines of a news column's narrowest; a wide row's, three lines of a phone's. */
+const ROW_TEXT_MAX = 24;
+const WIDE_ROW_TEXT_MAX = 36;
 
 /**
  * Photographs under /media/photos/ are published in four widths: the 1600 px original and
  * copies 400, 800 and 1200 px wide beside it (name-400.webp ...). A photograph gets them as its
  * srcset, with the width its slot takes as `sizes`, so that the browser loads the smallest copy
- * that fills the slot; illustrations are SVG and need none.
+ * that fills the slot; illustrations are SVG and need none. A photograph fills its slot
+ * (object-fit: cover) whatever its shape, so it is marked to bleed on every side: only a
+ * photograph's edges are ever cropped, never an illustration's.
  */
 const PHOTO = /^(\/media\/photos\/[a-z0-9/_-]+)\.(webp|jpg|png)$/;
 const COPIES = [400, 800, 1200];
 
-export function photoSet(src: string, sizes: string): { srcSet?: string; sizes?: string } {
+export function photoSet(src: string, sizes: string): { srcSet?: string; sizes?: string; 'data-bleed'?: string } {
   const m = PHOTO.exec(src);
   if (!m) return {};
-  return { srcSet: [...COPIES.map((w) => `${m[1]}-${w}.${m[2]} ${w}w`), `${src} 1600w`].join(', '), sizes };
+  return {
+    srcSet: [...COPIES.map((w) => `${m[1]}-${w}.${m[2]} ${w}w`), `${src} 1600w`].join(', '),
+    sizes,
+    'data-bleed': 'top right bottom left',
+  };
 }
 
 /** Slot widths: a card in a row of three, full width less the page's margins on a phone. */
@@ -27,7 +40,8 @@ export function imageLoading(priority: boolean | undefined) {
   return priority ? ({ loading: 'eager', fetchPriority: 'high' } as const) : ({ loading: 'lazy', decoding: 'async' } as const);
 }
 
-function ContentCard({ item, priority }: { item: ContentSummary; priority?: boolean }) {
+/** A content item as a card: cover, date, title and summary, the whole card a link. */
+export function ContentCard({ item, priority, dated = true }: { item: ContentSummary; priority?: boolean; dated?: boolean }) {
   return (
     <article className="card content-card">
       <img
@@ -40,22 +54,24 @@ function ContentCard({ item, priority }: { item: ContentSummary; priority?: bool
         {...imageLoading(priority)}
       />
       <div className="card-body">
-        <time className="card-date" dateTime={item.date}>
-          {item.date}
-        </time>
+        {dated ? (
+          <time className="card-date" dateTime={item.date}>
+            {item.date}
+          </time>
+        ) : null}
         <h3 className="card-title">
           <Link to={contentHref(item)} className="stretched-link">
             {item.title}
           </Link>
         </h3>
-        <p className="card-text">{item.summary}</p>
+        <p className="card-text">{cutAtClause(keepUnits(item.summary), CARD_TEXT_MAX)}</p>
       </div>
     </article>
   );
 }
 
 /** A compact row: date block, title and summary (news columns, hospital news). */
-export function ContentRow({ item }: { item: ContentSummary }) {
+export function ContentRow({ item, wide }: { item: ContentSummary; wide?: boolean }) {
   const [year, month, day] = item.date.split('-');
   return (
     <li className="content-row">
@@ -69,7 +85,7 @@ export function ContentRow({ item }: { item: ContentSummary }) {
         <Link to={contentHref(item)} className="row-title stretched-link">
           {item.title}
         </Link>
-        <p className="row-text">{item.summary}</p>
+        <p className="row-text">{cutAtClause(keepUnits(item.summary), wide ? WIDE_ROW_TEXT_MAX : ROW_TEXT_MAX)}</p>
       </div>
     </li>
   );
@@ -80,12 +96,12 @@ export function EmptyState({ children = '暂无内容，敬请期待。' }: { ch
 }
 
 /** A paged list of content cards with its page links. */
-export function ContentGrid({ list }: { list: Page<ContentSummary> }) {
+export function ContentGrid({ list, dated }: { list: Page<ContentSummary>; dated?: boolean }) {
   return (
     <>
       <div className="card-grid grid3 fill">
         {list.items.map((item, i) => (
-          <ContentCard key={item.id} item={item} priority={i === 0} />
+          <ContentCard key={item.id} item={item} priority={i === 0} dated={dated} />
         ))}
       </div>
       <Pagination total={list.total} page={list.page} pageSize={list.pageSize} />

@@ -1,7 +1,7 @@
-/** An expert's card: portrait, name, title, specialty and hospital, linking to the profile. */
+/** An expert's card: portrait, name, title, specialty and hospital, linking to the profile, and a way to book. */
 import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
-import { expertHref } from '../href.js';
+import { bookingHref, expertHref } from '../href.js';
 import { imageLoading } from './content-card.js';
 
 export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priority?: boolean }) {
@@ -20,6 +20,10 @@ export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priori
           <span className="label">擅长</span>
           {expert.specialty}
         </p>
+        {/* Above the card's own link: the booking section of the contact page (the site takes no bookings itself). */}
+        <Link to={bookingHref()} className="expert-book">
+          预约<span className="sr-only">{expert.name}</span>
+        </Link>
       </div>
     </article>
   );

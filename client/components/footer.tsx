@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { telHref } from '../href.js';
 import { footerColumns, orEmpty } from '../navigation.js';
 import { useLayoutData } from '../router-hooks.js';
+import { Address } from './address.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
 import { WechatQrCode } from './wechat-qr-code.js';
@@ -41,11 +42,11 @@ export function Footer() {
                 [
                   '集团地址',
                   <>
-                    {contact.address}
+                    <Address text={contact.address} />
                     {contact.mapUrl ? <MapLink href={contact.mapUrl} place="集团地址" /> : null}
                   </>,
                 ],
-                ['服务时间', contact.hours],
+                ['服务时间', <span className="keep-words">{contact.hours}</span>],
               ]}
             />
           ) : null}
@@ -69,6 +70,7 @@ export function Footer() {
             <WechatQrCode wechat={wechat} size={160} />
             <p className="footer-wechat-name">微信公众号：{wechat.account}</p>
             <p className="footer-wechat-note">{wechat.note}</p>
+            <p className="wechat-hint">长按识别二维码</p>
           </div>
         ) : null}
       </div>

@@ -167,6 +167,12 @@ export function Header() {
             <span />
           )}
           <div className="top-actions">
+            {/* On a phone, where the main bar has no room for the booking button. */}
+            {bookingPhone ? (
+              <Link className="top-link top-book" to={bookingHref()}>
+                预约
+              </Link>
+            ) : null}
             {contact?.wechat ? (
               <a className="top-link top-wechat" href="#site-wechat">
                 微信公众号
@@ -194,6 +200,7 @@ export function Header() {
           {menuOpen ? '关闭' : '菜单'}
         </button>
         <nav aria-label="主导航" id="site-nav" className="site-nav">
+          {menuOpen && bookingPhone ? <MenuBooking phone={bookingPhone} /> : null}
           <ul className="nav-list">
             {NAV_ITEMS.map((item, index) => {
               const open = item.panel !== undefined && active === index;
@@ -229,8 +236,9 @@ export function Header() {
                       className="header-panel"
                       data-open={String(open)}
                       hidden={!open}
+                      // As tall as what it holds, never taller than the design's panel.
                       style={{
-                        height: item.panel === 'services' ? PANEL_HEIGHT_PATIENT_SERVICES_PX : PANEL_HEIGHT_DEFAULT_PX,
+                        maxHeight: item.panel === 'services' ? PANEL_HEIGHT_PATIENT_SERVICES_PX : PANEL_HEIGHT_DEFAULT_PX,
                       }}
                     >
                       <div className={`panel-inner panel-${item.panel}-inner`}>
@@ -255,6 +263,20 @@ export function Header() {
       {/* Dims the page under the open menu; a click on it closes the menu. */}
       {menuOpen ? <button type="button" className="menu-backdrop" aria-label="关闭菜单" tabIndex={-1} onClick={closeMenu} /> : null}
     </header>
+  );
+}
+
+/** At the head of the open menu: call, or see how to book. */
+function MenuBooking({ phone }: { phone: string }) {
+  return (
+    <div className="nav-booking">
+      <a className="btn btn-ghost icon-phone" href={telHref(phone)}>
+        致电 {phone}
+      </a>
+      <Link className="btn btn-primary" to={bookingHref()}>
+        预约咨询
+      </Link>
+    </div>
   );
 }
 

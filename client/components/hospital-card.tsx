@@ -4,6 +4,9 @@ import { telHref } from '../href.js';
 import { CARD_SIZES, imageLoading, photoSet } from './content-card.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
+import { cutAtClause, keepUnits } from '../typeset.js';
+import { Address } from './address.js';
+import { CARD_TEXT_MAX } from './content-card.js';
 
 interface HospitalCardProps {
   hospital: Hospital;
@@ -30,13 +33,13 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
           {hospital.city} · 创立于 {hospital.founded} 年
         </p>
         <Heading className="card-title">{hospital.name}</Heading>
-        <p className="card-text">{hospital.summary}</p>
+        <p className="card-text">{cutAtClause(keepUnits(hospital.summary), CARD_TEXT_MAX)}</p>
         <FactList
           facts={[
             [
               '地址',
               <>
-                {hospital.address}
+                <Address text={hospital.address} />
                 {hospital.mapUrl ? <MapLink href={hospital.mapUrl} place={hospital.name} /> : null}
               </>,
             ],

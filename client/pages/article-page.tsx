@@ -1,18 +1,50 @@
-/** 内容详情 and 报道详情: a content item's banner, then its title, facts, cover and text. */
+/**
+ * 内容详情 and 报道详情: a content item's banner, then its title, facts, cover and text; beside it
+ * (under it on a narrow screen) the expert who reviewed it and how to book; after it, the newest
+ * others of its category.
+ */
 import { Link } from 'react-router';
-import { photoSet } from '../components/content-card.js';
+import { CATEGORY } from '../../shared/constants.js';
+import type { Expert } from '../../shared/contract/entities.js';
+import { BookingPrompt } from '../components/booking-prompt.js';
+import { ContentCard, photoSet } from '../components/content-card.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
-import { categoryHref, href } from '../href.js';
+import { categoryHref, categorySection, expertHref, href } from '../href.js';
 import { categoryName, orEmpty } from '../navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
 import '../styles/article.css';
 
+/** The expert named as the text's reviewer, linking to the profile. */
+function Reviewer({ expert }: { expert: Expert }) {
+  return (
+    <section className="card reviewer" aria-labelledby="reviewer-title">
+      <h2 className="reviewer-title" id="reviewer-title">
+        审核专家
+      </h2>
+      <div className="reviewer-body">
+        <img className="reviewer-avatar media" src={expert.avatar} alt="" width={300} height={360} loading="lazy" decoding="async" />
+        <div>
+          <p className="reviewer-name">
+            <Link to={expertHref(expert.id)} className="stretched-link">
+              {expert.name}
+            </Link>
+            <span className="expert-title">{expert.title}</span>
+          </p>
+          <p className="reviewer-hospital">{expert.hospital}</p>
+        </div>
+      </div>
+    </section>
+  );
+}
+
 export default function ArticlePage() {
-  const item = usePageData<'contentDetail' | 'reportDetail'>();
+  const { item, related, reviewer } = usePageData<'contentDetail' | 'reportDetail'>();
   const layout = orEmpty(useLayoutData());
   const category = categoryName(item.categoryId, layout);
   const categoryLink = categoryHref(item.categoryId);
+  const news = categorySection(item.categoryId) === 'news';
+  const device = item.categoryId === CATEGORY.equipment;
   return (
     <>
       <PageBanner titleAs="p" trail={category && categoryLink ? [{ label: category, to: categoryLink }] : []} />
@@ -23,9 +55,12 @@ export default function ArticlePage() {
               {category ? <p className="eyebrow-pill">{category}</p> : null}
               <h1>{item.title}</h1>
               <ul className="article-meta">
-                <li>
-                  发布日期：<time dateTime={item.date}>{item.date}</time>
-                </li>
+                {/* A device's page has no publication date. */}
+                {device ? null : (
+                  <li>
+                    发布日期：<time dateTime={item.date}>{item.date}</time>
+                  </li>
+                )}
                 <li>来源：{item.source}</li>
                 <li>作者：{item.author}</li>
                 <li>阅读：{String(item.views).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}</li>
@@ -56,7 +91,23 @@ export default function ArticlePage() {
               )}
             </footer>
           </article>
+          <div className="article-side">
+            {reviewer ? <Reviewer expert={reviewer} /> : null}
+            <BookingPrompt question="如有眼部不适或就诊疑问，" />
+          </div>
         </div>
+        {related.length > 0 ? (
+          <section className="container related" aria-labelledby="related-title">
+            <h2 className="list-title" id="related-title">
+              {news ? '相关报道' : device ? '其他设备' : '相关文章'}
+            </h2>
+            <div className="card-grid grid3">
+              {related.map((r) => (
+                <ContentCard key={r.id} item={r} dated={!device} />
+              ))}
+            </div>
+          </section>
+        ) : null}
       </div>
     </>
   );

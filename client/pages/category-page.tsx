@@ -15,5 +15,7 @@ const LIST_TITLES: Record<CategoryRoute, string> = {
 export default function CategoryPage() {
   const list = usePageData<CategoryRoute>();
   const route = useCurrentRoute() as CategoryRoute;
-  return <CategoryList list={list} listTitle={LIST_TITLES[route]} />;
+  // Devices are counted in 台, and have no date to show.
+  const devices = route === 'equipment';
+  return <CategoryList list={list} listTitle={LIST_TITLES[route]} unit={devices ? '台' : '篇'} dated={!devices} />;
 }

@@ -1,5 +1,6 @@
 /** 联系我们: the group's contact details, how to book (phone or WeChat), and every branch's address, phone and map. */
 import { telHref } from '../href.js';
+import { Address } from '../components/address.js';
 import { FactList } from '../components/fact-list.js';
 import { ListBlock } from '../components/list-block.js';
 import { MapLink } from '../components/map-link.js';
@@ -31,13 +32,13 @@ export default function ContactPage() {
                 [
                   '集团地址',
                   <>
-                    {contact.address}
+                    <Address text={contact.address} />
                     {contact.mapUrl ? <MapLink href={contact.mapUrl} place="集团地址" /> : null}
                   </>,
                 ],
                 ['邮政编码', contact.postcode],
-                ['电子邮箱', <a href={`mailto:${contact.email}`}>{contact.email}</a>],
-                ['服务时间', contact.hours],
+                ...(contact.email ? [['电子邮箱', <a href={`mailto:${contact.email}`}>{contact.email}</a>] as const] : []),
+                ['服务时间', <span className="keep-words">{contact.hours}</span>],
               ]}
             />
           </section>
@@ -73,6 +74,7 @@ export default function ContactPage() {
                 <div className="card booking-card booking-wechat">
                   <h3>微信预约</h3>
                   <WechatQrCode wechat={wechat} size={200} />
+                  <p className="wechat-hint">长按识别二维码</p>
                   <p>公众号：{wechat.account}</p>
                   <p>{wechat.note}</p>
                 </div>
@@ -86,7 +88,9 @@ export default function ContactPage() {
                   {contact.branches.map((b) => (
                     <li key={b.name} className="branch-row">
                       <h3>{b.name}</h3>
-                      <p className="branch-address">{b.address}</p>
+                      <p className="branch-address">
+                        <Address text={b.address} />
+                      </p>
                       <a className="branch-phone" href={telHref(b.phone)}>
                         {b.phone}
                       </a>

@@ -27,7 +27,8 @@ export default function DomesticHospitalsPage() {
         </div>
       </section>
       <section className="page-body" aria-labelledby="hospital-news-title">
-        <div className="container narrow">
+        {/* The same column as the hospitals above: one left edge on the page. */}
+        <div className="container">
           <ListBlock
             title="医院新闻"
             titleId="hospital-news-title"
@@ -40,7 +41,7 @@ export default function DomesticHospitalsPage() {
           >
             <ul className="content-rows large">
               {news.items.map((item) => (
-                <ContentRow key={item.id} item={item} />
+                <ContentRow key={item.id} item={item} wide />
               ))}
             </ul>
           </ListBlock>

@@ -4,13 +4,18 @@ import { Link } from 'react-router';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
 import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../href.js';
 import { BannerCarousel } from '../components/carousel.js';
+import { Address } from '../components/address.js';
 import { ContentRow, photoSet } from '../components/content-card.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
+import { cutAtClause, keepUnits } from '../typeset.js';
 import '../styles/home.css';
+
+/** A treatment tile's line, in characters: three lines of its narrowest column (a phone's, large text). */
+const TILE_TEXT_MAX = 26;
 
 function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
   return (
@@ -158,7 +163,7 @@ export default function HomePage() {
                   {t.title}
                 </Link>
               </h3>
-              <p>{t.summary}</p>
+              <p>{cutAtClause(keepUnits(t.summary), TILE_TEXT_MAX)}</p>
             </li>
           ))}
         </ul>
@@ -193,7 +198,9 @@ export default function HomePage() {
               />
               <div>
                 <h3>{h.name}</h3>
-                <p>{h.address}</p>
+                <p>
+                  <Address text={h.address} />
+                </p>
                 <p className="tile-phone">电话：{h.phone}</p>
               </div>
             </li>

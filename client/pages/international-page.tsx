@@ -8,6 +8,7 @@ import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/hospitals.css';
+import { Address } from '../components/address.js';
 
 export default function InternationalPage() {
   const hospitals = usePageData<'international'>();
@@ -42,7 +43,7 @@ export default function InternationalPage() {
                       [
                         '地址',
                         <>
-                          {h.address}
+                          <Address text={h.address} />
                           {h.mapUrl ? <MapLink href={h.mapUrl} place={h.name} /> : null}
                         </>,
                       ],

@@ -1,5 +1,9 @@
-/** 企业宣传片: the group's films, shown as cards (poster, duration, date); no video is published yet. */
+/**
+ * 企业宣传片: the group's films. A published film plays in the page (FilmPlayer), with its
+ * length; one not yet published shows its poster and says so, with no length.
+ */
 import { imageLoading } from '../components/content-card.js';
+import { FilmPlayer } from '../components/film-player.js';
 import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../router-hooks.js';
@@ -7,33 +11,40 @@ import '../styles/about.css';
 
 export default function PromotionsPage() {
   const promotions = usePageData<'promotions'>();
+  const published = promotions.filter((p) => p.video).length;
   return (
     <>
       <AboutHead />
       <section className="page-body soft" aria-labelledby="promo-title">
         <div className="container">
-          <ListBlock title="品牌影像" titleId="promo-title" aside={`共 ${promotions.length} 部`} empty={promotions.length === 0}>
+          <ListBlock title="品牌影像" titleId="promo-title" aside={`共 ${published} 部`} empty={promotions.length === 0}>
             <ul className="promo-grid grid2">
               {promotions.map((p, i) => (
                 <li key={p.id} className="card promo-card">
                   <div className="promo-poster">
-                    <img
-                      className="media"
-                      src={p.poster}
-                      alt={`${p.title}海报`}
-                      width={POSTER_W}
-                      height={POSTER_H}
-                      {...imageLoading(i === 0)}
-                    />
-                    <span className="promo-duration">
-                      <span className="sr-only">时长 </span>
-                      {p.duration}
-                    </span>
+                    {p.video ? (
+                      <FilmPlayer video={p.video} poster={p.poster} title={p.title} />
+                    ) : (
+                      <>
+                        <img
+                          className="media"
+                          src={p.poster}
+                          alt={`${p.title}海报`}
+                          width={POSTER_W}
+                          height={POSTER_H}
+                          {...imageLoading(i === 0)}
+                        />
+                        <span className="promo-badge">即将上线</span>
+                      </>
+                    )}
                   </div>
                   <div className="card-body">
-                    <time className="card-date" dateTime={p.date}>
-                      {p.date}
-                    </time>
+                    <p className="promo-meta">
+                      <time className="card-date" dateTime={p.date}>
+                        {p.date}
+                      </time>
+                      {p.video && p.duration ? <span className="promo-duration">时长 {p.duration}</span> : null}
+                    </p>
                     <h3 className="card-title">{p.title}</h3>
                     <p className="card-text">{p.summary}</p>
                   </div>

@@ -1,9 +1,10 @@
 /** 特色治疗: every featured treatment in a side list; the selected one's picture, summary and text. */
 import { Link } from 'react-router';
+import { BookingPrompt } from '../components/booking-prompt.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { SectionTabs } from '../components/section-tabs.js';
-import { bookingHref, href, treatmentHref } from '../href.js';
+import { href, treatmentHref } from '../href.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/treatments.css';
 
@@ -41,14 +42,10 @@ export default function TreatmentsPage() {
               <h2 id="treatment-title">{selected.title}</h2>
               <p className="treatment-summary">{selected.summary}</p>
               <RichText html={selected.content} />
-              <div className="treatment-cta">
-                <Link to={href('experts')} className="btn btn-primary">
-                  查看相关专家
-                </Link>
-                <Link to={bookingHref()} className="btn btn-ghost">
-                  预约咨询
-                </Link>
-              </div>
+              <p className="treatment-experts">
+                <Link to={href('experts')}>查看{selected.title}相关专家</Link>
+              </p>
+              <BookingPrompt question={`想了解${selected.title}是否适合您？`} />
             </div>
           </article>
         </div>

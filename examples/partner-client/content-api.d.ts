@@ -1014,8 +1014,20 @@ export interface operations {
                             title: string;
                             summary: string;
                             poster: string;
-                            duration: string;
+                            duration?: string;
                             date: string;
+                            video?: {
+                                sources: {
+                                    src: string;
+                                    /** @enum {string} */
+                                    type: "video/webm" | "video/mp4";
+                                }[];
+                                captions: {
+                                    src: string;
+                                    lang: string;
+                                    label: string;
+                                }[];
+                            };
                         }[];
                     };
                 };
@@ -1500,6 +1512,7 @@ export interface operations {
                             source: string;
                             author: string;
                             views: number;
+                            reviewerId?: number;
                         };
                     };
                 };
@@ -1546,7 +1559,7 @@ export interface operations {
                             postcode: string;
                             phone: string;
                             /** Format: email */
-                            email: string;
+                            email?: string;
                             hours: string;
                             /** Format: uri */
                             mapUrl?: string;

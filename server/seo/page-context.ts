@@ -20,5 +20,10 @@ export interface PageContext {
   layout: Layout;
 }
 
+/** The content item a page shows, for the pages that show one. */
+export function pageItem(page: RoutePage) {
+  return page.route === 'contentDetail' || page.route === 'reportDetail' ? page.data.item : undefined;
+}
+
 /** A path or a /media image on this site, as an absolute address. */
 export const absolute = (ctx: Pick<PageContext, 'origin'>, path: string) => ctx.origin + path;

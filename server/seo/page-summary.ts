@@ -6,7 +6,7 @@
  */
 import { ROUTE_DESCRIPTIONS } from '../../client/route-descriptions.js';
 import { ROUTES } from '../../client/route-table.js';
-import type { PageContext, RoutePage } from './page-context.js';
+import { pageItem, type PageContext, type RoutePage } from './page-context.js';
 import { joinParts, plainLine } from './plain-text.js';
 import type { CardAddress } from './share-card-address.js';
 
@@ -33,7 +33,7 @@ export function summarise(ctx: PageContext, page: RoutePage): PageSummary {
     }
     case 'contentDetail':
     case 'reportDetail': {
-      const item = page.data;
+      const item = pageItem(page)!;
       return {
         title: item.title,
         description: plainLine(item.summary),

@@ -10,6 +10,10 @@ const text = z.string().min(1).max(2_000);
 const longText = z.string().min(1).max(20_000);
 /** A local image served by this site under /media: never a remote one. */
 const image = z.string().regex(/^\/media\/[a-z0-9/_-]+\.(svg|webp|png|jpg)$/);
+/** A local video file served by this site under /media, as images are. */
+const videoFile = z.string().regex(/^\/media\/[a-z0-9/_-]+\.(mp4|webm)$/);
+/** Local captions (WebVTT) served by this site under /media. */
+const captionsFile = z.string().regex(/^\/media\/[a-z0-9/_-]+\.vtt$/);
 /** A link inside this site: a path, never a scheme or another host. */
 const internalLink = z.string().regex(/^\/(?!\/)[^\s]*$/);
 /** A link to another site (a map, a public register): https only, never a script or a data: URL. */
@@ -81,6 +85,8 @@ export const contentDetail = contentSummary.extend({
   source: text,
   author: text,
   views: z.number().int().nonnegative(),
+  /** The expert who reviewed the text (a health article's 审核专家), by id (/api/experts/{id}); optional. */
+  reviewerId: id.optional(),
 });
 export const newsMedia = z.object({
   categories: z.array(category.extend({ items: z.array(contentSummary) })),
@@ -118,13 +124,26 @@ export const internationalHospital = hospital.extend({
 });
 
 export const award = z.object({ id, year, title: text, issuer: text, image });
+/** A published film: its files in the order a browser should try them, and its captions. */
+const video = z.object({
+  sources: z
+    .array(z.object({ src: videoFile, type: z.enum(['video/webm', 'video/mp4']) }))
+    .min(1)
+    .max(4),
+  /** WebVTT captions; `lang` is a BCP 47 tag (zh-CN), `label` what the player's menu shows. */
+  captions: z.array(z.object({ src: captionsFile, lang: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/), label: text })).max(8),
+});
 export const promotion = z.object({
   id,
   title: text,
   summary: text,
+  /** The film's still, shown before it plays. */
   poster: image,
-  duration: text,
+  /** The film's length as shown (mm:ss); only meaningful with `video`, and never shown without it. */
+  duration: text.optional(),
   date: isoDate,
+  /** The film itself; absent while it is not published (the page then says so). */
+  video: video.optional(),
 });
 
 export const contactUs = z.object({
@@ -133,7 +152,8 @@ export const contactUs = z.object({
   postcode: text,
   /** The consultation phone shown in the footer. */
   phone: text,
-  email: z.email(),
+  /** The group's public e-mail address, where it has one. */
+  email: z.email().optional(),
   hours: text,
   /** The group's address on a map. */
   mapUrl: externalLink.optional(),
@@ -170,4 +190,5 @@ export type Hospital = z.infer<typeof hospital>;
 export type InternationalHospital = z.infer<typeof internationalHospital>;
 export type Award = z.infer<typeof award>;
 export type Promotion = z.infer<typeof promotion>;
+export type Video = z.infer<typeof video>;
 export type ContactUs = z.infer<typeof contactUs>;

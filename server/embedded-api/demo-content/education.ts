@@ -64,7 +64,7 @@ export const continuingEducation = items(23, edu, [
     id: 145,
     title: '视光师继续教育线上课程全面上线',
     summary: '课程覆盖验光、角膜接触镜验配、双眼视功能评估等模块，支持随时随地学习。',
-    cover: 'glasses',
+    cover: 'mobile-app',
     date: '2023-11-09',
     views: 1103,
     body: [
@@ -76,7 +76,7 @@ export const continuingEducation = items(23, edu, [
     id: 146,
     title: '护理团队开展眼科专科护理继续教育培训',
     summary: '培训聚焦眼科围手术期护理、日间手术管理与患者健康教育。',
-    cover: 'meeting',
+    cover: 'service-pledge',
     date: '2024-08-15',
     views: 968,
     body: [
@@ -105,7 +105,7 @@ export const academicLectures = items(24, edu, [
     id: 148,
     title: '“明瞳大讲堂”第 36 期：医患沟通中的共情与表达',
     summary: '特邀医学人文学者与临床专家对话，探讨如何在有限的门诊时间里建立信任。',
-    cover: 'media',
+    cover: 'community-talk',
     date: '2024-02-29',
     views: 1654,
     body: [
@@ -132,7 +132,7 @@ export const researchProjects = items(25, sci, [
     id: 151,
     title: '集团获批省级科研课题 4 项',
     summary: '课题涉及近视防控、糖尿病视网膜病变筛查、角膜交联与干眼诊疗等方向。',
-    cover: 'data',
+    cover: 'award-cert',
     date: '2023-04-11',
     views: 1745,
     body: [
@@ -144,7 +144,7 @@ export const researchProjects = items(25, sci, [
     id: 152,
     title: '干眼精准分型与个体化治疗研究项目启动',
     summary: '项目将探索基于眼表多参数检查的干眼分型方法，并评估不同治疗组合的疗效。',
-    cover: 'microscope',
+    cover: 'dry-eye-clinic',
     date: '2023-12-14',
     views: 1188,
     body: [
@@ -196,7 +196,7 @@ export const publications = items(26, sci, [
     id: 156,
     title: '眼底病团队关于黄斑水肿治疗的研究成果发表',
     summary: '研究比较了不同给药方案在糖尿病黄斑水肿患者中的视力获益与注射次数。',
-    cover: 'retina',
+    cover: 'oct-scan',
     date: '2024-07-24',
     views: 1095,
     body: [
@@ -235,7 +235,7 @@ export const patents = items(27, sci, [
     id: 159,
     title: '一种角膜交联术中固视引导装置获发明专利授权',
     summary: '该装置可帮助患者在交联治疗中保持稳定注视，提高照射的均匀性。',
-    cover: 'eye-chart',
+    cover: 'invention',
     date: '2024-12-05',
     views: 842,
     body: [

@@ -102,15 +102,21 @@ export const promotions: Promotion[] = [
     title: '明瞳眼科医疗集团企业宣传片',
     summary: '二十年专注眼科，从上海出发走向全国与世界，一起了解明瞳的成长与坚守。',
     poster: '/media/promotions/corporate.svg',
-    duration: '05:12',
+    duration: '00:13',
     date: '2024-06-18',
+    video: {
+      sources: [
+        { src: '/media/promotions/corporate.webm', type: 'video/webm' },
+        { src: '/media/promotions/corporate.mp4', type: 'video/mp4' },
+      ],
+      captions: [{ src: '/media/promotions/corporate-zh.vtt', lang: 'zh-CN', label: '中文字幕' }],
+    },
   },
   {
     id: 2,
     title: '走进明瞳：温馨的就诊环境',
     summary: '宽敞明亮的候诊大厅、分区清晰的检查中心与一站式服务台，让就诊更从容。',
     poster: '/media/promotions/environment.svg',
-    duration: '03:25',
     date: '2024-03-08',
   },
   {
@@ -118,7 +124,6 @@ export const promotions: Promotion[] = [
     title: '光明乡村行：十年公益路',
     summary: '十年间，医疗队走进 200 多个县乡，为老人和孩子送去免费眼健康筛查。',
     poster: '/media/promotions/charity.svg',
-    duration: '04:40',
     date: '2023-11-20',
   },
   {
@@ -126,7 +131,6 @@ export const promotions: Promotion[] = [
     title: '中澳携手 同一标准',
     summary: '记录明瞳澳洲眼科医院的日常，以及中澳两地医生的交流与协作。',
     poster: '/media/promotions/international.svg',
-    duration: '03:58',
     date: '2023-08-15',
   },
 ];

@@ -15,12 +15,15 @@ type CoverName =
   | 'data'
   | 'day-surgery'
   | 'dry-eye-clinic'
+  | 'excimer-laser'
   | 'eye-chart'
   | 'eye-exam'
+  | 'fundus-camera'
   | 'glasses'
   | 'global'
   | 'handshake'
   | 'humidifier'
+  | 'invention'
   | 'lab'
   | 'laser-suite'
   | 'lecture-hall'
@@ -31,6 +34,7 @@ type CoverName =
   | 'network'
   | 'newspaper'
   | 'oct-scan'
+  | 'ocular-surface-analyzer'
   | 'patent'
   | 'patient-class'
   | 'plaque-unveil'
@@ -38,6 +42,7 @@ type CoverName =
   | 'radio'
   | 'reading'
   | 'retina'
+  | 'rural-team'
   | 'service-pledge'
   | 'smart-clinic'
   | 'surgery'
@@ -82,6 +87,8 @@ export interface Draft {
   source?: string;
   author?: string;
   views: number;
+  /** The expert (an id in experts.ts) who reviewed a health article. */
+  reviewerId?: number;
 }
 
 /** Builds the content items of one category, with default source and author. */
@@ -97,5 +104,6 @@ export function items(categoryId: number, defaults: { source: string; author: st
     source: d.source ?? defaults.source,
     author: d.author ?? defaults.author,
     views: d.views,
+    ...(d.reviewerId === undefined ? {} : { reviewerId: d.reviewerId }),
   }));
 }

@@ -20,6 +20,12 @@ import { mediaReports } from './news-media.js';
 import { academicExchange, researchInnovation } from './research.js';
 import { treatments } from './treatments.js';
 
+/**
+ * The demo group publishes no e-mail address: a made-up domain may belong to someone, and the
+ * site takes no messages. (hospitals.ts still names one; it is left out here.)
+ */
+const { email: _unpublished, ...contactWithoutEmail } = contactUs;
+
 export const demoContent: DemoContent = {
   groupIntroduction,
   banners,
@@ -49,5 +55,5 @@ export const demoContent: DemoContent = {
     ...hospitalNews,
     ...mediaReports,
   ],
-  contactUs,
+  contactUs: contactWithoutEmail,
 };

@@ -4,6 +4,7 @@ import { items } from './helpers.js';
 export const knowledge = items(6, { source: '明瞳眼科科普中心', author: '明瞳眼科医学编辑部' }, [
   {
     id: 101,
+    reviewerId: 11,
     title: '孩子近视了，一定要马上配眼镜吗？',
     summary: '发现孩子看远处模糊，先别急着去配镜，散瞳验光区分真性近视与假性近视是第一步。',
     cover: 'child-check',
@@ -22,6 +23,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
   },
   {
     id: 102,
+    reviewerId: 11,
     title: '每天户外活动两小时，为什么能预防近视？',
     summary: '充足的户外光照可以促进视网膜多巴胺分泌，是目前证据最充分的近视预防措施之一。',
     cover: 'community-screening',
@@ -35,6 +37,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
   },
   {
     id: 103,
+    reviewerId: 3,
     title: '白内障要等“熟透了”再做手术吗？',
     summary: '现代白内障手术不必等到完全看不见，视力下降影响生活时即可考虑手术。',
     cover: 'reading',
@@ -51,9 +54,10 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
   },
   {
     id: 104,
+    reviewerId: 4,
     title: '青光眼：悄无声息的“视力小偷”',
     summary: '多数青光眼早期没有明显症状，定期检查眼压和视神经是早期发现的关键。',
-    cover: 'oct-scan',
+    cover: 'eye-chart',
     date: '2023-07-03',
     author: '苏静怡',
     views: 9876,
@@ -67,6 +71,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
   },
   {
     id: 105,
+    reviewerId: 2,
     title: '糖尿病患者，为什么每年都要查眼底？',
     summary: '糖尿病视网膜病变早期可能毫无症状，每年一次眼底检查能帮助在可治疗阶段发现病变。',
     cover: 'retina',
@@ -81,6 +86,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
   },
   {
     id: 106,
+    reviewerId: 9,
     title: '眼睛干涩、易疲劳，可能是干眼在作怪',
     summary: '干眼并不只是“眼睛缺水”，睑板腺功能障碍等原因导致的泪膜不稳定更为常见。',
     cover: 'eye-exam',
@@ -99,9 +105,10 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
   },
   {
     id: 107,
+    reviewerId: 5,
     title: '近视手术前，你需要了解的五件事',
     summary: '从术前检查、停戴隐形眼镜到术后复查，一文了解屈光手术的关键环节。',
-    cover: 'laser-suite',
+    cover: 'patient-class',
     date: '2024-01-18',
     author: '周子航',
     views: 21458,
@@ -113,6 +120,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
   },
   {
     id: 108,
+    reviewerId: 12,
     title: '老花眼：四十岁以后的“必修课”',
     summary: '老视是晶状体调节能力随年龄下降的自然现象，可通过眼镜、接触镜或手术等方式改善。',
     cover: 'glasses',
@@ -126,6 +134,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
   },
   {
     id: 109,
+    reviewerId: 6,
     title: '眼前有黑影飘动，需要担心吗？',
     summary: '飞蚊症多数是玻璃体生理性混浊，但突然增多并伴闪光感时要警惕视网膜裂孔。',
     cover: 'corridor',
@@ -135,12 +144,13 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
     body: [
       '看白墙或蓝天时，眼前像有小蚊子、细丝在飘动，这种现象称为飞蚊症，多与玻璃体随年龄增长发生液化、混浊有关，高度近视者更为常见。',
       '## 什么情况需要立即就诊？',
-      '* 黑影在短时间内突然增多|伴有闪光感|视野某一部分出现幕布样遮挡|视力明显下降',
+      '* 黑影在短时间内突然增多|伴有闪光感|视野的一部分出现幕布样遮挡|视力明显下降',
       '出现上述情况时，可能是玻璃体后脱离牵拉导致视网膜裂孔甚至视网膜脱离，应尽快到医院进行散瞳眼底检查。早期发现的视网膜裂孔，通过激光治疗即可封闭，避免发展为需要手术的视网膜脱离。',
     ],
   },
   {
     id: 110,
+    reviewerId: 11,
     title: '电子屏幕时代，如何科学用眼？',
     summary: '控制连续用眼时间、调整屏幕距离与亮度，是保护视力的日常好习惯。',
     cover: 'media',
@@ -154,6 +164,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
   },
   {
     id: 117,
+    reviewerId: 7,
     title: '孩子斜视，只是影响外观吗？',
     summary: '斜视不仅关乎外观，还会影响双眼视功能的发育，越早发现、越早干预效果越好。',
     cover: 'child-smile',
@@ -171,6 +182,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
   },
   {
     id: 118,
+    reviewerId: 9,
     title: '眼睛发红，是不是得了结膜炎？',
     summary: '眼红的原因有很多，结膜炎只是其中之一；伴有眼痛、视力下降时要尽快就医。',
     cover: 'dry-eye-clinic',
@@ -205,7 +217,7 @@ export const equipment = items(7, { source: '明瞳眼科医疗集团', author: 
     id: 112,
     title: '准分子激光手术系统',
     summary: '配合角膜地形图引导等个性化切削模式，适用于多种屈光不正及角膜不规则的矫正。',
-    cover: 'eye-exam',
+    cover: 'excimer-laser',
     date: '2023-05-30',
     views: 5284,
     body: [
@@ -243,7 +255,7 @@ export const equipment = items(7, { source: '明瞳眼科医疗集团', author: 
     id: 115,
     title: '超广角眼底成像系统',
     summary: '单次拍摄即可覆盖大范围视网膜，便于发现周边部视网膜裂孔与病变。',
-    cover: 'retina',
+    cover: 'fundus-camera',
     date: '2024-04-16',
     views: 3942,
     body: [
@@ -255,7 +267,7 @@ export const equipment = items(7, { source: '明瞳眼科医疗集团', author: 
     id: 116,
     title: '眼表综合分析仪',
     summary: '一次检查即可完成泪河高度、泪膜破裂时间、睑板腺成像等多项干眼相关指标的测量。',
-    cover: 'microscope',
+    cover: 'ocular-surface-analyzer',
     date: '2024-07-02',
     views: 3315,
     body: [

@@ -74,7 +74,7 @@ export const hospitalNews = items(20, { source: '集团新闻中心', author: '�
     id: 226,
     title: '武汉明瞳眼科医院眼整形与眼眶病科成立五周年',
     summary: '五年来科室累计完成各类眼整形与泪道手术 8000 余例。',
-    cover: 'child-smile',
+    cover: 'eye-exam',
     date: '2023-11-15',
     source: '武汉明瞳眼科医院',
     views: 1288,

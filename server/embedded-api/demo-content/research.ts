@@ -44,7 +44,7 @@ export const researchInnovation = items(15, { source: '明瞳眼科研究院', a
     id: 124,
     title: '集团获批设立眼科临床研究数据平台',
     summary: '统一标准的临床研究数据平台上线，各院区可在保护患者隐私的前提下开展多中心研究。',
-    cover: 'meeting',
+    cover: 'network',
     date: '2024-01-25',
     views: 3102,
     body: [
@@ -86,7 +86,7 @@ export const academicExchange = items(16, { source: '集团医务部', author: '
     id: 131,
     title: '第五届明瞳眼科论坛在上海举行',
     summary: '来自全国的 600 余名眼科同道齐聚一堂，围绕屈光、白内障与眼底病的前沿进展展开研讨。',
-    cover: 'lecture-hall',
+    cover: 'ceremony',
     date: '2023-04-22',
     views: 5320,
     body: [
@@ -123,7 +123,7 @@ export const academicExchange = items(16, { source: '集团医务部', author: '
     id: 134,
     title: '“光明讲堂”走进基层医院',
     summary: '集团专家团赴湖北、四川等地基层医院开展眼科适宜技术培训。',
-    cover: 'training',
+    cover: 'charity-bus',
     date: '2023-12-06',
     views: 2210,
     body: [

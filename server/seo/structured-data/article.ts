@@ -5,13 +5,13 @@
  * did not give.
  */
 import type { MedicalWebPage, NewsArticle } from 'schema-dts';
-import { categorySection } from '../../../client/href.js';
+import { categorySection, href } from '../../../client/href.js';
 import { categoryName } from '../../../client/navigation.js';
-import type { ContentDetail } from '../../../shared/contract/entities.js';
+import type { ContentDetail, Expert } from '../../../shared/contract/entities.js';
 import { absolute, type PageContext } from '../page-context.js';
 import { publisherOf } from './organization.js';
 
-export function articleNode(ctx: PageContext, item: ContentDetail): NewsArticle | MedicalWebPage {
+export function articleNode(ctx: PageContext, item: ContentDetail, reviewer?: Expert | null): NewsArticle | MedicalWebPage {
   const publisher = publisherOf(ctx);
   const common = {
     '@id': `${ctx.canonical}#article`,
@@ -24,7 +24,13 @@ export function articleNode(ctx: PageContext, item: ContentDetail): NewsArticle 
     inLanguage: 'zh-CN',
     ...(publisher ? { publisher } : {}),
   };
-  if (categorySection(item.categoryId) === 'services') return { '@type': 'MedicalWebPage', ...common };
+  if (categorySection(item.categoryId) === 'services') {
+    // The expert the content API names as the article's reviewer, on their own page.
+    const reviewedBy = reviewer
+      ? { '@type': 'Physician' as const, name: reviewer.name, url: absolute(ctx, href('expertDetail', { id: reviewer.id })) }
+      : undefined;
+    return { '@type': 'MedicalWebPage', ...common, ...(reviewedBy ? { reviewedBy } : {}) };
+  }
   const section = categoryName(item.categoryId, ctx.layout);
   return { '@type': 'NewsArticle', ...common, ...(section ? { articleSection: section } : {}) };
 }

@@ -8,7 +8,7 @@ import type { BreadcrumbList } from 'schema-dts';
 import { categoryHref, categorySection, href, sectionHref } from '../../../client/href.js';
 import { categoryName, sectionCrumbs } from '../../../client/navigation.js';
 import { ROUTES } from '../../../client/route-table.js';
-import { absolute, type PageContext, type RoutePage } from '../page-context.js';
+import { absolute, pageItem, type PageContext, type RoutePage } from '../page-context.js';
 
 interface Crumb {
   name: string;
@@ -16,7 +16,7 @@ interface Crumb {
 }
 
 export function breadcrumbList(ctx: PageContext, page: RoutePage, title: string): BreadcrumbList {
-  const item = page.route === 'contentDetail' || page.route === 'reportDetail' ? page.data : undefined;
+  const item = pageItem(page);
   const section = (item && categorySection(item.categoryId)) ?? ROUTES[page.route].section;
   const crumbs: Crumb[] = [{ name: ROUTES.home.title, url: absolute(ctx, href('home')) }];
   for (const crumb of sectionCrumbs(page.route, section))

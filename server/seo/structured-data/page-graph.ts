@@ -38,7 +38,7 @@ function ownNodes(ctx: PageContext, page: RoutePage): (Thing | undefined)[] {
       return [groupOrganization(ctx, {}, branchNodes(page.data.branches))];
     case 'contentDetail':
     case 'reportDetail':
-      return [articleNode(ctx, page.data)];
+      return [articleNode(ctx, page.data.item, page.data.reviewer)];
     case 'expertDetail':
       return [physicianNode(ctx, page.data)];
     default:
