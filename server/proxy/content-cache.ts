@@ -29,6 +29,7 @@ import {
   type CacheStatus,
   type CacheWindows,
 } from './cached-answer.js';
+import type { ContentReader } from './content-reader.js';
 
 interface FetchContext {
   request: ApiRequest;
@@ -49,6 +50,8 @@ type FetchOptions = LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchCont
 
 export interface ContentCacheDeps {
   upstream: UpstreamClient;
+  /** Makes what the content API sent into what the service answers. */
+  reader: ContentReader;
   config: CacheWindows & Pick<Config, 'UPSTREAM_TIMEOUT_MS'>;
   metrics: Metrics;
   log: Logger;

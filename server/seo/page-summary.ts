@@ -36,7 +36,7 @@ export function summarise(ctx: PageContext, page: RoutePage): PageSummary {
       const item = pageItem(page)!;
       return {
         title: item.title,
-        description: plainLine(item.summary),
+        description: item.summary ? plainLine(item.summary) : own.description,
         type: 'article',
         publishedTime: item.date,
         card: { route: page.route, id: item.id },

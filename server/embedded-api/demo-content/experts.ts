@@ -1,5 +1,5 @@
 /** The 12 experts (ids 1-12) and the home page's expert section. */
-import type { Expert } from '../../../shared/contract/entities.js';
+import type { Expert } from '../demo-content-type.js';
 import { html } from './helpers.js';
 import { HOSPITAL } from './hospitals.js';
 

@@ -1,5 +1,5 @@
 /** The group introduction, banners, awards, promotions and category lists. */
-import type { Award, Banner, Category, GroupIntroduction, Promotion, SubCategory } from '../../../shared/contract/entities.js';
+import type { Award, Banner, Category, GroupIntroduction, Promotion, SubCategory } from '../demo-content-type.js';
 import { html } from './helpers.js';
 
 export const groupIntroduction: GroupIntroduction = {

@@ -1,5 +1,5 @@
 /** Small builders that keep the demo data files readable. */
-import type { ContentDetail } from '../../../shared/contract/entities.js';
+import type { ContentDetail } from '../demo-content-type.js';
 
 /** The cover illustrations under /media/covers (800x500). */
 type CoverName =

@@ -1,5 +1,5 @@
 /** The 6 domestic hospitals, the Sydney hospital and the contact details. */
-import type { ContactUs, Hospital, InternationalHospital } from '../../../shared/contract/entities.js';
+import type { ContactUs, Hospital, InternationalHospital } from '../demo-content-type.js';
 import { html } from './helpers.js';
 
 /** The domestic outpatient hours, every day (as the contact details say: 周一至周日 8:00-17:00). */

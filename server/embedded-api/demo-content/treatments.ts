@@ -1,5 +1,5 @@
 /** The 8 featured treatments (category 5). */
-import type { Treatment } from '../../../shared/contract/entities.js';
+import type { Treatment } from '../demo-content-type.js';
 import { html } from './helpers.js';
 
 const t = (id: number, title: string, key: string, icon: string, summary: string, body: string[]): Treatment => ({
