@@ -6,6 +6,7 @@
  * site with a signed publish event (editor.ts).
  */
 import { createServer, type Server } from 'node:http';
+import { handleUpload } from './uploads.js';
 import type { AddressInfo } from 'node:net';
 import { NEWS_CATEGORY_IDS, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../../shared/constants.js';
 import type { ApiName } from '../../shared/contract/api-paths.js';
@@ -107,6 +108,7 @@ export async function startEmbeddedApi(options: EmbeddedApiOptions = {}): Promis
   const content = structuredClone(options.content ?? demoContent);
   const server = createServer((req, res) => {
     if (handleEdit(req, res, content, options.publishing)) return;
+    if (handleUpload(req, res)) return;
     const request = req.method === 'GET' ? parseApiRequest(req.url ?? '/') : undefined;
     let [status, body] = json(405, { error: { code: 'method_not_allowed', message: 'GET only' } });
     if (request && 'key' in request) {

@@ -5,8 +5,8 @@ import { html } from './helpers.js';
 const t = (id: number, title: string, key: string, icon: string, summary: string, body: string[]): Treatment => ({
   id,
   title,
-  icon: `/media/treatments/icons/${icon}.svg`,
-  image: `/media/treatments/${key}.svg`,
+  icon: `/uploads/treatments/icons/${icon}.svg`,
+  image: `/uploads/treatments/${key[0]!.toUpperCase()}${key.slice(1)}.jpeg`,
   summary,
   content: html(body),
 });
