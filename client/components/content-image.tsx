@@ -27,11 +27,14 @@ export interface ContentImageProps {
   className?: string;
   /** The first screen's largest picture: preloaded, fetched first, never lazy. */
   priority?: boolean;
-  /** For the layout checks: the sides a picture that fills its slot may lose (`top right bottom left`). */
+  /**
+   * For the layout checks: the sides the picture may lose. An upload has whatever shape its
+   * editor gave it and fills the design's box (object-fit: cover), so by default any side.
+   */
   bleed?: string;
 }
 
-export function ContentImage({ image, sizes, width, height, alt = '', className, priority, bleed }: ContentImageProps) {
+export function ContentImage({ image, sizes, width, height, alt = '', className, priority, bleed = 'top right bottom left' }: ContentImageProps) {
   if (!image) {
     return (
       <span

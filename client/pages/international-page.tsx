@@ -31,7 +31,6 @@ export default function InternationalPage() {
                   width={800}
                   height={500}
                   priority={i === 0}
-                  bleed="top right bottom left"
                 />
                 <div className="intl-hero-body">
                   <p className="eyebrow-pill">

@@ -97,5 +97,7 @@ function shortHash(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 12);
 }
 
+/** What every media tag starts with. */
+export const MEDIA_TAG_PREFIX = 'media:';
 /** The tag every answer made from a source carries, for purges: `media:<12 hex of the SHA-256 of its URL>`. */
-export const mediaTag = (source: URL | string) => `media:${shortHash(String(source))}`;
+export const mediaTag = (source: URL | string) => `${MEDIA_TAG_PREFIX}${shortHash(String(source))}`;

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { LRUCache } from 'lru-cache';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ContentError } from '../../shared/content-api.js';
+import { isContentError, type ContentError } from '../../shared/content-api.js';
 import { encodeRef } from '../../shared/media-url.js';
 import type { Config } from '../config.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
@@ -67,6 +67,8 @@ export interface MediaDescription {
   height: number;
   type: SourceType;
   color: string;
+  /** No transparent pixel: its colour may stand behind it while it loads. */
+  opaque: boolean;
 }
 
 /** Keep-alive connections per media origin. */
@@ -159,7 +161,10 @@ export class MediaEndpoint {
     const looked = this.#originals.current(url, {}).then(
       ({ original }) => original,
       (error: unknown) => {
-        if (!(error instanceof MediaError)) this.#log.warn({ source: url.href, err: String(error) }, 'media source could not be described');
+        // A refusal for busy transform slots is expected in a burst: the next answer learns it.
+        if (!(error instanceof MediaError) && !isContentError(error)) {
+          this.#log.warn({ source: url.href, err: String(error) }, 'media source could not be described');
+        }
         return undefined;
       },
     );
@@ -175,6 +180,7 @@ export class MediaEndpoint {
       height: original.height!,
       type: original.type,
       color: original.color!,
+      opaque: original.opaque ?? false,
     };
   }
 

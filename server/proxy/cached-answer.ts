@@ -203,7 +203,9 @@ export async function fetchAnswer(
   const path = API_PATHS[request.name].template;
   const started = performance.now();
   try {
-    const res = await upstream.get(request.key, signal, previous?.validators);
+    // A purged answer is asked for whole and read anew: what it names may have changed behind an
+    // unchanged answer (an image's bytes under the same address), and the reader learns it.
+    const res = await upstream.get(request.key, signal, previous?.purged ? undefined : previous?.validators);
     const upstreamMs = performance.now() - started;
     metrics.upstreamDuration(path).observe(upstreamMs / 1000);
     if (res.status === 304 && previous) {

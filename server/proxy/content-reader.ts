@@ -113,9 +113,13 @@ export class ContentReader {
         const described = await this.#deps.describe(source, { budgetMs });
         if (!described) return;
         image.version = described.v;
-        image.width = described.width;
-        image.height = described.height;
-        image.color = described.color;
+        // An SVG is drawn at any width: its size would only hold its srcset back.
+        if (described.type !== 'svg') {
+          image.width = described.width;
+          image.height = described.height;
+        }
+        // A picture with transparent parts shows its background: only an opaque one gets its colour.
+        if (described.opaque) image.color = described.color;
         image.src = mediaPath(image.ref, described.v, DEFAULT_WIDTH);
       }),
     );
