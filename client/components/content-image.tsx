@@ -34,7 +34,16 @@ export interface ContentImageProps {
   bleed?: string;
 }
 
-export function ContentImage({ image, sizes, width, height, alt = '', className, priority, bleed = 'top right bottom left' }: ContentImageProps) {
+export function ContentImage({
+  image,
+  sizes,
+  width,
+  height,
+  alt = '',
+  className,
+  priority,
+  bleed = 'top right bottom left',
+}: ContentImageProps) {
   if (!image) {
     return (
       <span
