@@ -11,7 +11,6 @@ import { LRUCache } from 'lru-cache';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
-import { encodeRef } from '../../shared/media-url.js';
 import type { Config } from '../config.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
 import { etagMatches } from '../http/representation.js';
@@ -61,7 +60,6 @@ export interface MediaDeps {
 
 /** What pages learn of an original: enough for `srcset`, `width`/`height` and a placeholder. */
 export interface MediaDescription {
-  ref: string;
   v: string;
   width: number;
   height: number;
@@ -146,11 +144,10 @@ export class MediaEndpoint {
   };
 
   /**
-   * An original's version, size and colour within `budgetMs`, fetching (or revalidating) it
-   * through the same cache as the variants, so that the first variant asked for afterwards needs
-   * no second fetch. Undefined when the budget runs out (the fetch goes on, and the next call
-   * has it) or the source cannot be served (not allowed, not an image, missing: logged).
-   * `source` is an absolute URL or a path on the content API.
+   * An original's version, size and colour within `budgetMs`, fetched (or revalidated) through
+   * the variants' cache, so the first variant asked for next needs no second fetch. Undefined when
+   * the budget runs out (the fetch goes on, for the next call) or the source cannot be served (not
+   * allowed, not an image, missing: logged). `source`: an absolute URL or a path on the content API.
    */
   async describe(source: string, { budgetMs }: { budgetMs: number }): Promise<MediaDescription | undefined> {
     const url = this.policy.resolve(source);
@@ -174,7 +171,6 @@ export class MediaEndpoint {
     stop.abort();
     if (!original || !isImageType(original.type)) return undefined;
     return {
-      ref: encodeRef(url.href),
       v: original.version,
       width: original.width!,
       height: original.height!,
