@@ -39,6 +39,11 @@ export class CircuitBreaker {
     if (this.#state !== 'closed') this.#set('closed');
   }
 
+  /** A call allowed but never made (it found no slot): a probe's mark is let go, for the next call. */
+  abandon(): void {
+    this.#probing = false;
+  }
+
   failure(): void {
     this.#probing = false;
     this.#failures++;

@@ -83,8 +83,17 @@ export class UpstreamClient {
    */
   async get(pathAndQuery: string, signal?: AbortSignal, validators: Validators = {}): Promise<UpstreamAnswer> {
     if (!this.#breaker.allow()) throw upstreamError('circuit_open', 'the content API is failing; calls are paused for a cool-down');
-    // A refused slot (a `busy` ContentError) is thrown from here, before the breaker counts anything.
-    return this.gate.run(() => this.#call(pathAndQuery, signal, validators));
+    let made = false;
+    try {
+      return await this.gate.run(() => {
+        made = true;
+        return this.#call(pathAndQuery, signal, validators);
+      });
+    } finally {
+      // Refused a slot (a `busy` ContentError): the content API was never asked, and a half-open
+      // circuit's probe must not stay taken by a call that was not made.
+      if (!made) this.#breaker.abandon();
+    }
   }
 
   async #call(pathAndQuery: string, signal: AbortSignal | undefined, validators: Validators): Promise<UpstreamAnswer> {
