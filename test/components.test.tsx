@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Layout } from '../client/components/layout.js';
 import { PageError, RootError } from '../client/components/page-error.js';
 import NewsPage from '../client/pages/news-page.js';
-import type { RouteHandle } from '../client/app-routes.js';
+import type { RouteHandle } from '../client/route-handle.js';
 import type { PageData } from '../client/page-loaders.js';
 import { ROUTES, type RouteKey } from '../client/route-table.js';
 
