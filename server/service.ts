@@ -253,7 +253,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // The reference page sends requests to the document's server: PUBLIC_ORIGIN, else this service on localhost.
   const documentServer = config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).origin : 'http://localhost:*';
   const headers = { pages: pageHeaders, api: apiHeaders(pageHeaders), apiDocs: apiDocsHeaders(pageHeaders, [documentServer]) };
-  const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res))), {
+  const observer = createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res)));
+  const frontDoor = createFrontDoor(headers, observer, {
     apiDocs: createApiDocsPage(source.apiReferenceScript),
     api: createApiHandler({
       cache,
@@ -280,8 +281,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   metrics.stats.ready = () => (admission.busy || !cache.warm ? 0 : 1);
   // A worker tells its primary when it holds answers, for the machine's readiness.
   const warmth = link && setInterval(() => link.state({ warm: cache.warm }), 500).unref();
-  // The internal listener for operators (METRICS_PORT), apart from the public port.
-  const operatorServer = config.METRICS_PORT === undefined ? undefined : createServer(operatorApp(operator));
+  // The internal listener for operators (METRICS_PORT), apart from the public port, behind a front
+  // door of its own: request ids, the page headers, the request line and metrics, as on the public port.
+  const operatorServer =
+    config.METRICS_PORT === undefined ? undefined : createServer(createFrontDoor(headers, observer, { app: operatorApp(operator) }));
 
   return {
     server,

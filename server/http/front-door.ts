@@ -52,10 +52,10 @@ export interface HeaderSets {
 }
 
 export interface Layers {
-  /** The API reference page, /api/docs. */
-  apiDocs: (req: IncomingMessage, res: ServerResponse) => void;
-  /** The proxy API: everything else under /api. */
-  api: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The API reference page, /api/docs (none on the operators' listener). */
+  apiDocs?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  /** The proxy API: everything else under /api (none on the operators' listener). */
+  api?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** The media endpoint: everything under /_media (server/media). */
   media?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** Answers from the page cache; false when the page is not there. */
@@ -85,7 +85,7 @@ export function createFrontDoor(security: HeaderSets, observeRequest: RequestObs
       return;
     }
     req.url = url;
-    if (url.startsWith('/api/') || url === '/api') {
+    if (layers.api && layers.apiDocs && (url.startsWith('/api/') || url === '/api')) {
       if (pathOf(url) === API_DOCS_PATH) {
         (res as Fronted)[SECURITY] = apiDocsPairs;
         return layers.apiDocs(req, res);
