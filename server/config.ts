@@ -12,7 +12,6 @@ import { MEDIA_SETTINGS } from './media/media-settings.js';
 import { TRACING_SETTINGS } from './observability/tracing-settings.js';
 import { commaList, int } from './setting-kinds.js';
 
-
 /** An address, or a CIDR range of them. */
 function addressOrRange(entry: string): boolean {
   const [address, bits, extra] = entry.split('/');
