@@ -16,6 +16,8 @@ import { startMediaOrigin, type MediaOrigin } from './support/media-origin.js';
 import { sourceOf } from './support/served-image.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
+import { sampleUrl } from './support/sample-urls.js';
+import { ROUTES } from '../client/route-table.js';
 
 const BANNER_PATH = '/uploads/2026/11/Banner-01.JPG';
 const NEWS_CATEGORY = 19;
@@ -136,5 +138,51 @@ describe('an answer with nothing usable left', () => {
     expect((res.body as { error: { message: string } }).error.message).toBeTruthy();
     await request(svc.url).get('/api/contact-us').expect(200);
     await request(svc.url).get('/').expect(200);
+  });
+});
+
+describe('every image on another origin, as a CMS with a media host sends it', () => {
+  let photos: MediaOrigin;
+  let upstream: TestUpstream;
+  let svc: RunningService;
+  beforeAll(async () => {
+    photos = await startMediaOrigin('127.0.0.1');
+    const photo = await cameraJpeg(1600, 1000, 3);
+    // Every upload the demo content names moves to the media host, named there in upper case.
+    const moved = (value: unknown): unknown => {
+      if (typeof value === 'string') {
+        return value.replace(/\/uploads\/[A-Za-z0-9/_.-]+/g, (path) => {
+          photos.files.set(path.toUpperCase(), { body: photo, contentType: 'image/jpeg' });
+          return `${photos.url}${path.toUpperCase()}`;
+        });
+      }
+      if (Array.isArray(value)) return value.map(moved);
+      if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, moved(v)]));
+      return value;
+    };
+    upstream = await startTestUpstream(moved(structuredClone(demoContent)) as DemoContent);
+    svc = await startService({ UPSTREAM_URL: upstream.url, MEDIA_ORIGINS: photos.url });
+  });
+  afterAll(async () => {
+    await svc.close();
+    await Promise.all([upstream.stop(), photos.stop()]);
+  });
+
+  it('every page answers 200 and draws each of its pictures from this site', async () => {
+    for (const route of Object.values(ROUTES)) {
+      const res = await request(svc.url).get(sampleUrl(route.path));
+      expect(res.status, route.path).toBe(200);
+      const html = res.text;
+      const sources = [...html.matchAll(/<img\b[^>]*?\ssrc="([^"]*)"/g)].map((m) => m[1]!);
+      for (const src of sources) expect(src, route.path).toMatch(/^\/(_media|media)\//);
+      // The media host is named only inside the endpoint's refs, never as an address a browser fetches.
+      expect(html, route.path).not.toContain(`src="${photos.url}`);
+      expect(html, route.path).not.toContain(`srcset="${photos.url}`);
+    }
+    const home = (await request(svc.url).get('/')).text;
+    const first = /<img\b[^>]*?\ssrc="(\/_media\/[^"]+)"/.exec(home)![1]!;
+    const variant = await request(svc.url).get(first).set('accept', 'image/webp,*/*').buffer(true).expect(200);
+    expect(variant.headers['content-type']).toBe('image/webp');
+    expect((await sharp(variant.body as Buffer).metadata()).exif).toBeUndefined();
   });
 });

@@ -47,10 +47,12 @@ describe('page cache', () => {
   });
 
   it('a page is never older than its data may be: it expires with the first answer it read', async () => {
-    const s = await start({ CACHE_MAX_AGE_MS: '400' });
+    // Freshness of 3 s (2.7 to 3 s once jittered): far longer than a first render on a busy
+    // machine, so the page is kept; then the window must really pass (a real wait, on purpose).
+    const s = await start({ CACHE_MAX_AGE_MS: '3000' });
     await request(s.url).get('/lxwm/index').expect(200);
     expect((await request(s.url).get('/lxwm/index')).headers['x-cache']).toBe('HIT');
-    await sleep(450);
+    await sleep(3_050);
     expect((await request(s.url).get('/lxwm/index')).headers['x-cache']).toBe('MISS');
   });
 
