@@ -67,6 +67,9 @@ describe('content as a CMS sends it', () => {
     expect(second!.image).toBeUndefined();
     expect(second!.title).toBe(content.banners[1]!.title);
     expect(third!.subtitle).toBeUndefined();
+    // One on the content API itself is named by its path: its origin, often an internal host, is never given out.
+    expect(sourceOf(third!.image!.src)).toBe(content.banners[2]!.image);
+    expect(JSON.stringify(banners)).not.toContain(new URL(upstream.url).host);
     expect(unlisted.totalCalls()).toBe(0);
   });
 

@@ -182,7 +182,7 @@ export class MediaEndpoint {
 
   /** Marks stale the originals a purge names (their `media:` tag, or `all`): the next request asks their origins again. */
   markStale(tags: ReadonlySet<string>): number {
-    return this.#originals.markStale((url) => tags.has(ALL_TAG) || tags.has(mediaTag(url)));
+    return this.#originals.markStale((url) => tags.has(ALL_TAG) || tags.has(mediaTag(this.policy.canonical(new URL(url)))));
   }
 
   async #answer(req: IncomingMessage, res: ServerResponse, address: MediaAddress): Promise<void> {

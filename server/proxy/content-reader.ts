@@ -64,13 +64,13 @@ export function readPayload(
       sanitizeHtmlFragment(fragment, (sent) => {
         const source = imageSource.safeParse(sent).success ? policy.resolve(sent) : undefined;
         if (!source || source instanceof RefusedAddress) return undefined;
-        const ref = encodeRef(source.href);
+        const ref = encodeRef(policy.canonical(source));
         return { src: mediaPath(ref, '0', DEFAULT_WIDTH), srcset: srcset(ref, '0', WIDEST) };
       }),
     media: (kind, sent) => {
       const source = policy.resolve(sent);
       if (source instanceof RefusedAddress) return undefined;
-      const ref = encodeRef(source.href);
+      const ref = encodeRef(policy.canonical(source));
       if (kind === 'file') return { src: filePath(ref, '0') } satisfies MediaFile;
       const image: MediaImage = { src: mediaPath(ref, '0', DEFAULT_WIDTH), ref, version: '0' };
       images.push({ image, source: source.href });

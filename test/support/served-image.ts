@@ -15,8 +15,8 @@ export function sourceOf(address: string): string | undefined {
 
 /**
  * A payload as the service answers it, with each media object (`{ src: '/_media/…' }`) turned back
- * into the source it was made from (an absolute URL), so that it can be checked against the
- * contract as the content API sends it, or compared across content API origins (`pathOnly`).
+ * into the source it was made from (a path on the content API, a URL on another origin), so that it
+ * can be checked against the contract as the content API sends it, or compared across origins (`pathOnly`).
  */
 export function asSent(value: unknown, pathOnly = false): unknown {
   if (Array.isArray(value)) return value.map((item) => asSent(item, pathOnly));
@@ -25,7 +25,7 @@ export function asSent(value: unknown, pathOnly = false): unknown {
   if (typeof src === 'string' && src.startsWith('/_media/')) {
     const source = sourceOf(src);
     if (source === undefined) throw new Error(`${src} names no source`);
-    return pathOnly ? new URL(source).pathname : source;
+    return pathOnly ? new URL(source, 'http://content.test').pathname : source;
   }
   return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, asSent(field, pathOnly)]));
 }
