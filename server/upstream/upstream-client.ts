@@ -9,6 +9,7 @@ import { ContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
 import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
+import { guardedCall } from '../reliability/guarded-call.js';
 import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
 
 export type UpstreamFailure = 'unreachable' | 'timeout' | 'status' | 'too_large' | 'invalid' | 'circuit_open';
@@ -82,9 +83,12 @@ export class UpstreamClient {
    * already held, the content API may say it has not changed (304) instead of sending it again.
    */
   async get(pathAndQuery: string, signal?: AbortSignal, validators: Validators = {}): Promise<UpstreamAnswer> {
-    if (!this.#breaker.allow()) throw upstreamError('circuit_open', 'the content API is failing; calls are paused for a cool-down');
-    // A refused slot (a `busy` ContentError) is thrown from here, before the breaker counts anything.
-    return this.gate.run(() => this.#call(pathAndQuery, signal, validators));
+    return guardedCall(
+      this.#breaker,
+      this.gate,
+      () => upstreamError('circuit_open', 'the content API is failing; calls are paused for a cool-down'),
+      () => this.#call(pathAndQuery, signal, validators),
+    );
   }
 
   async #call(pathAndQuery: string, signal: AbortSignal | undefined, validators: Validators): Promise<UpstreamAnswer> {
