@@ -89,7 +89,7 @@ end
 return freshUntil`;
 
 /** The commands the tier sends, which one Redis and a Redis Cluster client both have. */
-export type TierCommands = Pick<RedisClient, 'eval' | 'exists' | 'hGetAll' | 'set'>;
+type TierCommands = Pick<RedisClient, 'eval' | 'exists' | 'hGetAll' | 'set'>;
 
 /** How the tier reaches Redis: RedisLink (a budget per call, undefined when Redis cannot answer). */
 export interface TierLink {
