@@ -3,6 +3,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { BUILT_SERVER, startBuiltServer } from './support/built-server.js';
+import { until } from './support/polling.js';
 import runtime from '../scripts/node-runtime/package.json' with { type: 'json' };
 
 const MAJOR = runtime.version.split('.')[0]!;
@@ -19,8 +20,7 @@ describe('smoke: node dist/server/index.js', () => {
       const api = await fetch(`${server.url}/api/contact-us`);
       expect(api.status).toBe(200);
       // Log lines are written in batches; a quiet service still writes each within a moment.
-      for (let i = 0; i < 40 && !server.stdout().includes('"url":"/api/contact-us"'); i++) await new Promise((r) => setTimeout(r, 25));
-      expect(server.stdout()).toContain('"url":"/api/contact-us"');
+      await until(() => server.stdout().includes('"url":"/api/contact-us"'), 'the request line of the last request');
       server.child.kill('SIGTERM');
       const [code] = await once(server.child, 'exit');
       expect(code).toBe(0);
@@ -94,7 +94,7 @@ describe('smoke: node dist/server/content-api.js', () => {
     try {
       let stdout = '';
       child.stdout.on('data', (d) => (stdout += d));
-      for (let i = 0; i < 200 && !stdout.includes('content API listening'); i++) await new Promise((r) => setTimeout(r, 25));
+      await until(() => stdout.includes('content API listening'), 'the content API to listen');
       const { url } = JSON.parse(stdout.split('\n').find((l) => l.includes('content API listening'))!) as { url: string };
       const answer = (await (await fetch(`${url}/api/contact-us`)).json()) as { data: { phone: string } };
       expect(answer.data.phone).toBeTruthy();
