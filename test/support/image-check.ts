@@ -29,9 +29,11 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import runtime from '../../scripts/node-runtime/package.json' with { type: 'json' };
 import { freePort } from './redis-server.js';
 
-const BASE = 'docker.io/library/node:26-bookworm-slim';
+/** The Dockerfile's base: the pinned runtime's major line (test/node-runtime.test.ts checks that the Dockerfile names it). */
+const BASE = `docker.io/library/node:${runtime.version.split('.')[0]}-bookworm-slim`;
 const REPOSITORY = 'localhost/mingtong-site';
 const MIRROR = process.env.DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
 
