@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -43,6 +43,25 @@ function apiReferenceBundle(): Plugin {
   };
 }
 
+/**
+ * The embedded content API's uploads (server/embedded-api/uploads.ts), emitted beside the server's
+ * chunks, where that module finds them (`./uploads/`) once built.
+ */
+function embeddedUploads(): Plugin {
+  const root = 'server/embedded-api/uploads';
+  return {
+    name: 'embedded-uploads',
+    apply: 'build',
+    generateBundle() {
+      for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile()) continue;
+        const file = join(entry.parentPath, entry.name);
+        this.emitFile({ type: 'asset', fileName: join('uploads', relative(root, file)), source: readFileSync(file) });
+      }
+    },
+  };
+}
+
 // Two builds: the browser bundle (dist/client, with a manifest the server reads to name each
 // page's chunks) and the server (dist/server: the shell plus the app's render module).
 export default defineConfig(({ command, isSsrBuild }) => ({
@@ -50,7 +69,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     react(),
     // Build-time brotli and gzip copies of the browser's files, served as they are (no
     // compression work per request).
-    ...(isSsrBuild ? [] : [apiReferenceBundle()]),
+    ...(isSsrBuild ? [embeddedUploads()] : [apiReferenceBundle()]),
     ...(isSsrBuild ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/, threshold: 1024 })]),
     buildSummary(isSsrBuild ? 'the server' : 'the browser app'),
   ],

@@ -10,6 +10,8 @@ export default defineConfig({
     // Browser suites start Chromium; two workers suit the two cores.
     maxWorkers: 2,
     setupFiles: ['test/support/fail-on-console.ts'],
+    // The demo content's photos, drawn once for every test file (test/support/draw-uploads.ts).
+    globalSetup: ['test/support/draw-uploads.ts'],
     projects: [
       { extends: true, test: { name: 'site', include: ['test/**/*.test.{ts,tsx}'], exclude: [IMAGE], sequence: { groupOrder: 0 } } },
       // Building the image takes both cores for a minute or more: it runs after the rest, alone, so

@@ -169,6 +169,16 @@ function failingAudits(lhr) {
   return out;
 }
 
+/**
+ * Image bytes the page loaded during the run, in KB: Lighthouse does not scroll, so these are the
+ * first screen's pictures (lazy ones below it are not asked for).
+ */
+function imageKilobytes(lhr) {
+  const items = lhr.audits['network-requests']?.details?.items ?? [];
+  const bytes = items.filter((it) => it.resourceType === 'Image').reduce((n, it) => n + (it.transferSize ?? 0), 0);
+  return `${Math.round(bytes / 1024)} KB`;
+}
+
 const score = (lhr, id) => (lhr.categories[id].score === null ? NaN : Math.round(lhr.categories[id].score * 100));
 
 async function runPage(url, form) {
@@ -210,6 +220,7 @@ async function runPage(url, form) {
       lcp: best.lhr.audits['largest-contentful-paint']?.displayValue,
       cls: best.lhr.audits['cumulative-layout-shift']?.displayValue,
       tbt: best.lhr.audits['total-blocking-time']?.displayValue,
+      images: imageKilobytes(best.lhr),
     },
   };
 }
@@ -251,7 +262,7 @@ try {
       results.push(r);
       const line = r.error
         ? `ERROR ${r.error}`
-        : `${r.scores.join(' / ')}${r.perfRuns.length > 1 ? `  (perf runs: ${r.perfRuns.join(', ')})` : ''}  LCP ${r.metrics.lcp} CLS ${r.metrics.cls} TBT ${r.metrics.tbt}`;
+        : `${r.scores.join(' / ')}${r.perfRuns.length > 1 ? `  (perf runs: ${r.perfRuns.join(', ')})` : ''}  LCP ${r.metrics.lcp} CLS ${r.metrics.cls} TBT ${r.metrics.tbt} images ${r.metrics.images}`;
       console.log(`${form.padEnd(7)} ${path.padEnd(20)} ${line.replace(/^(\d+ \/ \d+ \/ \d+ \/ \d+)/, '$1 ')}`);
       for (const f of (r.failing ?? []).filter((f) => !f.diagnostic))
         console.log(`          ✗ [${f.category}] ${f.id} ${f.display} ${f.where}`);
@@ -283,16 +294,16 @@ lines.push(
     `up to ${retries} more times (shared 2-core machine, noisy); the best run is shown and every run's performance is listed.`,
 );
 lines.push('');
-lines.push('| page | form | performance | accessibility | best practices | SEO | perf runs | FCP | LCP | TBT | CLS |');
-lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+lines.push('| page | form | performance | accessibility | best practices | SEO | perf runs | FCP | LCP | TBT | CLS | images |');
+lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const path = new URL(r.url).pathname + new URL(r.url).search;
   if (r.error) {
-    lines.push(`| ${path} | ${r.form} | error | error | error | error | | | | | |`);
+    lines.push(`| ${path} | ${r.form} | error | error | error | error | | | | | | |`);
     continue;
   }
   lines.push(
-    `| ${path} | ${r.form} | ${cell(r, 0)} | ${cell(r, 1)} | ${cell(r, 2)} | ${cell(r, 3)} | ${r.perfRuns.join(', ')} | ${r.metrics.fcp} | ${r.metrics.lcp} | ${r.metrics.tbt} | ${r.metrics.cls} |`,
+    `| ${path} | ${r.form} | ${cell(r, 0)} | ${cell(r, 1)} | ${cell(r, 2)} | ${cell(r, 3)} | ${r.perfRuns.join(', ')} | ${r.metrics.fcp} | ${r.metrics.lcp} | ${r.metrics.tbt} | ${r.metrics.cls} | ${r.metrics.images} |`,
   );
 }
 lines.push('');

@@ -8,15 +8,8 @@ import { isContentError, type ContentApi } from '../shared/content-api.js';
 import { Layout } from './components/layout.js';
 import { PageError, RootError } from './components/page-error.js';
 import { PAGE_LOADERS, type PageKey } from './page-loaders.js';
+import { pageStatus, type RouteHandle } from './route-handle.js';
 import { NOT_FOUND_TITLE, ROUTES, type RouteKey } from './route-table.js';
-
-/** What a matched route tells the document and the server: its route and its page module. */
-export interface RouteHandle {
-  route?: RouteKey;
-  title: string;
-  /** The page module, as Vite's manifest names it (client/pages/x-page.tsx). */
-  module?: string;
-}
 
 /** The id of the <script type="application/json"> that carries the loaders' data to the browser. */
 export const ROUTER_DATA_ID = '__router-data';
@@ -27,13 +20,10 @@ export const contentApiContext = createContext<ContentApi>();
 type PageModule = { default: React.ComponentType };
 const pageModules = import.meta.glob<PageModule>('./pages/*-page.tsx');
 
-/** The statuses a page answers with besides 200: its content does not exist, the visitor asked too often, or it cannot be had now. */
-const PAGE_STATUSES = new Set([404, 429]);
-
 /** The error a page shows: 404 or 429 as the content API's answer said, 503 otherwise. */
 function toRouteError(error: unknown): never {
   if (isContentError(error)) {
-    throw data({ code: error.code, message: error.message }, { status: PAGE_STATUSES.has(error.status) ? error.status : 503 });
+    throw data({ code: error.code, message: error.message }, { status: pageStatus(error.status) });
   }
   throw error;
 }

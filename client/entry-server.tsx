@@ -7,7 +7,8 @@ import { renderToPipeableStream, type PipeableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, RouterContextProvider, StaticRouterProvider } from 'react-router';
 import type { ContentApi } from '../shared/content-api.js';
 import { serializeForScript } from '../shared/escape-json.js';
-import { contentApiContext, createRoutes, ROUTER_DATA_ID, type RouteHandle } from './app-routes.js';
+import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js';
+import type { RouteHandle } from './route-handle.js';
 import { LargeTextContext } from './text-size.js';
 
 export interface RenderedPage {

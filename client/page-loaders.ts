@@ -122,8 +122,9 @@ export const PAGE_LOADERS = {
       contact: valueOf(contact),
     };
   },
+  /** The home page shows each of its sections that can be read; only when none can does it fail. */
   home: async (api, _url, signal) => {
-    const [banners, treatments, expertGroup, newsMedia, hospitals, international] = await Promise.all([
+    const parts = await Promise.allSettled([
       api.get('banner', { signal }),
       api.get('specialtyTreatment', { signal }),
       api.get('expertGroup', { signal }),
@@ -131,7 +132,17 @@ export const PAGE_LOADERS = {
       api.get('domesticHospitals', { signal }),
       api.get('internationalHospitals', { signal }),
     ]);
-    return { banners, treatments: treatments.data, expertGroup, newsMedia, hospitals, international };
+    const failed = parts.filter((p) => p.status === 'rejected');
+    if (failed.length === parts.length) throw failed[0]!.reason;
+    const [banners, treatments, expertGroup, newsMedia, hospitals, international] = parts;
+    return {
+      banners: valueOf(banners) ?? [],
+      treatments: valueOf(treatments)?.data ?? [],
+      expertGroup: valueOf(expertGroup),
+      newsMedia: valueOf(newsMedia),
+      hospitals: valueOf(hospitals) ?? [],
+      international: valueOf(international) ?? [],
+    };
   },
   culture: (api, _url, signal) => api.get('groupIntroduction', { signal }),
   history: (api, _url, signal) => api.get('groupIntroduction', { signal }),

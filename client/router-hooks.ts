@@ -1,6 +1,6 @@
 /** Typed access to the router's state from pages and components: loader data, the current route and section. */
 import { useLoaderData, useMatches, useRouteLoaderData } from 'react-router';
-import type { RouteHandle } from './app-routes.js';
+import type { RouteHandle } from './route-handle.js';
 import { categorySection } from './href.js';
 import type { PageData, PageKey } from './page-loaders.js';
 import { ROUTES, type RouteKey, type SectionKey } from './route-table.js';

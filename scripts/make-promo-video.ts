@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/make-promo-video.ts`: makes the demo content's promo film from the site's own
  * illustrations: a title card, then four scenes joined by cross-fades, as H.264 MP4 and VP9 WebM,
- * with its Chinese captions as WebVTT (client/public/media/promotions/corporate.mp4, .webm and -zh.vtt). The SVGs are
+ * with its Chinese captions as WebVTT (server/embedded-api/uploads/promotions/corporate.mp4, .webm and -zh.vtt, served by the embedded content API). The SVGs are
  * drawn to frames by sharp and encoded by Debian's ffmpeg; run it again after changing a scene.
  */
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 
-const MEDIA = 'client/public/media';
+const MEDIA = 'server/embedded-api/uploads';
 const OUT = `${MEDIA}/promotions/corporate`;
 const WIDTH = 960;
 const HEIGHT = 540;

@@ -8,6 +8,9 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parsePartnerKeys } from './http/partner-keys.js';
+import { MEDIA_SETTINGS } from './media/media-settings.js';
+import { TRACING_SETTINGS } from './observability/tracing-settings.js';
+import { commaList, int } from './setting-kinds.js';
 
 /** An address, or a CIDR range of them. */
 function addressOrRange(entry: string): boolean {
@@ -17,24 +20,6 @@ function addressOrRange(entry: string): boolean {
   if (bits === undefined) return true;
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
-
-/** An http(s) origin as written in MEDIA_ORIGINS: scheme, host and optional port, nothing else. */
-function isOrigin(entry: string): boolean {
-  if (!URL.canParse(entry)) return false;
-  const url = new URL(entry);
-  return /^https?:$/.test(url.protocol) && url.origin === entry.replace(/\/$/, '').toLowerCase();
-}
-
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-
-/** A comma-separated list, its entries trimmed and empty ones dropped. */
-export const commaList = () =>
-  z.string().transform((list) =>
-    list
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
 
 const schema = z.object({
   PORT: int(0, 65_535).default(3000).describe('listening port'),
@@ -185,80 +170,8 @@ const schema = z.object({
       'serves `/metrics` and `/status` on this port (on `HOST`) and not on the public one; unset: on the public port, to this machine only unless `METRICS_TOKEN` is set',
     ),
   SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('longest wait for in-flight requests on SIGTERM/SIGINT'),
-  MEDIA_ORIGINS: commaList()
-    .refine(
-      (entries) => entries.every(isOrigin),
-      'each entry must be an http(s) origin (scheme, host and port only), e.g. `https://media.example.cn`',
-    )
-    .transform((entries) => entries.map((e) => new URL(e).origin))
-    .optional()
-    .describe(
-      'comma-separated origins besides the content API whose images and files `/_media/` may fetch (docs/decisions/023); unset: the content API only',
-    ),
-  MEDIA_MAX_BYTES: int(64 * 1024, 1024 * 1024 * 1024)
-    .default(16 * 1024 * 1024)
-    .describe(
-      'largest original (image, video or captions) `/_media/` fetches; refused as soon as its Content-Length or the bytes read pass it',
-    ),
-  MEDIA_MAX_PIXELS: int(1_000, 1_000_000_000)
-    .default(50_000_000)
-    .describe('largest image, in pixels (width × height as its header declares), decoded; a larger one is refused before decoding'),
-  MEDIA_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('whole budget for fetching one original (connection, headers and body)'),
-  MEDIA_TRANSFORMS: int(1, 256)
-    .optional()
-    .describe(
-      'image transforms at once (a queue of four per transform waits behind them; past it, 503 `busy`); default: the number of cores',
-    ),
-  MEDIA_CACHE_MAX_BYTES: int(1024 * 1024, 16 * 1024 * 1024 * 1024)
-    .default(64 * 1024 * 1024)
-    .describe('bound of the in-memory media caches: three quarters for variants, a quarter for the originals they are made from'),
-  MEDIA_CACHE_DIR: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      'a directory where variants and what is known of each original are kept across restarts (created if missing); unset: memory only',
-    ),
-  MEDIA_CACHE_DIR_MAX_BYTES: int(1024 * 1024, 1024 * 1024 * 1024 * 1024)
-    .default(1024 * 1024 * 1024)
-    .describe('bound of `MEDIA_CACHE_DIR`; past it the least recently used files are deleted'),
-  MEDIA_FRESH_S: int(1, 86_400)
-    .default(300)
-    .describe(
-      'how long an original is taken as current before its origin is asked again (with its ETag); an address naming the current version never asks',
-    ),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z
-    .url({ protocol: /^https?$/ })
-    .optional()
-    .describe(
-      'turns on tracing (OpenTelemetry): spans are sent over OTLP/HTTP (JSON) to this base address + `/v1/traces`; unset: tracing is off and its SDK is never loaded',
-    ),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
-    .url({ protocol: /^https?$/ })
-    .optional()
-    .describe(
-      'the full address spans are sent to, used as it is (wins over `OTEL_EXPORTER_OTLP_ENDPOINT`; setting it alone turns tracing on)',
-    ),
-  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('site-bff').describe("the traces' `service.name`"),
-  OTEL_EXPORTER_OTLP_TIMEOUT: int(100, 60_000)
-    .default(10_000)
-    .describe(
-      'budget, in ms, of sending one batch of spans (retries included); on shutdown the last spans get at most half of `SHUTDOWN_TIMEOUT_MS`',
-    ),
-  OTEL_BSP_SCHEDULE_DELAY: int(10, 60_000).default(5_000).describe('longest wait, in ms, before finished spans are sent in a batch'),
-  OTEL_TRACES_SAMPLER: z
-    .enum(['parentbased_always_on', 'parentbased_traceidratio', 'parentbased_always_off', 'always_on', 'traceidratio', 'always_off'])
-    .default('parentbased_always_on')
-    .describe("which requests are traced, as OpenTelemetry's SDKs read it: `parentbased_*` follows a trusted caller's decision"),
-  OTEL_TRACES_SAMPLER_ARG: z.coerce
-    .number()
-    .min(0)
-    .max(1)
-    .default(1)
-    .describe('the share of traces kept by the `traceidratio` samplers (`0.1` keeps one in ten)'),
-  OTEL_BSP_MAX_QUEUE_SIZE: int(64, 1_000_000)
-    .default(2_048)
-    .describe('finished spans held for sending; past it (a collector that is down or slow) new ones are dropped, never waited for'),
+  ...MEDIA_SETTINGS,
+  ...TRACING_SETTINGS,
 });
 
 export type Config = z.output<typeof schema>;

@@ -27,6 +27,7 @@ import { TrustedProxies } from './http/trusted-proxies.js';
 import { UntrustedForwarders, warnUntrustedForwarder } from './http/untrusted-forwarders.js';
 import { PurgeClock } from './fleet/purge-clock.js';
 import { MediaEndpoint } from './media/media-endpoint.js';
+import { ContentReader } from './proxy/content-reader.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/operator-routes.js';
@@ -138,7 +139,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
     : link?.tier;
   // When this process last purged: one clock for the answers and the pages.
   const purges = new PurgeClock();
-  const cache = new ContentCache({ upstream, config, metrics, log, shared, purges });
+  const media = new MediaEndpoint({
+    config,
+    contentApiUrl: upstreamUrl,
+    metrics,
+    log,
+    // Fetching an original nothing holds is a call that costs an origin: the client's budget pays for it.
+    beforeOriginFetch: async (req) => (await admission.admitCall(req, 'api')).refusal,
+  });
+  const reader = new ContentReader({ policy: media.policy, describe: (source, options) => media.describe(source, options), metrics, log });
+  const cache = new ContentCache({ upstream, reader, config, metrics, log, shared, purges });
   const headScriptHash = `sha256-${createHash('sha256').update(HEAD_SCRIPT).digest('base64')}`;
   // Development injects Vite's client and React's refresh preamble as inline scripts.
   const pageHeaders = securityHeaders([headScriptHash], { csp: !source.development });
@@ -149,14 +159,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted, metrics, purges)
       : undefined;
 
-  const media = new MediaEndpoint({
-    config,
-    contentApiUrl: upstreamUrl,
-    metrics,
-    log,
-    // Fetching an original nothing holds is a call that costs an origin: the client's budget pays for it.
-    beforeOriginFetch: async (req) => (await admission.admitCall(req, 'api')).refusal,
-  });
   const bus = redis ? redisBus(redis, log) : (link?.bus ?? localBus());
   const purger = new Purger({ cache, pageCache, purges, media, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
 
@@ -251,7 +253,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // The reference page sends requests to the document's server: PUBLIC_ORIGIN, else this service on localhost.
   const documentServer = config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).origin : 'http://localhost:*';
   const headers = { pages: pageHeaders, api: apiHeaders(pageHeaders), apiDocs: apiDocsHeaders(pageHeaders, [documentServer]) };
-  const frontDoor = createFrontDoor(headers, createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res))), {
+  const observer = createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res)));
+  const frontDoor = createFrontDoor(headers, observer, {
     apiDocs: createApiDocsPage(source.apiReferenceScript),
     api: createApiHandler({
       cache,
@@ -278,8 +281,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   metrics.stats.ready = () => (admission.busy || !cache.warm ? 0 : 1);
   // A worker tells its primary when it holds answers, for the machine's readiness.
   const warmth = link && setInterval(() => link.state({ warm: cache.warm }), 500).unref();
-  // The internal listener for operators (METRICS_PORT), apart from the public port.
-  const operatorServer = config.METRICS_PORT === undefined ? undefined : createServer(operatorApp(operator));
+  // The internal listener for operators (METRICS_PORT), apart from the public port, behind a front
+  // door of its own: request ids, the page headers, the request line and metrics, as on the public port.
+  const operatorServer =
+    config.METRICS_PORT === undefined ? undefined : createServer(createFrontDoor(headers, observer, { app: operatorApp(operator) }));
 
   return {
     server,

@@ -12,10 +12,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { isContentError } from '../shared/content-api.js';
 import { loadConfig } from '../server/config.js';
 import { PurgeClock } from '../server/fleet/purge-clock.js';
+import { SourcePolicy } from '../server/media/media-address.js';
 import { createMetrics } from '../server/observability/metrics.js';
 import { apiRequestFor } from '../server/proxy/api-request.js';
 import { cacheControl } from '../server/proxy/cached-answer.js';
 import { ContentCache } from '../server/proxy/content-cache.js';
+import { ContentReader } from '../server/proxy/content-reader.js';
 import { UpstreamClient } from '../server/upstream/upstream-client.js';
 import { until } from './support/polling.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
@@ -62,11 +64,15 @@ beforeEach(() => {
     },
   });
   purges = new PurgeClock();
+  const metrics = createMetrics({ defaultMetrics: false });
+  const log = pino({ level: 'info' }, sink);
   cache = new ContentCache({
     upstream: client,
+    // Images are not what these cases are about: none is described.
+    reader: new ContentReader({ policy: new SourcePolicy(upstream.url), describe: () => Promise.resolve(undefined), metrics, log }),
     config,
-    metrics: createMetrics({ defaultMetrics: false }),
-    log: pino({ level: 'info' }, sink),
+    metrics,
+    log,
     purges,
   });
 });

@@ -254,7 +254,9 @@ describe('no collisions, in Chromium', () => {
       const caption = document.querySelector<HTMLElement>('.slide[data-current="true"] .slide-caption .container > *')!;
       caption.style.maxWidth = 'none';
       caption.textContent = '一段很长的标题'.repeat(12);
+      // A picture not marked to bleed, clipped by its container.
       const tile = document.querySelector<HTMLElement>('.hospital-tile img')!;
+      tile.removeAttribute('data-bleed');
       Object.assign(tile.parentElement!.style, { overflow: 'hidden', width: '40px' });
       document.querySelector<HTMLElement>('.footer-main')!.style.paddingTop = '0';
       document.querySelector<HTMLElement>('.row-text')!.textContent = '一段很长的摘要'.repeat(20);
@@ -263,7 +265,7 @@ describe('no collisions, in Chromium', () => {
     expect(found).toEqual(
       expect.arrayContaining([
         'home banner: text over the artwork',
-        expect.stringMatching(/^img\. \/media\/hospitals\/.+ cut at .*right/),
+        expect.stringMatching(/^img\. \/_media\/.+ cut at .*right/),
         expect.stringMatching(/^footer: the name \d+ px from its top$/),
         'p.row-text cut by its line clamp: 一段很长的摘要一段很长的摘要一段',
       ]),

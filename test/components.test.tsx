@@ -2,13 +2,14 @@
  * The layout's components rendered on the server with hand-made loader data: the header's nine
  * items and panels, the footer's category links, and the error states.
  */
+import { servedImage } from './support/served-image.js';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, data, StaticRouterProvider, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { Layout } from '../client/components/layout.js';
 import { PageError, RootError } from '../client/components/page-error.js';
 import NewsPage from '../client/pages/news-page.js';
-import type { RouteHandle } from '../client/app-routes.js';
+import type { RouteHandle } from '../client/route-handle.js';
 import type { PageData } from '../client/page-loaders.js';
 import { ROUTES, type RouteKey } from '../client/route-table.js';
 
@@ -18,8 +19,8 @@ const layoutData: PageData<'layout'> = {
     slogan: '守护光明',
     summary: '一段用于测试的集团简介。',
     content: '<p>简介</p>',
-    logo: '/media/brand/logo.svg',
-    image: '/media/brand/group-intro.svg',
+    logo: servedImage('/media/brand/logo.svg'),
+    image: servedImage('/media/brand/group-intro.svg'),
     stats: [],
     culture: [],
     history: [],
@@ -29,7 +30,16 @@ const layoutData: PageData<'layout'> = {
     { id: 6, name: '科普知识' },
     { id: 7, name: '治疗设备' },
   ],
-  treatments: [{ id: 1, title: '近视激光', icon: '/media/t/laser.svg', image: '/media/t/laser.svg', summary: '摘要', content: '' }],
+  treatments: [
+    {
+      id: 1,
+      title: '近视激光',
+      icon: servedImage('/media/t/laser.svg'),
+      image: servedImage('/media/t/laser.svg'),
+      summary: '摘要',
+      content: '',
+    },
+  ],
   researchCategories: [
     { id: 15, name: '科研创新' },
     { id: 16, name: '学术交流' },
@@ -53,7 +63,9 @@ const layoutData: PageData<'layout'> = {
 const newsData: PageData<'news'> = {
   categoryId: 20,
   list: {
-    items: [{ id: 301, categoryId: 20, title: '医院开展义诊', summary: '摘要', cover: '/media/covers/a.svg', date: '2024-05-01' }],
+    items: [
+      { id: 301, categoryId: 20, title: '医院开展义诊', summary: '摘要', cover: servedImage('/media/covers/a.svg'), date: '2024-05-01' },
+    ],
     total: 20,
     page: 1,
     pageSize: 9,

@@ -1,14 +1,10 @@
+import { backingFile } from '../server/embedded-api/uploads.js';
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it, expect } from 'vitest';
 import type { z } from 'zod';
 import * as E from '../shared/contract/entities.js';
 import { CATEGORY, RESEARCH_SUBCATEGORY_IDS } from '../shared/constants.js';
 import { demoContent as D } from '../server/embedded-api/demo-content/index.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const MEDIA_DIR = path.join(ROOT, 'client/public/media');
 
 /** Parses with the schema and, on failure, reports the first issues with their paths. */
 function expectValid(schema: z.ZodType, value: unknown, what: string) {
@@ -25,11 +21,11 @@ function strings(value: unknown, at = 'demoContent', out: [string, string][] = [
   return out;
 }
 
-/** Every image path referenced: fields holding /media/... and <img src> inside HTML. */
+/** Every upload referenced: fields holding /uploads/... and <img src> inside HTML. */
 function imagePaths(): Map<string, string> {
   const found = new Map<string, string>();
   for (const [at, s] of strings(D)) {
-    if (s.startsWith('/media/')) found.set(s, at);
+    if (s.startsWith('/uploads/')) found.set(s, at);
     for (const m of s.matchAll(/<img\b[^>]*\bsrc="([^"]*)"/g)) found.set(m[1]!, `${at} <img>`);
   }
   return found;
@@ -144,15 +140,13 @@ describe('demo content: ids and categories', () => {
       }
       expect(p.duration, p.title).toMatch(/^\d{2}:\d{2}$/);
       for (const f of [...p.video.sources.map((v) => v.src), ...p.video.captions.map((c) => c.src)])
-        expect(fs.existsSync(path.join(MEDIA_DIR, f.slice('/media/'.length))), f).toBe(true);
-      const vtt = fs.readFileSync(path.join(MEDIA_DIR, p.video.captions[0]!.src.slice('/media/'.length)), 'utf8');
+        expect(backingFile(f)?.drawn, f).toBe(false);
+      const vtt = fs.readFileSync(backingFile(p.video.captions[0]!.src)!.file, 'utf8');
       expect(vtt.startsWith('WEBVTT\n')).toBe(true);
       expect(vtt).toMatch(/\d{2}:\d{2}\.\d{3} --> \d{2}:\d{2}\.\d{3}\n\p{Script=Han}/u);
     }
     // The film files stay small: a few hundred KB in all.
-    const bytes = D.promotions
-      .flatMap((p) => p.video?.sources ?? [])
-      .reduce((n, v) => n + fs.statSync(path.join(MEDIA_DIR, v.src.slice('/media/'.length))).size, 0);
+    const bytes = D.promotions.flatMap((p) => p.video?.sources ?? []).reduce((n, v) => n + fs.statSync(backingFile(v.src)!.file).size, 0);
     expect(bytes).toBeLessThan(500_000);
   });
 
@@ -228,30 +222,17 @@ describe('demo content: HTML and images', () => {
     }
   });
 
-  it('every referenced image exists under client/public/media', () => {
+  it('every referenced image is an upload the embedded content API has, or draws from an illustration', () => {
     const missing: string[] = [];
-    for (const [p, at] of imagePaths()) {
-      if (!p.startsWith('/media/') || !fs.existsSync(path.join(MEDIA_DIR, p.slice('/media/'.length)))) missing.push(`${p} (${at})`);
-    }
+    for (const [p, at] of imagePaths()) if (!backingFile(p)) missing.push(`${p} (${at})`);
     expect(missing).toEqual([]);
-  });
-
-  it('photographs come in the widths the site serves (client/components/content-card.tsx), and some are in use', () => {
-    const photos = [...imagePaths().keys()].filter((p) => p.startsWith('/media/photos/'));
-    expect(photos.length).toBeGreaterThan(0);
-    for (const p of photos)
-      for (const w of [400, 800, 1200]) {
-        const copy = path.join(MEDIA_DIR, p.slice('/media/'.length).replace(/\.(\w+)$/, `-${w}.$1`));
-        expect(fs.existsSync(copy), copy).toBe(true);
-      }
   });
 
   it('referenced SVGs are small, self-contained and sized', () => {
     const problems: string[] = [];
     for (const p of imagePaths().keys()) {
-      if (!p.endsWith('.svg')) continue;
-      const file = path.join(MEDIA_DIR, p.slice('/media/'.length));
-      if (!fs.existsSync(file)) continue;
+      const file = backingFile(p)?.file;
+      if (!file?.endsWith('.svg')) continue;
       const svg = fs.readFileSync(file, 'utf8');
       const vb = /viewBox="0 0 (\d+) (\d+)"/.exec(svg);
       const w = /<svg[^>]*\swidth="(\d+)"/.exec(svg);

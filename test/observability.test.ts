@@ -1,8 +1,7 @@
 /**
- * Where the service bypasses a library's public API for speed, its output must stay exactly the
- * library's own (docs/decisions/007 and 012): the request line composed by hand must be the line
- * pino writes for the same fields, and the tallied counters and histograms must be the series
- * prom-client's Counter and Histogram write for the same observations.
+ * The request line and the request metrics are the libraries' own (docs/decisions/027): the line
+ * is the one pino writes for its fields, and the series are the ones prom-client's Counter and
+ * Histogram write for the same observations, whatever changes in how the service calls them.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -83,7 +82,7 @@ describe('the request log line', () => {
   });
 });
 
-describe('the tallied metrics', () => {
+describe('the request metrics', () => {
   const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
   const OBSERVED: [string, number][] = [
     ['/api/banner', 0.0003],

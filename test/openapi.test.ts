@@ -6,6 +6,7 @@
  * path, every status with its schema, example and headers, and examples that are what the API
  * answers.
  */
+import { asSent } from './support/served-image.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem, type ProblemCode } from '../server/http/problem.js';
 import { startService, type RunningService } from './support/start-service.js';
@@ -177,7 +178,8 @@ describe('the OpenAPI document is complete', () => {
       const requested = /^GET (\S+) on the demo content$/.exec(example.summary)?.[1];
       expect(requested, path).toBeDefined();
       const live = await (await fetch(svc.url + requested)).json();
-      expect(example.value, `${path}: ${requested}`).toEqual(live);
+      // The same content; the example's images are named on another content API, their sizes not learnt.
+      expect(asSent(example.value, true), `${path}: ${requested}`).toEqual(asSent(live, true));
     }
   });
 

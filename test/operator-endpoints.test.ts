@@ -4,6 +4,7 @@
  * to that internal listener and leave the public port; through the shipped edge they are not
  * served at all. /status draws the state, with the process's recent warnings and errors.
  */
+import { until } from './support/polling.js';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../server/config.js';
 import { startBuiltServer } from './support/built-server.js';
@@ -60,7 +61,14 @@ describe('operator endpoints', () => {
       expect(internal.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(await internal.text()).toContain('# TYPE proxy_cache_events_total counter');
       expect((await fetch(`http://127.0.0.1:${port}/status`)).status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
+      // Behind a front door like the public port's: a request id and the security headers on every answer, a request line.
+      for (const path of ['/', '/api/banner', '/nothing?x=1']) {
+        const refused = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { 'x-request-id': `operator-${path.length}` } });
+        expect(refused.status, path).toBe(404);
+        expect(refused.headers.get('x-request-id'), path).toBe(`operator-${path.length}`);
+        expect(refused.headers.get('x-content-type-options'), path).toBe('nosniff');
+      }
+      await until(() => svc.logs.some((l) => l.msg === 'request' && l.reqId === 'operator-1' && l.status === 404), 'the request line');
       const publicPort = await fetch(`${svc.url}/metrics`, { headers: { accept: 'application/json' } });
       expect(publicPort.status).toBe(404);
       expect(await publicPort.text()).not.toContain('# TYPE');

@@ -5,6 +5,12 @@
  * JSON-LD processor expands (schema.org's context from a local copy) into the types each page
  * should carry, with the properties each type needs, in schema.org's terms only.
  */
+import { sourceOf } from './support/served-image.js';
+import { shareImage, type ShareImage } from '../server/seo/share-image.js';
+import type { MediaImage } from '../shared/contract/entities.js';
+
+/** The origin the rule is asked with; the pages name the service's own. */
+const ORIGIN = 'https://site.test';
 import sharp from 'sharp';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +60,8 @@ const REQUIRED: Record<string, (node: Expanded, all: Expanded[]) => void> = {
     if (node['@id']?.endsWith('/#organization')) {
       // The group: in full where the page shows it, as a publisher (name and logo) on an article.
       expect(literal(node, 'name')).toBe(demoContent.groupIntroduction.name);
-      expect(reference(node, 'logo')).toMatch(/^http:\/\/localhost:\d+\/media\/brand\/logo\.svg$/);
+      expect(reference(node, 'logo')).toMatch(/^http:\/\/localhost:\d+\/_media\/1080\//);
+      expect(sourceOf(reference(node, 'logo')!)).toBe(demoContent.groupIntroduction.logo);
       if (values(node, 'url').length === 0) return;
       expect(reference(node, 'url')).toMatch(/^http:\/\/localhost:\d+\/$/);
       expect(literal(node, 'telephone')).toBe(demoContent.contactUs.phone);
@@ -99,7 +106,7 @@ const REQUIRED: Record<string, (node: Expanded, all: Expanded[]) => void> = {
     }
     const expert = sample.expert;
     expect(literal(node, 'name')).toBe(expert.name);
-    expect(reference(node, 'image')).toMatch(new RegExp(`${expert.avatar}$`));
+    expect(sourceOf(reference(node, 'image')!)).toBe(expert.avatar);
     expect(literal(values(node, 'medicalSpecialty')[0]!, 'name')).toBe(expert.specialty);
     const [hospital] = values(node, 'hospitalAffiliation');
     expect(isA(hospital!, 'Hospital')).toBe(true);
@@ -124,18 +131,33 @@ const REQUIRED: Record<string, (node: Expanded, all: Expanded[]) => void> = {
 function expectArticle(node: Expanded, item: (typeof demoContent.contentItems)[number]) {
   expect(literal(node, 'headline')).toBe(item.title);
   expect(values(node, 'datePublished')[0]).toEqual({ '@value': item.date, '@type': `${SCHEMA}Date` });
-  expect(reference(node, 'image')).toMatch(new RegExp(`${item.cover}$`));
+  expect(sourceOf(reference(node, 'image')!)).toBe(item.cover);
   const [publisher] = values(node, 'publisher');
   expect(literal(publisher!, 'name')).toBe(demoContent.groupIntroduction.name);
-  expect(reference(publisher!, 'logo')).toMatch(/\/media\/brand\/logo\.svg$/);
+  expect(sourceOf(reference(publisher!, 'logo')!)).toBe(demoContent.groupIntroduction.logo);
 }
 
 describe('the head of every page', () => {
   let svc: RunningService;
   const pages = new Map<RouteKey, string>();
+  const shared = new Map<RouteKey, ShareImage>();
   beforeAll(async () => {
     svc = await startService({}, { clientDir: 'dist/client' });
     for (const key of ROUTE_KEYS) pages.set(key, (await request(svc.url).get(urlOf(key)).expect(200)).text);
+    // What each page should be shared with, by the rule, from what the API answers of its item now.
+    const photoOf = async (key: RouteKey) => {
+      const path =
+        key === 'expertDetail'
+          ? `/api/experts/${sample.expert.id}`
+          : `/api/news/${key === 'reportDetail' ? sample.news.id : sample.article.id}`;
+      const data = ((await request(svc.url).get(path).expect(200)).body as { data: { cover?: MediaImage; avatar?: MediaImage } }).data;
+      return data.cover ?? data.avatar;
+    };
+    for (const key of ROUTE_KEYS) {
+      const photo = ['contentDetail', 'reportDetail', 'expertDetail'].includes(key) ? await photoOf(key) : undefined;
+      // The card's own address is checked by its pattern below; only the choice and a photo's address matter here.
+      shared.set(key, shareImage('', { route: 'home' }, '', photo));
+    }
   });
   afterAll(() => svc?.close());
 
@@ -181,15 +203,32 @@ describe('the head of every page', () => {
       expect(meta(html, 'og:url'), key).toBe(canonical);
       expect(meta(html, 'og:site_name'), key).toBe(demoContent.groupIntroduction.name);
       expect(meta(html, 'og:locale'), key).toBe('zh_CN');
-      expect(meta(html, 'og:image'), key).toMatch(/^http:\/\/localhost:\d+\/share-card\/\w+(\/\d+)?\.png$/);
-      expect(meta(html, 'og:image:width'), key).toBe('1200');
-      expect(meta(html, 'og:image:height'), key).toBe('630');
+      const expected = shared.get(key)!;
+      if (expected.url.startsWith('/_media/')) expect(new URL(meta(html, 'og:image')!).pathname, key).toBe(expected.url);
+      else expect(meta(html, 'og:image'), key).toMatch(/^http:\/\/localhost:\d+\/share-card\/\w+(\/\d+)?\.png$/);
+      expect(meta(html, 'og:image:width'), key).toBe(String(expected.width));
+      expect(meta(html, 'og:image:height'), key).toBe(String(expected.height));
       expect(meta(html, 'twitter:card'), key).toBe('summary_large_image');
     }
     expect(meta(pages.get('reportDetail')!, 'article:published_time')).toBe(sample.news.date);
   });
 
-  it("every page's og:image answers 200 with a PNG of at least 1200 × 630", async () => {
+  it('an article or expert is shared with its own picture when it is large enough and its version known, else a card', () => {
+    const photo = { src: '/_media/1080/0123456789ab/cmVm', ref: 'cmVm', version: '0123456789ab', width: 2400, height: 1500 };
+    const card = { route: 'contentDetail' as const, id: 1 };
+    expect(shareImage(ORIGIN, card, '标题', photo)).toEqual({
+      url: `${ORIGIN}/_media/1600/0123456789ab/cmVm`,
+      width: 1600,
+      height: 1000,
+      alt: '标题',
+    });
+    expect(shareImage(ORIGIN, card, '标题', { ...photo, width: 1333, height: 1600 })).toMatchObject({ width: 1333, height: 1600 });
+    for (const small of [{ ...photo, version: '0' }, { ...photo, width: 1000 }, { ...photo, width: 2400, height: 600 }, undefined]) {
+      expect(shareImage(ORIGIN, card, '标题', small)).toMatchObject({ url: `${ORIGIN}/share-card/contentDetail/1.png`, type: 'image/png' });
+    }
+  });
+
+  it("every page's og:image answers 200 with an image of at least 1200 × 630", async () => {
     for (const [key, html] of pages) {
       const path = new URL(meta(html, 'og:image')!).pathname;
       const res = await request(svc.url)
@@ -201,9 +240,10 @@ describe('the head of every page', () => {
           r.on('end', () => done(null, Buffer.concat(chunks)));
         })
         .expect(200);
-      expect(res.headers['content-type'], key).toBe('image/png');
+      const card = path.startsWith('/share-card/');
+      expect(res.headers['content-type'], key).toBe(card ? 'image/png' : 'image/jpeg');
       const { width, height, format } = await sharp(res.body as Buffer).metadata();
-      expect(format, key).toBe('png');
+      expect(format, key).toBe(card ? 'png' : 'jpeg');
       expect(width, key).toBeGreaterThanOrEqual(1200);
       expect(height, key).toBeGreaterThanOrEqual(630);
     }

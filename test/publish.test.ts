@@ -14,6 +14,9 @@ import { startEmbeddedApi, type EmbeddedApi } from '../server/embedded-api/embed
 import { freePort, startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startVarnish, type Varnish } from './support/varnish.js';
+import { startMediaOrigin, type MediaOrigin } from './support/media-origin.js';
+import { cameraJpeg, versionOf } from './support/media-fixtures.js';
+import type { MediaImage } from '../shared/contract/entities.js';
 import { metric, until } from './support/polling.js';
 
 const SECRET = 'publish-test-webhook-secret';
@@ -26,9 +29,11 @@ let content: EmbeddedApi;
 let a: RunningService;
 let b: RunningService;
 let edge: Varnish;
+let photos: MediaOrigin;
 
 beforeAll(async () => {
   redis = await startRedis();
+  photos = await startMediaOrigin();
   const edgePort = await freePort();
   // The content API sends its publish events to instance b.
   content = await startEmbeddedApi({ publishing: { secret: SECRET, webhooks: () => [`${b.url}/admin/webhook`] } });
@@ -42,6 +47,7 @@ beforeAll(async () => {
     WEBHOOK_SECRET: SECRET,
     EDGE_PURGE_URLS: `http://127.0.0.1:${edgePort}/`,
     TRUSTED_PROXIES: '127.0.0.1',
+    MEDIA_ORIGINS: photos.url,
   };
   [a, b] = await Promise.all([startService(env), startService(env)]);
   for (const svc of [a, b]) await until(async () => (await metric(svc, 'redis_up')) === 1, 'the instance to connect to Redis');
@@ -53,6 +59,7 @@ afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
   await content?.close();
   await redis?.stop();
+  await photos?.stop();
 });
 
 describe('publish: the content API changes an item and sends its event to one instance', () => {
@@ -107,6 +114,49 @@ describe('publish: the content API changes an item and sends its event to one in
     for (const base of places) for (const path of paths) expect(await (await fetch(base + path)).text()).toContain(title);
     expect(await metric(b, 'purges_total{source="webhook"}')).toBeGreaterThanOrEqual(1);
     expect(b.logs.some((l) => l.msg === 'purge' && l.source === 'webhook' && l.event === 'update')).toBe(true);
+  });
+
+  it("a publish of an item whose picture's bytes changed under the same address shows the new picture everywhere", async () => {
+    const list = (await (await fetch(`${a.url}/api/news?categoryId=20`)).json()) as { data: { items: { id: number }[] } };
+    const id = list.data.items[0]!.id;
+    const address = `${photos.url}/uploads/2026/11/Cover-01.JPG`;
+    const [before, after] = await Promise.all([cameraJpeg(2400, 1500, 1), cameraJpeg(2400, 1500, 2)]);
+    photos.files.set('/uploads/2026/11/Cover-01.JPG', { body: before, contentType: 'image/jpeg' });
+    const places = [a.url, b.url, edge.url];
+    const publish = async () => {
+      const edit = await fetch(`${content.url}/admin/items/news/${id}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ cover: address }),
+      });
+      expect(edit.status).toBe(200);
+    };
+    const coverAt = async (base: string) =>
+      ((await (await fetch(`${base}/api/news/${id}`)).json()) as { data: { cover?: MediaImage } }).data.cover;
+    // Everyone shows the picture at its first version, its variant cached at the edge.
+    await publish();
+    await until(
+      async () => (await Promise.all(places.map(coverAt))).every((c) => c?.version === versionOf(before)),
+      'the first version everywhere',
+      5_000,
+    );
+    const first = (await coverAt(edge.url))!;
+    for (let i = 0; i < 2; i++) await fetch(edge.url + first.src, { headers: { accept: 'image/jpeg' } });
+
+    // The editor replaces the file under the same address, and publishes the item.
+    photos.files.set('/uploads/2026/11/Cover-01.JPG', { body: after, contentType: 'image/jpeg' });
+    await publish();
+    await until(
+      async () => (await Promise.all(places.map(coverAt))).every((c) => c?.version === versionOf(after)),
+      'the new version in every answer',
+      5_000,
+    );
+    const page = contentHref({ id, categoryId: 20 });
+    for (const base of places) expect(await (await fetch(base + page)).text(), base).toContain(`/_media/1080/${versionOf(after)}/`);
+    const served = await fetch(edge.url + (await coverAt(edge.url))!.src, { headers: { accept: 'image/jpeg' } });
+    expect(served.status).toBe(200);
+    const old = await fetch(edge.url + first.src, { headers: { accept: 'image/jpeg' } });
+    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(await old.arrayBuffer()))).toBe(false);
   });
 
   it('a purge by path, by tag or of everything lets go of it in both instances and at the edge', async () => {

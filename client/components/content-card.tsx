@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
 import { contentHref } from '../href.js';
 import { cutAtClause, keepUnits } from '../typeset.js';
+import { ContentImage } from './content-image.js';
 import { Pagination } from './pagination.js';
 
 /** A card's text, in characters: what its three lines hold in its narrowest column (both text sizes). */
@@ -11,50 +12,16 @@ export const CARD_TEXT_MAX = 40;
 const ROW_TEXT_MAX = 24;
 const WIDE_ROW_TEXT_MAX = 36;
 
-/**
- * Photographs under /media/photos/ are published in four widths: the 1600 px original and
- * copies 400, 800 and 1200 px wide beside it (name-400.webp ...). A photograph gets them as its
- * srcset, with the width its slot takes as `sizes`, so that the browser loads the smallest copy
- * that fills the slot; illustrations are SVG and need none. A photograph fills its slot
- * (object-fit: cover) whatever its shape, so it is marked to bleed on every side: only a
- * photograph's edges are ever cropped, never an illustration's.
- */
-const PHOTO = /^(\/media\/photos\/[a-z0-9/_-]+)\.(webp|jpg|png)$/;
-const COPIES = [400, 800, 1200];
-
-export function photoSet(src: string, sizes: string): { srcSet?: string; sizes?: string; 'data-bleed'?: string } {
-  const m = PHOTO.exec(src);
-  if (!m) return {};
-  return {
-    srcSet: [...COPIES.map((w) => `${m[1]}-${w}.${m[2]} ${w}w`), `${src} 1600w`].join(', '),
-    sizes,
-    'data-bleed': 'top right bottom left',
-  };
-}
-
 /** Slot widths: a card in a row of three, full width less the page's margins on a phone. */
 export const CARD_SIZES = '(max-width: 500px) calc(100vw - 32px), 23vw';
-
-/** Loading hints for an image: the first one of a page (its LCP on phones) loads at once, first. */
-export function imageLoading(priority: boolean | undefined) {
-  return priority ? ({ loading: 'eager', fetchPriority: 'high' } as const) : ({ loading: 'lazy', decoding: 'async' } as const);
-}
 
 /** A content item as a card: cover, date, title and summary, the whole card a link. */
 export function ContentCard({ item, priority, dated = true }: { item: ContentSummary; priority?: boolean; dated?: boolean }) {
   return (
     <article className="card content-card">
-      <img
-        className="card-media media"
-        {...photoSet(item.cover, CARD_SIZES)}
-        src={item.cover}
-        alt=""
-        width={800}
-        height={500}
-        {...imageLoading(priority)}
-      />
+      <ContentImage className="card-media media" image={item.cover} sizes={CARD_SIZES} width={800} height={500} priority={priority} />
       <div className="card-body">
-        {dated ? (
+        {dated && item.date ? (
           <time className="card-date" dateTime={item.date}>
             {item.date}
           </time>
@@ -64,7 +31,7 @@ export function ContentCard({ item, priority, dated = true }: { item: ContentSum
             {item.title}
           </Link>
         </h3>
-        <p className="card-text">{cutAtClause(keepUnits(item.summary), CARD_TEXT_MAX)}</p>
+        {item.summary ? <p className="card-text">{cutAtClause(keepUnits(item.summary), CARD_TEXT_MAX)}</p> : null}
       </div>
     </article>
   );
@@ -72,20 +39,22 @@ export function ContentCard({ item, priority, dated = true }: { item: ContentSum
 
 /** A compact row: date block, title and summary (news columns, hospital news). */
 export function ContentRow({ item, wide }: { item: ContentSummary; wide?: boolean }) {
-  const [year, month, day] = item.date.split('-');
+  const [year, month, day] = item.date?.split('-') ?? [];
   return (
     <li className="content-row">
-      <time className="row-date" dateTime={item.date}>
-        <span className="row-day">{day}</span>
-        <span className="row-ym">
-          {year}-{month}
-        </span>
-      </time>
+      {item.date ? (
+        <time className="row-date" dateTime={item.date}>
+          <span className="row-day">{day}</span>
+          <span className="row-ym">
+            {year}-{month}
+          </span>
+        </time>
+      ) : null}
       <div className="row-body">
         <Link to={contentHref(item)} className="row-title stretched-link">
           {item.title}
         </Link>
-        <p className="row-text">{cutAtClause(keepUnits(item.summary), wide ? WIDE_ROW_TEXT_MAX : ROW_TEXT_MAX)}</p>
+        {item.summary ? <p className="row-text">{cutAtClause(keepUnits(item.summary), wide ? WIDE_ROW_TEXT_MAX : ROW_TEXT_MAX)}</p> : null}
       </div>
     </li>
   );

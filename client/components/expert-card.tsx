@@ -2,12 +2,23 @@
 import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
 import { bookingHref, expertHref } from '../href.js';
-import { imageLoading } from './content-card.js';
+import { ContentImage } from './content-image.js';
+
+/** An expert card's slot: a column of four, two on a phone. */
+const EXPERT_SIZES = '(max-width: 500px) 50vw, 18vw';
 
 export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priority?: boolean }) {
   return (
     <article className="card expert-card">
-      <img className="expert-avatar media" src={expert.avatar} alt={expert.name} width={300} height={360} {...imageLoading(priority)} />
+      <ContentImage
+        className="expert-avatar media"
+        image={expert.avatar}
+        sizes={EXPERT_SIZES}
+        alt={expert.name}
+        width={300}
+        height={360}
+        priority={priority}
+      />
       <div className="expert-body">
         <h3 className="expert-name">
           <Link to={expertHref(expert.id)} className="stretched-link">

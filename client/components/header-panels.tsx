@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { treatmentHref } from '../href.js';
 import { sectionLinks, type Layout, type NavLink } from '../navigation.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
+import { ContentImage } from './content-image.js';
 
 /** A section's links; `drives` marks the one whose items the panel shows beside them. */
 function PanelLinks({ links, drives }: { links: readonly NavLink[]; drives?: string | undefined }) {
@@ -34,7 +35,7 @@ function TreatmentGrid({ treatments, category }: { treatments: Layout['treatment
         {treatments.map((t) => (
           <li key={t.id}>
             <Link to={treatmentHref(t.title)} className="panel-treatment">
-              <img src={t.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
+              <ContentImage image={t.icon} sizes="64px" width={64} height={64} />
               <span>{t.title}</span>
             </Link>
           </li>
@@ -60,7 +61,7 @@ export function PanelContent({ section, layout }: { section: SectionKey; layout:
       )}
       <PanelLinks links={links} drives={services ? links[0]?.to : undefined} />
       {section === 'about' && layout.intro?.image ? (
-        <img className="panel-figure" src={layout.intro.image} alt="" width={800} height={500} loading="lazy" decoding="async" />
+        <ContentImage className="panel-figure" image={layout.intro.image} sizes="400px" width={800} height={500} />
       ) : null}
       {services ? <TreatmentGrid treatments={layout.treatments} category={links[0]} /> : null}
     </>

@@ -18,6 +18,7 @@ import { SECTIONS, type SectionKey } from '../route-table.js';
 import { useCurrentSection, useLayoutData } from '../router-hooks.js';
 import { scrollContainer, scrollOffset } from '../scroll.js';
 import { useLargeText } from '../text-size.js';
+import { ContentImage } from './content-image.js';
 import { PanelContent } from './header-panels.js';
 
 /** The header's nine items, one per section, in the route table's order. */
@@ -184,7 +185,7 @@ export function Header() {
       </div>
       <div className="header-bar">
         <Link to="/" className="site-logo">
-          {layout.intro?.logo ? <img className="logo-mark" src={layout.intro.logo} alt="" width={48} height={48} /> : null}
+          {layout.intro?.logo ? <ContentImage className="logo-mark" image={layout.intro.logo} sizes="48px" width={48} height={48} /> : null}
           {/* Without content there is no name to show: the link still says where it goes. */}
           <span className="logo-name">{name ?? '返回首页'}</span>
         </Link>

@@ -1,7 +1,8 @@
 /** A hospital's card: picture, name, city, address, phone and departments. */
 import type { Hospital } from '../../shared/contract/entities.js';
 import { telHref } from '../href.js';
-import { CARD_SIZES, imageLoading, photoSet } from './content-card.js';
+import { CARD_SIZES } from './content-card.js';
+import { ContentImage } from './content-image.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
 import { cutAtClause, keepUnits } from '../typeset.js';
@@ -19,14 +20,14 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="card hospital-card">
-      <img
+      <ContentImage
         className="card-media media"
-        {...photoSet(hospital.image, CARD_SIZES)}
-        src={hospital.image}
+        image={hospital.image}
+        sizes={CARD_SIZES}
         alt={hospital.name}
         width={800}
         height={500}
-        {...imageLoading(priority)}
+        priority={priority}
       />
       <div className="card-body">
         <p className="hospital-city">

@@ -1,7 +1,7 @@
 /** On every client-side navigation: the page's title (docs/product/routes.md) and a smooth scroll to the top, or to the address's anchor. */
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useMatches } from 'react-router';
-import type { RouteHandle } from '../app-routes.js';
+import type { RouteHandle } from '../route-handle.js';
 import { scrollToAnchor, scrollToTop } from '../scroll.js';
 
 function pageTitle(matches: ReturnType<typeof useMatches>): string | undefined {

@@ -7,7 +7,8 @@ import { Link } from 'react-router';
 import { CATEGORY } from '../../shared/constants.js';
 import type { Expert } from '../../shared/contract/entities.js';
 import { BookingPrompt } from '../components/booking-prompt.js';
-import { ContentCard, photoSet } from '../components/content-card.js';
+import { ContentCard } from '../components/content-card.js';
+import { ContentImage } from '../components/content-image.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { categoryHref, categorySection, expertHref, href } from '../href.js';
@@ -23,7 +24,7 @@ function Reviewer({ expert }: { expert: Expert }) {
         审核专家
       </h2>
       <div className="reviewer-body">
-        <img className="reviewer-avatar media" src={expert.avatar} alt="" width={300} height={360} loading="lazy" decoding="async" />
+        <ContentImage className="reviewer-avatar media" image={expert.avatar} sizes="96px" width={300} height={360} />
         <div>
           <p className="reviewer-name">
             <Link to={expertHref(expert.id)} className="stretched-link">
@@ -56,25 +57,25 @@ export default function ArticlePage() {
               <h1>{item.title}</h1>
               <ul className="article-meta">
                 {/* A device's page has no publication date. */}
-                {device ? null : (
+                {device || !item.date ? null : (
                   <li>
                     发布日期：<time dateTime={item.date}>{item.date}</time>
                   </li>
                 )}
-                <li>来源：{item.source}</li>
-                <li>作者：{item.author}</li>
-                <li>阅读：{String(item.views).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}</li>
+                {item.source ? <li>来源：{item.source}</li> : null}
+                {item.author ? <li>作者：{item.author}</li> : null}
+                {item.views === undefined ? null : <li>阅读：{String(item.views).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}</li>}
               </ul>
             </header>
-            <p className="article-summary">{item.summary}</p>
-            <img
+            {item.summary ? <p className="article-summary">{item.summary}</p> : null}
+            <ContentImage
               className="article-cover media"
-              {...photoSet(item.cover, '(max-width: 500px) calc(100vw - 68px), 45vw')}
-              src={item.cover}
+              image={item.cover}
+              sizes="(max-width: 500px) calc(100vw - 68px), 45vw"
               alt={item.title}
               width={800}
               height={500}
-              fetchPriority="high"
+              priority
             />
             {/* The text's own headings start at h3. */}
             <h2 className="sr-only">正文</h2>

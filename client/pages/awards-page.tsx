@@ -1,5 +1,6 @@
 /** 荣誉奖项: the group's awards, newest first. */
-import { imageLoading } from '../components/content-card.js';
+import { CARD_SIZES } from '../components/content-card.js';
+import { ContentImage } from '../components/content-image.js';
 import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../router-hooks.js';
@@ -17,7 +18,15 @@ export default function AwardsPage() {
             <ul className="award-grid grid3 fill">
               {sorted.map((a, i) => (
                 <li key={a.id} className="card award-card">
-                  <img className="media" src={a.image} alt={a.title} width={AWARD_W} height={AWARD_H} {...imageLoading(i === 0)} />
+                  <ContentImage
+                    className="media"
+                    image={a.image}
+                    sizes={CARD_SIZES}
+                    alt={a.title}
+                    width={AWARD_W}
+                    height={AWARD_H}
+                    priority={i === 0}
+                  />
                   <div className="award-body">
                     <p className="award-year">{a.year} 年</p>
                     <h3>{a.title}</h3>

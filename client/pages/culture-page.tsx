@@ -3,6 +3,7 @@ import { AboutHead } from '../components/about-head.js';
 import { RichText } from '../components/rich-text.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
+import { ContentImage } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/about.css';
 
@@ -18,7 +19,14 @@ export default function CulturePage() {
             <h2 id="about-intro">{intro.name}</h2>
             <RichText html={intro.content} />
           </div>
-          <img className="about-image media" src={intro.image} alt={intro.name} width={800} height={500} decoding="async" />
+          <ContentImage
+            className="about-image media"
+            image={intro.image}
+            sizes="(max-width: 500px) calc(100vw - 32px), 45vw"
+            alt={intro.name}
+            width={800}
+            height={500}
+          />
         </div>
         {intro.stats.length > 0 ? (
           <div className="container about-stats">
@@ -32,7 +40,7 @@ export default function CulturePage() {
           <ul className="culture-grid grid4">
             {intro.culture.map((c) => (
               <li key={c.title} className="card culture-card">
-                <img src={c.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
+                <ContentImage image={c.icon} sizes="64px" width={64} height={64} />
                 <h3>{c.title}</h3>
                 <p>{c.text}</p>
               </li>

@@ -4,6 +4,7 @@ import { bookingHref } from '../href.js';
 import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
+import { ContentImage } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/experts.css';
 
@@ -30,7 +31,15 @@ export default function ExpertDetailPage() {
       <div className="page-body soft">
         <div className="container expert-profile">
           <section className="card profile-card" aria-labelledby="expert-name">
-            <img className="profile-avatar media" src={expert.avatar} alt={expert.name} width={300} height={360} fetchPriority="high" />
+            <ContentImage
+              className="profile-avatar media"
+              image={expert.avatar}
+              sizes="(max-width: 500px) 60vw, 300px"
+              alt={expert.name}
+              width={300}
+              height={360}
+              priority
+            />
             <div className="profile-body">
               <h1 id="expert-name">
                 {expert.name}

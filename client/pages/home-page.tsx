@@ -1,11 +1,12 @@
-/** 首页: banner, featured treatments, experts, hospitals, news by category. */
+/** 首页: banner, featured treatments, experts, hospitals, news by category; a section whose data cannot be read is left out. */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
 import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../href.js';
 import { BannerCarousel } from '../components/carousel.js';
 import { Address } from '../components/address.js';
-import { ContentRow, photoSet } from '../components/content-card.js';
+import { ContentRow } from '../components/content-card.js';
+import { ContentImage } from '../components/content-image.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
@@ -20,15 +21,13 @@ const TILE_TEXT_MAX = 26;
 function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
   return (
     <article className="intl-feature">
-      <img
+      <ContentImage
         className="media"
-        {...photoSet(hospital.image, '(max-width: 500px) calc(100vw - 32px), 32vw')}
-        src={hospital.image}
+        image={hospital.image}
+        sizes="(max-width: 500px) calc(100vw - 32px), 32vw"
         alt={hospital.name}
         width={800}
         height={500}
-        loading="lazy"
-        decoding="async"
       />
       <div className="intl-body">
         <p className="eyebrow-pill">
@@ -66,17 +65,14 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
       </div>
       {first ? (
         <article className="news-lead">
-          <img
+          <ContentImage
             className="media"
-            {...photoSet(first.cover, '(max-width: 500px) calc(100vw - 72px), 20vw')}
-            src={first.cover}
-            alt=""
+            image={first.cover}
+            sizes="(max-width: 500px) calc(100vw - 72px), 20vw"
             width={800}
             height={500}
-            loading="lazy"
-            decoding="async"
           />
-          <time dateTime={first.date}>{first.date}</time>
+          {first.date ? <time dateTime={first.date}>{first.date}</time> : null}
           <h4>
             <Link to={contentHref(first)} className="stretched-link">
               {first.title}
@@ -148,78 +144,78 @@ export default function HomePage() {
         </section>
       ) : null}
 
-      <HomeSection
-        id="home-treatments"
-        eyebrow="特色专科"
-        title="特色治疗"
-        lead="覆盖屈光、白内障、青光眼、眼底病等专科方向，为不同年龄段患者提供个性化诊疗方案。"
-      >
-        <ul className="treatment-grid grid4">
-          {treatments.map((t) => (
-            <li key={t.id} className="treatment-tile">
-              <img src={t.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
-              <h3>
-                <Link to={treatmentHref(t.title)} className="stretched-link">
-                  {t.title}
-                </Link>
-              </h3>
-              <p>{cutAtClause(keepUnits(t.summary), TILE_TEXT_MAX)}</p>
-            </li>
-          ))}
-        </ul>
-      </HomeSection>
+      {treatments.length > 0 ? (
+        <HomeSection
+          id="home-treatments"
+          eyebrow="特色专科"
+          title="特色治疗"
+          lead="覆盖屈光、白内障、青光眼、眼底病等专科方向，为不同年龄段患者提供个性化诊疗方案。"
+        >
+          <ul className="treatment-grid grid4">
+            {treatments.map((t) => (
+              <li key={t.id} className="treatment-tile">
+                <ContentImage image={t.icon} sizes="64px" width={64} height={64} />
+                <h3>
+                  <Link to={treatmentHref(t.title)} className="stretched-link">
+                    {t.title}
+                  </Link>
+                </h3>
+                <p>{cutAtClause(keepUnits(t.summary), TILE_TEXT_MAX)}</p>
+              </li>
+            ))}
+          </ul>
+        </HomeSection>
+      ) : null}
 
-      <HomeSection id="home-experts" soft eyebrow="名医荟萃" title={expertGroup.title} lead={expertGroup.summary}>
-        <div className="expert-grid grid4">
-          {expertGroup.experts.slice(0, 4).map((e) => (
-            <ExpertCard key={e.id} expert={e} />
-          ))}
-        </div>
-        <MoreLink to={href('experts')} label="查看全部专家" />
-      </HomeSection>
+      {expertGroup ? (
+        <HomeSection id="home-experts" soft eyebrow="名医荟萃" title={expertGroup.title} lead={expertGroup.summary}>
+          <div className="expert-grid grid4">
+            {expertGroup.experts.slice(0, 4).map((e) => (
+              <ExpertCard key={e.id} expert={e} />
+            ))}
+          </div>
+          <MoreLink to={href('experts')} label="查看全部专家" />
+        </HomeSection>
+      ) : null}
 
-      <HomeSection
-        id="home-hospitals"
-        eyebrow="医院网络"
-        title="国内医院与国际医院"
-        lead="立足国内、连接海外，多家院区统一诊疗标准与质量管理。"
-      >
-        <ul className="hospital-tiles grid3">
-          {hospitals.map((h) => (
-            <li key={h.id} className="hospital-tile">
-              <img
-                {...photoSet(h.image, '(max-width: 500px) 104px, 8vw')}
-                src={h.image}
-                alt=""
-                width={800}
-                height={500}
-                loading="lazy"
-                decoding="async"
-              />
-              <div>
-                <h3>{h.name}</h3>
-                <p>
-                  <Address text={h.address} />
-                </p>
-                <p className="tile-phone">电话：{h.phone}</p>
-              </div>
-            </li>
+      {hospitals.length + international.length > 0 ? (
+        <HomeSection
+          id="home-hospitals"
+          eyebrow="医院网络"
+          title="国内医院与国际医院"
+          lead="立足国内、连接海外，多家院区统一诊疗标准与质量管理。"
+        >
+          <ul className="hospital-tiles grid3">
+            {hospitals.map((h) => (
+              <li key={h.id} className="hospital-tile">
+                <ContentImage image={h.image} sizes="(max-width: 500px) 104px, 8vw" width={800} height={500} />
+                <div>
+                  <h3>{h.name}</h3>
+                  <p>
+                    <Address text={h.address} />
+                  </p>
+                  <p className="tile-phone">电话：{h.phone}</p>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <MoreLink to={href('domesticHospitals')} label="查看国内医院" />
+          {international.map((h) => (
+            <InternationalFeature key={h.id} hospital={h} />
           ))}
-        </ul>
-        <MoreLink to={href('domesticHospitals')} label="查看国内医院" />
-        {international.map((h) => (
-          <InternationalFeature key={h.id} hospital={h} />
-        ))}
-      </HomeSection>
+        </HomeSection>
+      ) : null}
 
-      <HomeSection id="home-news" soft eyebrow="新闻动态" title="新闻媒体" lead="集团动态、各院新闻与媒体报道。">
-        <div className="news-columns grid3">
-          {newsMedia.categories.map((c) => (
-            <NewsColumn key={c.id} id={c.id} name={c.name} items={c.items} />
-          ))}
-        </div>
-        <MoreLink to={sectionHref('news')} label="进入新闻中心" />
-      </HomeSection>
+      {newsMedia ? (
+        <HomeSection id="home-news" soft eyebrow="新闻动态" title="新闻媒体" lead="集团动态、各院新闻与媒体报道。">
+          <div className="news-columns grid3">
+            {newsMedia.categories.map((c) => (
+              <NewsColumn key={c.id} id={c.id} name={c.name} items={c.items} />
+            ))}
+          </div>
+          <MoreLink to={sectionHref('news')} label="进入新闻中心" />
+        </HomeSection>
+      ) : null}
     </div>
   );
 }

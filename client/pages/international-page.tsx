@@ -1,7 +1,8 @@
 /** 国际医院: the group's hospital(s) abroad (Sydney), with highlights, departments and text. */
 import { Link } from 'react-router';
 import { href, telHref } from '../href.js';
-import { EmptyState, imageLoading, photoSet } from '../components/content-card.js';
+import { EmptyState } from '../components/content-card.js';
+import { ContentImage } from '../components/content-image.js';
 import { FactList } from '../components/fact-list.js';
 import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
@@ -22,14 +23,14 @@ export default function InternationalPage() {
           {hospitals.map((h, i) => (
             <article key={h.id} className="intl-hospital" aria-labelledby={`intl-${h.id}`}>
               <div className="card intl-hero">
-                <img
+                <ContentImage
                   className="media"
-                  {...photoSet(h.image, '(max-width: 500px) calc(100vw - 32px), 34vw')}
-                  src={h.image}
+                  image={h.image}
+                  sizes="(max-width: 500px) calc(100vw - 32px), 34vw"
                   alt={h.name}
                   width={800}
                   height={500}
-                  {...imageLoading(i === 0)}
+                  priority={i === 0}
                 />
                 <div className="intl-hero-body">
                   <p className="eyebrow-pill">

@@ -2,7 +2,7 @@
  * 企业宣传片: the group's films. A published film plays in the page (FilmPlayer), with its
  * length; one not yet published shows its poster and says so, with no length.
  */
-import { imageLoading } from '../components/content-card.js';
+import { ContentImage } from '../components/content-image.js';
 import { FilmPlayer } from '../components/film-player.js';
 import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
@@ -26,13 +26,14 @@ export default function PromotionsPage() {
                       <FilmPlayer video={p.video} poster={p.poster} title={p.title} />
                     ) : (
                       <>
-                        <img
+                        <ContentImage
                           className="media"
-                          src={p.poster}
+                          image={p.poster}
+                          sizes={POSTER_SIZES}
                           alt={`${p.title}海报`}
                           width={POSTER_W}
                           height={POSTER_H}
-                          {...imageLoading(i === 0)}
+                          priority={i === 0}
                         />
                         <span className="promo-badge">即将上线</span>
                       </>
@@ -40,9 +41,11 @@ export default function PromotionsPage() {
                   </div>
                   <div className="card-body">
                     <p className="promo-meta">
-                      <time className="card-date" dateTime={p.date}>
-                        {p.date}
-                      </time>
+                      {p.date ? (
+                        <time className="card-date" dateTime={p.date}>
+                          {p.date}
+                        </time>
+                      ) : null}
                       {p.video && p.duration ? <span className="promo-duration">时长 {p.duration}</span> : null}
                     </p>
                     <h3 className="card-title">{p.title}</h3>
@@ -60,3 +63,5 @@ export default function PromotionsPage() {
 
 const POSTER_W = 1280;
 const POSTER_H = 720;
+/** A poster's slot: a column of two, the whole width on a phone. */
+const POSTER_SIZES = '(max-width: 500px) calc(100vw - 32px), 45vw';

@@ -5,6 +5,7 @@ import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { SectionTabs } from '../components/section-tabs.js';
 import { href, treatmentHref } from '../href.js';
+import { ContentImage } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/treatments.css';
 
@@ -22,7 +23,7 @@ export default function TreatmentsPage() {
               {treatments.map((t) => (
                 <li key={t.id}>
                   <Link to={treatmentHref(t.title)} className="treatment-nav-link" aria-current={t.id === selected.id ? 'page' : undefined}>
-                    <img src={t.icon} alt="" width={64} height={64} loading="lazy" decoding="async" />
+                    <ContentImage image={t.icon} sizes="64px" width={64} height={64} />
                     <span>{t.title}</span>
                   </Link>
                 </li>
@@ -30,13 +31,14 @@ export default function TreatmentsPage() {
             </ul>
           </nav>
           <article className="card treatment-detail" aria-labelledby="treatment-title">
-            <img
+            <ContentImage
               className="treatment-image media"
-              src={selected.image}
+              image={selected.image}
+              sizes="(max-width: 500px) calc(100vw - 32px), 50vw"
               alt={selected.title}
               width={800}
               height={500}
-              fetchPriority="high"
+              priority
             />
             <div className="treatment-body">
               <h2 id="treatment-title">{selected.title}</h2>

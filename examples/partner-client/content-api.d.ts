@@ -435,6 +435,19 @@ export interface components {
                 message: string;
             };
         };
+        /** @description A content image, served from this site: `src` is a variant about 1080 px wide; any of the widths 96, 192, 384, 640, 828, 1080, 1600 and 2400 is `/_media/<width>/<version>/<ref>` (never wider than the original; AVIF, WebP or JPEG by `Accept`). A `version` other than `0` names the original's bytes, and its addresses may be kept for a year. */
+        MediaImage: {
+            src: string;
+            ref: string;
+            version: string;
+            width?: number;
+            height?: number;
+            color?: string;
+        };
+        /** @description A film (MP4, WebM) or captions (WebVTT), passed through from this site with byte ranges. */
+        MediaFile: {
+            src: string;
+        };
     };
     responses: {
         /** @description Not modified: If-None-Match named the current ETag. No body; the same headers as a 200. */
@@ -610,8 +623,8 @@ export interface operations {
                             slogan: string;
                             summary: string;
                             content: string;
-                            logo: string;
-                            image: string;
+                            logo?: components["schemas"]["MediaImage"];
+                            image?: components["schemas"]["MediaImage"];
                             stats: {
                                 value: string;
                                 label: string;
@@ -619,7 +632,7 @@ export interface operations {
                             culture: {
                                 title: string;
                                 text: string;
-                                icon: string;
+                                icon?: components["schemas"]["MediaImage"];
                             }[];
                             history: {
                                 year: number;
@@ -669,8 +682,8 @@ export interface operations {
                         data: {
                             id: number;
                             title: string;
-                            subtitle: string;
-                            image: string;
+                            subtitle?: string;
+                            image?: components["schemas"]["MediaImage"];
                             link: string;
                         }[];
                     };
@@ -716,8 +729,8 @@ export interface operations {
                             data: {
                                 id: number;
                                 title: string;
-                                icon: string;
-                                image: string;
+                                icon?: components["schemas"]["MediaImage"];
+                                image?: components["schemas"]["MediaImage"];
                                 summary: string;
                                 content: string;
                             }[];
@@ -770,7 +783,7 @@ export interface operations {
                                 title: string;
                                 hospital: string;
                                 specialty: string;
-                                avatar: string;
+                                avatar?: components["schemas"]["MediaImage"];
                             }[];
                         };
                     };
@@ -820,9 +833,9 @@ export interface operations {
                                     id: number;
                                     categoryId: number;
                                     title: string;
-                                    summary: string;
-                                    cover: string;
-                                    date: string;
+                                    summary?: string;
+                                    cover?: components["schemas"]["MediaImage"];
+                                    date?: string;
                                 }[];
                             }[];
                         };
@@ -916,9 +929,9 @@ export interface operations {
                                 id: number;
                                 categoryId: number;
                                 title: string;
-                                summary: string;
-                                cover: string;
-                                date: string;
+                                summary?: string;
+                                cover?: components["schemas"]["MediaImage"];
+                                date?: string;
                             }[];
                             total: number;
                             page: number;
@@ -968,7 +981,7 @@ export interface operations {
                             year: number;
                             title: string;
                             issuer: string;
-                            image: string;
+                            image?: components["schemas"]["MediaImage"];
                         }[];
                     };
                 };
@@ -1013,17 +1026,17 @@ export interface operations {
                             id: number;
                             title: string;
                             summary: string;
-                            poster: string;
+                            poster?: components["schemas"]["MediaImage"];
                             duration?: string;
-                            date: string;
+                            date?: string;
                             video?: {
                                 sources: {
-                                    src: string;
+                                    src: components["schemas"]["MediaFile"];
                                     /** @enum {string} */
                                     type: "video/webm" | "video/mp4";
                                 }[];
                                 captions: {
-                                    src: string;
+                                    src: components["schemas"]["MediaFile"];
                                     lang: string;
                                     label: string;
                                 }[];
@@ -1074,7 +1087,7 @@ export interface operations {
                             city: string;
                             address: string;
                             phone: string;
-                            image: string;
+                            image?: components["schemas"]["MediaImage"];
                             summary: string;
                             founded: number;
                             departments: string[];
@@ -1135,7 +1148,7 @@ export interface operations {
                             city: string;
                             address: string;
                             phone: string;
-                            image: string;
+                            image?: components["schemas"]["MediaImage"];
                             summary: string;
                             founded: number;
                             departments: string[];
@@ -1203,7 +1216,7 @@ export interface operations {
                                 title: string;
                                 hospital: string;
                                 specialty: string;
-                                avatar: string;
+                                avatar?: components["schemas"]["MediaImage"];
                             }[];
                             total: number;
                             page: number;
@@ -1256,7 +1269,7 @@ export interface operations {
                             title: string;
                             hospital: string;
                             specialty: string;
-                            avatar: string;
+                            avatar?: components["schemas"]["MediaImage"];
                             education: string;
                             content: string;
                             achievements: string[];
@@ -1353,9 +1366,9 @@ export interface operations {
                                 id: number;
                                 categoryId: number;
                                 title: string;
-                                summary: string;
-                                cover: string;
-                                date: string;
+                                summary?: string;
+                                cover?: components["schemas"]["MediaImage"];
+                                date?: string;
                             }[];
                             total: number;
                             page: number;
@@ -1452,9 +1465,9 @@ export interface operations {
                                 id: number;
                                 categoryId: number;
                                 title: string;
-                                summary: string;
-                                cover: string;
-                                date: string;
+                                summary?: string;
+                                cover?: components["schemas"]["MediaImage"];
+                                date?: string;
                             }[];
                             total: number;
                             page: number;
@@ -1505,13 +1518,13 @@ export interface operations {
                             id: number;
                             categoryId: number;
                             title: string;
-                            summary: string;
-                            cover: string;
-                            date: string;
+                            summary?: string;
+                            cover?: components["schemas"]["MediaImage"];
+                            date?: string;
                             content: string;
-                            source: string;
-                            author: string;
-                            views: number;
+                            source?: string;
+                            author?: string;
+                            views?: number;
                             reviewerId?: number;
                         };
                     };
@@ -1570,7 +1583,7 @@ export interface operations {
                             };
                             wechat?: {
                                 account: string;
-                                image: string;
+                                image?: components["schemas"]["MediaImage"];
                                 note: string;
                             };
                             filings?: {

@@ -1,18 +1,22 @@
 /** The embedded content API's data set: everything it serves, before paging and filtering. */
-import type {
-  Award,
-  Banner,
-  Category,
-  ContactUs,
-  ContentDetail,
-  Expert,
-  GroupIntroduction,
-  Hospital,
-  InternationalHospital,
-  Promotion,
-  SubCategory,
-  Treatment,
-} from '../../shared/contract/entities.js';
+import type { z } from 'zod';
+import type * as e from '../../shared/contract/entities.js';
+
+/** Each entity as the content API sends it: media as URLs or paths, before the service serves them. */
+type Sent<T extends z.ZodType> = z.input<T>;
+export type Banner = Sent<typeof e.banner>;
+export type ContentDetail = Sent<typeof e.contentDetail>;
+export type ContentSummary = Sent<typeof e.contentSummary>;
+export type Expert = Sent<typeof e.expert>;
+export type Hospital = Sent<typeof e.hospital>;
+export type GroupIntroduction = Sent<typeof e.groupIntroduction>;
+export type Treatment = Sent<typeof e.treatment>;
+export type InternationalHospital = Sent<typeof e.internationalHospital>;
+export type Award = Sent<typeof e.award>;
+export type Promotion = Sent<typeof e.promotion>;
+export type Category = Sent<typeof e.category>;
+export type SubCategory = Sent<typeof e.subCategory>;
+export type ContactUs = Sent<typeof e.contactUs>;
 
 export interface DemoContent {
   groupIntroduction: GroupIntroduction;

@@ -21,13 +21,15 @@ export interface Publishing {
 }
 
 const line = z.string().trim().min(1).max(200);
+/** A picture as an editor names it: an upload's URL or path (the site checks it as any other). */
+const picture = z.string().trim().min(1).max(2_000);
 const EDITS = {
   news: z
-    .object({ title: line, summary: line.max(500) })
+    .object({ title: line, summary: line.max(500), cover: picture })
     .partial()
     .strict(),
   expert: z
-    .object({ name: line.max(40), title: line, specialty: line.max(500) })
+    .object({ name: line.max(40), title: line, specialty: line.max(500), avatar: picture })
     .partial()
     .strict(),
 };

@@ -6,10 +6,11 @@
  * site with a signed publish event (editor.ts).
  */
 import { createServer, type Server } from 'node:http';
+import { handleUpload } from './uploads.js';
 import type { AddressInfo } from 'node:net';
 import { NEWS_CATEGORY_IDS, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../../shared/constants.js';
 import type { ApiName } from '../../shared/contract/api-paths.js';
-import type { ContentSummary } from '../../shared/contract/entities.js';
+import type { ContentSummary } from './demo-content-type.js';
 import { etagMatches, weakEtag } from '../http/representation.js';
 import { parseApiRequest, type ApiRequest } from '../proxy/api-request.js';
 import { demoContent } from './demo-content/index.js';
@@ -22,8 +23,8 @@ function summary({ id, categoryId, title, summary, cover, date }: ContentSummary
   return { id, categoryId, title, summary, cover, date };
 }
 
-function newestFirst<T extends { date: string; id: number }>(items: T[]): T[] {
-  return [...items].sort((a, b) => b.date.localeCompare(a.date) || b.id - a.id);
+function newestFirst<T extends { date?: string | undefined; id: number }>(items: T[]): T[] {
+  return [...items].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || b.id - a.id);
 }
 
 function paged<T>(items: T[], query: Record<string, number>) {
@@ -107,6 +108,7 @@ export async function startEmbeddedApi(options: EmbeddedApiOptions = {}): Promis
   const content = structuredClone(options.content ?? demoContent);
   const server = createServer((req, res) => {
     if (handleEdit(req, res, content, options.publishing)) return;
+    if (handleUpload(req, res)) return;
     const request = req.method === 'GET' ? parseApiRequest(req.url ?? '/') : undefined;
     let [status, body] = json(405, { error: { code: 'method_not_allowed', message: 'GET only' } });
     if (request && 'key' in request) {

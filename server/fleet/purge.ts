@@ -137,9 +137,11 @@ export class Purger {
   async #apply(tags: readonly string[]): Promise<void> {
     const set = new Set(tags);
     this.deps.purges.mark();
-    const answers = this.deps.cache.markStale(set);
+    const { marked: answers, images } = this.deps.cache.markStale(set);
     const pages = this.deps.pageCache?.purge(set) ?? 0;
-    const media = this.deps.media?.markStale(set) ?? 0;
+    // The images a purged answer names are asked for again too (a 304 when unchanged): a publish
+    // whose editor replaced a picture's bytes under the same address shows the new one.
+    const media = this.deps.media?.markStale(new Set([...set, ...images])) ?? 0;
     this.deps.log.debug({ answers, pages, media }, 'purge applied here');
     await Promise.all(this.deps.edges.map((edge) => this.#purgeEdge(edge, tags)));
   }

@@ -5,7 +5,7 @@
  * varies on Origin and one cached copy, here or at the edge, serves every caller.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { baseHeaders } from './front-door.js';
+import { baseHeaders } from './base-headers.js';
 import { problem, sendProblem } from './problem.js';
 
 /** Response headers a partner's script may read, beyond the CORS-safelisted ones (Cache-Control, Content-Type, …). */

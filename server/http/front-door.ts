@@ -3,28 +3,14 @@
  * target into a path, and hands it to the first layer that answers: the API reference page,
  * the proxy API, the page cache, then Express. The headers every answer carries (security
  * headers, the request id) are decided here once, by layer (the API's JSON is read across
- * origins, pages are not), and every layer takes them from here (`baseHeaders`, `applyBaseHeaders`).
+ * origins, pages are not), and every layer takes them from base-headers.ts.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestObserver } from '../observability/request-observer.js';
-import { requestIdOf } from '../observability/request-observer.js';
 import { API_DOCS_PATH } from '../proxy/api-docs-paths.js';
+import { applyBaseHeaders, useHeaderSet } from './base-headers.js';
 import { problem, sendProblem } from './problem.js';
 import type { HeaderSet } from './security-headers.js';
-
-const SECURITY = Symbol('security headers');
-type Fronted = ServerResponse & { [SECURITY]?: readonly string[] };
-
-/** The headers every answer carries, as flat name/value pairs for one writeHead. */
-export function baseHeaders(res: ServerResponse): string[] {
-  return [...((res as Fronted)[SECURITY] ?? []), 'x-request-id', requestIdOf(res)];
-}
-
-/** The same headers set one by one, for layers that write their own (Express). */
-function applyBaseHeaders(res: ServerResponse): void {
-  const pairs = baseHeaders(res);
-  for (let i = 0; i < pairs.length; i += 2) res.setHeader(pairs[i]!, pairs[i + 1]!);
-}
 
 /**
  * The request target as a path. An absolute-form target (RFC 9112 section 3.2.2) is served by
@@ -52,10 +38,10 @@ export interface HeaderSets {
 }
 
 export interface Layers {
-  /** The API reference page, /api/docs. */
-  apiDocs: (req: IncomingMessage, res: ServerResponse) => void;
-  /** The proxy API: everything else under /api. */
-  api: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The API reference page, /api/docs (none on the operators' listener). */
+  apiDocs?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  /** The proxy API: everything else under /api (none on the operators' listener). */
+  api?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** The media endpoint: everything under /_media (server/media). */
   media?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** Answers from the page cache; false when the page is not there. */
@@ -78,24 +64,24 @@ export function createFrontDoor(security: HeaderSets, observeRequest: RequestObs
   const apiDocsPairs = pairsOf(security.apiDocs);
   return (req, res) => {
     observeRequest(req, res);
-    (res as Fronted)[SECURITY] = pagePairs;
+    useHeaderSet(res, pagePairs);
     const url = originForm(req.url ?? '/');
     if (url === undefined) {
       sendProblem(res, problem('bad_request', 'the request target must be a path'));
       return;
     }
     req.url = url;
-    if (url.startsWith('/api/') || url === '/api') {
+    if (layers.api && layers.apiDocs && (url.startsWith('/api/') || url === '/api')) {
       if (pathOf(url) === API_DOCS_PATH) {
-        (res as Fronted)[SECURITY] = apiDocsPairs;
+        useHeaderSet(res, apiDocsPairs);
         return layers.apiDocs(req, res);
       }
-      (res as Fronted)[SECURITY] = apiPairs;
+      useHeaderSet(res, apiPairs);
       return layers.api(req, res);
     }
     if (layers.media && /^\/_media(?:[/?]|$)/.test(url)) {
       // Content images and files are read from any origin, like the API's answers (decision 024).
-      (res as Fronted)[SECURITY] = apiPairs;
+      useHeaderSet(res, apiPairs);
       return layers.media(req, res);
     }
     if (layers.cachedPage?.(req, res)) return;

@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ContentError, isContentError } from '../../shared/content-api.js';
-import { baseHeaders } from './front-door.js';
+import { baseHeaders } from './base-headers.js';
 
 const PROBLEM_STATUS = {
   bad_request: 400,

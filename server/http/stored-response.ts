@@ -5,7 +5,7 @@
  * (Vary included, RFC 9110 section 15.4.5) but no body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { baseHeaders } from './front-door.js';
+import { baseHeaders } from './base-headers.js';
 import { etagMatches, type Representation } from './representation.js';
 
 export interface StoredAnswer {

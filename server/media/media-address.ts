@@ -33,13 +33,15 @@ const WIDTHS = new Set<number>(MEDIA_WIDTHS);
  */
 export class SourcePolicy {
   readonly #origins: ReadonlySet<string>;
+  readonly #contentApiOrigin: string;
 
   /** `contentApi`: the content API's base URL, against which paths in refs are resolved. */
   constructor(
     readonly contentApi: string,
     extraOrigins: readonly string[] = [],
   ) {
-    this.#origins = new Set([new URL(contentApi).origin, ...extraOrigins.map((o) => new URL(o).origin)]);
+    this.#contentApiOrigin = new URL(contentApi).origin;
+    this.#origins = new Set([this.#contentApiOrigin, ...extraOrigins.map((o) => new URL(o).origin)]);
   }
 
   /** The source a ref names (an absolute URL, or a path on the content API), when it is allowed. */
@@ -57,6 +59,14 @@ export class SourcePolicy {
     if (!this.#origins.has(url.origin)) return refused('origin', `${url.origin} is not an origin media may be fetched from`);
     url.hash = '';
     return url;
+  }
+
+  /**
+   * How the site names a source in its addresses and tags: a path for one on the content API
+   * (whose origin, often an internal host, is never given out), the URL for one on another origin.
+   */
+  canonical(source: URL): string {
+    return source.origin === this.#contentApiOrigin ? source.pathname + source.search : source.href;
   }
 }
 
@@ -88,7 +98,7 @@ export function parseMediaAddress(target: string, policy: SourcePolicy): MediaAd
       kind === 'image' ? 'the source is not an image (by its extension)' : 'the source is not a video or captions file',
     );
   }
-  const tag = mediaTag(source);
+  const tag = mediaTag(policy.canonical(source));
   return kind === 'image' ? { kind, width: width!, version, source, tag } : { kind, version, source, tag };
 }
 
@@ -97,5 +107,7 @@ function shortHash(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 12);
 }
 
-/** The tag every answer made from a source carries, for purges: `media:<12 hex of the SHA-256 of its URL>`. */
-export const mediaTag = (source: URL | string) => `media:${shortHash(String(source))}`;
+/** What every media tag starts with. */
+export const MEDIA_TAG_PREFIX = 'media:';
+/** The tag of a source, as SourcePolicy.canonical names it: `media:<12 hex of its SHA-256>`. */
+export const mediaTag = (source: string) => `${MEDIA_TAG_PREFIX}${shortHash(String(source))}`;

@@ -10,8 +10,7 @@ import { availableParallelism } from 'node:os';
 import { LRUCache } from 'lru-cache';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ContentError } from '../../shared/content-api.js';
-import { encodeRef } from '../../shared/media-url.js';
+import { isContentError, type ContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
 import { etagMatches } from '../http/representation.js';
@@ -61,12 +60,13 @@ export interface MediaDeps {
 
 /** What pages learn of an original: enough for `srcset`, `width`/`height` and a placeholder. */
 export interface MediaDescription {
-  ref: string;
   v: string;
   width: number;
   height: number;
   type: SourceType;
   color: string;
+  /** No transparent pixel: its colour may stand behind it while it loads. */
+  opaque: boolean;
 }
 
 /** Keep-alive connections per media origin. */
@@ -144,11 +144,10 @@ export class MediaEndpoint {
   };
 
   /**
-   * An original's version, size and colour within `budgetMs`, fetching (or revalidating) it
-   * through the same cache as the variants, so that the first variant asked for afterwards needs
-   * no second fetch. Undefined when the budget runs out (the fetch goes on, and the next call
-   * has it) or the source cannot be served (not allowed, not an image, missing: logged).
-   * `source` is an absolute URL or a path on the content API.
+   * An original's version, size and colour within `budgetMs`, fetched (or revalidated) through
+   * the variants' cache, so the first variant asked for next needs no second fetch. Undefined when
+   * the budget runs out (the fetch goes on, for the next call) or the source cannot be served (not
+   * allowed, not an image, missing: logged). `source`: an absolute URL or a path on the content API.
    */
   async describe(source: string, { budgetMs }: { budgetMs: number }): Promise<MediaDescription | undefined> {
     const url = this.policy.resolve(source);
@@ -159,7 +158,10 @@ export class MediaEndpoint {
     const looked = this.#originals.current(url, {}).then(
       ({ original }) => original,
       (error: unknown) => {
-        if (!(error instanceof MediaError)) this.#log.warn({ source: url.href, err: String(error) }, 'media source could not be described');
+        // A refusal for busy transform slots is expected in a burst: the next answer learns it.
+        if (!(error instanceof MediaError) && !isContentError(error)) {
+          this.#log.warn({ source: url.href, err: String(error) }, 'media source could not be described');
+        }
         return undefined;
       },
     );
@@ -169,18 +171,18 @@ export class MediaEndpoint {
     stop.abort();
     if (!original || !isImageType(original.type)) return undefined;
     return {
-      ref: encodeRef(url.href),
       v: original.version,
       width: original.width!,
       height: original.height!,
       type: original.type,
       color: original.color!,
+      opaque: original.opaque ?? false,
     };
   }
 
   /** Marks stale the originals a purge names (their `media:` tag, or `all`): the next request asks their origins again. */
   markStale(tags: ReadonlySet<string>): number {
-    return this.#originals.markStale((url) => tags.has(ALL_TAG) || tags.has(mediaTag(url)));
+    return this.#originals.markStale((url) => tags.has(ALL_TAG) || tags.has(mediaTag(this.policy.canonical(new URL(url)))));
   }
 
   async #answer(req: IncomingMessage, res: ServerResponse, address: MediaAddress): Promise<void> {

@@ -4,7 +4,7 @@
  * that mean something for an image, and byte ranges for files.
  */
 import type { ServerResponse } from 'node:http';
-import { baseHeaders } from '../http/front-door.js';
+import { baseHeaders } from '../http/base-headers.js';
 import { ALL_TAG } from '../proxy/cache-tags.js';
 import type { OutputFormat } from './transform.js';
 

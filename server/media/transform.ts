@@ -33,8 +33,12 @@ const ENCODERS = {
   png: { compressionLevel: 8, effort: 4 },
 } as const;
 
-/** Waiting transforms per slot: a burst is answered 503 at once rather than queued for long. */
-const QUEUE_PER_SLOT = 4;
+/**
+ * Waiting transforms per slot: the first view of a page names a few dozen images nothing has made
+ * yet, and each must wait rather than fail; past the queue (a flood of new images) the answer is
+ * 503 at once, and no transform waits longer than MAX_WAIT_MS.
+ */
+const QUEUE_PER_SLOT = 16;
 /** The longest a transform waits for a slot. */
 const MAX_WAIT_MS = 5_000;
 /** An SVG is never drawn wider than the widest variant. */

@@ -1,5 +1,5 @@
 /**
- * What the core tells observers, as undici does (docs/decisions/023): named `node:diagnostics_channel`
+ * What the core tells observers, as undici does (docs/decisions/027): named `node:diagnostics_channel`
  * channels that cost a flag check when nobody listens. The cache and the page handler publish
  * here and know nothing of tracing; tracing (tracing-sdk.ts), when it is on, subscribes. Calls
  * to the content API need nothing of ours: undici publishes its own (`undici:request:*`).

@@ -3,14 +3,12 @@
  * API handler ahead of Express, or Express). Handlers note what they know about a request
  * (route, cache status, upstream time) with `observe(res, ...)`.
  *
- * Written directly on pino rather than with pino-http: pino-http builds a child logger for
- * every request, which costs more than answering a cached hit. The request line has a fixed
- * shape, so it is composed as a string and written to the logger's own stream, in pino's
- * format (docs/decisions/007); test/observability.test.ts checks that it is pino's own line.
+ * One call to the service's logger per request, through pino's public API (its serializers,
+ * redaction and hooks apply; docs/decisions/027): no child logger per request, as pino-http would
+ * make. What is known of a request lives in one record per response, in a WeakMap.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pino } from 'pino';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
@@ -37,11 +35,11 @@ class RequestRecord {
   ) {}
 }
 
-const RECORD = Symbol('request record');
-type Observed = ServerResponse & { [RECORD]?: RequestRecord };
+/** Each response's record, while it is answered (gone with the response). */
+const records = new WeakMap<ServerResponse, RequestRecord>();
 
 export function observe(res: ServerResponse, facts: RequestFacts): void {
-  const record = (res as Observed)[RECORD];
+  const record = records.get(res);
   if (!record) return;
   if (facts.route !== undefined) record.route = facts.route;
   if (facts.cache !== undefined) record.cache = facts.cache;
@@ -51,12 +49,12 @@ export function observe(res: ServerResponse, facts: RequestFacts): void {
 
 /** What handlers have noted of a request so far (its route, its cache status), for its trace span. */
 export function factsOf(res: ServerResponse): Readonly<RequestFacts> | undefined {
-  return (res as Observed)[RECORD];
+  return records.get(res);
 }
 
 /** The request's id (from X-Request-Id when given, else a new one); every answer echoes it. */
 export function requestIdOf(res: ServerResponse): string {
-  return (res as Observed)[RECORD]?.reqId ?? '';
+  return records.get(res)?.reqId ?? '';
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -67,37 +65,39 @@ function requestId(req: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-const LEVELS = { info: 30, warn: 40, error: 50 } as const;
-
 /**
  * `traceIdOf`, given when tracing is on (tracing.ts), names the request's trace: its line then
  * carries `trace_id`.
  */
 export function createRequestObserver(log: Logger, metrics: Metrics, traceIdOf?: (res: ServerResponse) => string | undefined) {
-  // The stream and the bindings (`,"service":…`) of the logger, as pino writes them itself.
-  const stream = (log as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym]!;
-  const bindings = (log as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
-
-  /** The request line, as `log[level]({ method, url, status, responseTime, reqId, route, … }, msg)` writes it. */
+  /** The request line: `{ method, url, status, responseTime, reqId, route, cache?, upstreamMs?, partner?, trace_id? }`. */
   function writeLine(
-    level: keyof typeof LEVELS,
+    level: 'info' | 'warn' | 'error',
     r: RequestRecord,
     status: number | 'aborted',
     ms: number,
     traceId: string | undefined,
-  ): void {
-    // reqId matches REQUEST_ID or is a UUID, method is an HTTP token, a trace id is hex: none needs escaping.
-    stream.write(
-      `{"level":${LEVELS[level]},"time":${Date.now()}${bindings},"method":"${r.method}","url":${JSON.stringify(r.url.slice(0, 512))}` +
-        `,"status":${status === 'aborted' ? '"aborted"' : status},"responseTime":${Math.round(ms * 10) / 10},"reqId":"${r.reqId}"` +
-        `,"route":${JSON.stringify(r.route)}${r.cache === undefined ? '' : `,"cache":${JSON.stringify(r.cache)}`}` +
-        `${r.upstreamMs === undefined ? '' : `,"upstreamMs":${r.upstreamMs}`}${r.partner === undefined ? '' : `,"partner":${JSON.stringify(r.partner)}`}${traceId === undefined ? '' : `,"trace_id":"${traceId}"`},"msg":"${status === 'aborted' ? 'request aborted' : 'request'}"}\n`,
+  ) {
+    log[level](
+      {
+        method: r.method,
+        url: r.url.slice(0, 512),
+        status,
+        responseTime: Math.round(ms * 10) / 10,
+        reqId: r.reqId,
+        route: r.route,
+        cache: r.cache,
+        upstreamMs: r.upstreamMs,
+        partner: r.partner,
+        trace_id: traceId,
+      },
+      status === 'aborted' ? 'request aborted' : 'request',
     );
   }
 
   /** Listener for the response's 'close' (one shared function: no closure per request). */
-  function onClose(this: Observed): void {
-    const r = this[RECORD]!;
+  function onClose(this: ServerResponse): void {
+    const r = records.get(this)!;
     const ms = performance.now() - r.started;
     const finished = this.writableFinished;
     const status = this.statusCode;
@@ -111,7 +111,7 @@ export function createRequestObserver(log: Logger, metrics: Metrics, traceIdOf?:
 
   return function observeRequest(req: IncomingMessage, res: ServerResponse): void {
     // The URL is read now: routers and static handlers rewrite req.url on the way.
-    (res as Observed)[RECORD] = new RequestRecord(requestId(req), req.method ?? 'OTHER', req.url ?? '', performance.now());
+    records.set(res, new RequestRecord(requestId(req), req.method ?? 'OTHER', req.url ?? '', performance.now()));
     res.on('close', onClose);
   };
 }

@@ -2,10 +2,14 @@
  * What an answer was made from, as tags an edge (or the service's own caches) can purge by
  * (docs/decisions/018): the answer's own address (`url:/api/news/212`), its path
  * (`/api/news`), and every content item it carries (`news:212` for articles, research and news,
- * which share one id space; `expert:3`). A page carries the tags of every answer it read.
+ * which share one id space; `expert:3`), and every image it names (`media:<hash>`: an image whose
+ * bytes change is published by its tag, and the answers naming its old version go with it). A
+ * page carries the tags of every answer it read.
  */
 import type { ApiData, ApiName } from '../../shared/contract/api-paths.js';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
+import { decodeRef, MEDIA_PREFIX } from '../../shared/media-url.js';
+import { mediaTag } from '../media/media-address.js';
 import type { ApiRequest } from './api-request.js';
 
 /** The tag of one canonical address, an API answer's or a page's. */
@@ -31,6 +35,20 @@ const ITEMS: ItemTags = {
 /** The tags of an API answer; a 404 carries its address and path only. */
 export function tagsOf(request: ApiRequest, data: unknown): string[] {
   const own = [ALL_TAG, urlTag(request.key), API_PATHS[request.name].template];
-  const items = data === null ? undefined : (ITEMS[request.name] as ((d: unknown) => string[]) | undefined);
-  return items ? [...own, ...items(data)] : own;
+  if (data === null) return own;
+  const items = ITEMS[request.name] as ((d: unknown) => string[]) | undefined;
+  return [...own, ...(items ? items(data) : []), ...mediaTagsIn(data)];
+}
+
+/** The `media:` tags of the images and files a payload names (content-reader.ts made each `{ src: '/_media/…/<ref>' }`). */
+function mediaTagsIn(data: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(data)) for (const item of data) mediaTagsIn(item, found);
+  else if (typeof data === 'object' && data !== null) {
+    const { src } = data as { src?: unknown };
+    const source =
+      typeof src === 'string' && src.startsWith(`${MEDIA_PREFIX}/`) ? decodeRef(src.slice(src.lastIndexOf('/') + 1)) : undefined;
+    if (source !== undefined) found.add(mediaTag(source));
+    else for (const value of Object.values(data)) mediaTagsIn(value, found);
+  }
+  return found;
 }

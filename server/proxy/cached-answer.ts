@@ -15,7 +15,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { upstreamError, UpstreamError, type UpstreamClient, type Validators } from '../upstream/upstream-client.js';
 import type { ApiRequest } from './api-request.js';
 import { tagsOf } from './cache-tags.js';
-import { sanitizeContentFields } from './sanitize-content.js';
+import type { ContentReader } from './content-reader.js';
 
 /** A stored answer: the payload for in-process readers, and its JSON and headers, ready to send. */
 export interface CachedAnswer extends StoredAnswer {
@@ -59,6 +59,7 @@ export type Admit = () => Promise<void>;
 /** What a call to the content API needs. */
 interface FetchDeps {
   upstream: UpstreamClient;
+  reader: ContentReader;
   metrics: Metrics;
   log: Logger;
   config: CacheWindows;
@@ -115,15 +116,15 @@ function makeAnswer(
   };
 }
 
-/** What the content API sent, checked against the contract and sanitised; a ContentError when it is not valid. */
-function answerFromUpstream(
+/** What the content API sent, read as the service answers it (content-reader.ts); an UpstreamError when nothing of it is usable. */
+async function answerFromUpstream(
   request: ApiRequest,
   status: number,
   raw: Buffer,
   upstreamMs: number,
   validators: Validators,
-  windows: CacheWindows,
-): CachedAnswer {
+  { reader, config: windows }: Pick<FetchDeps, 'reader' | 'config'>,
+): Promise<CachedAnswer> {
   if (status === 404) {
     const body = Buffer.from(JSON.stringify({ error: { code: 'not_found', message: `${request.key} does not exist` } }));
     return makeAnswer(request, 404, null, new Representation(body), freshFor(request, 404, windows), upstreamMs, {}, windows);
@@ -135,15 +136,7 @@ function answerFromUpstream(
   } catch {
     throw upstreamError('invalid', 'the content API answered with malformed JSON');
   }
-  const parsed = API_PATHS[request.name].answer.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw upstreamError(
-      'invalid',
-      `the content API's answer does not fit the contract at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
-    );
-  }
-  const data = sanitizeContentFields(parsed.data.data);
+  const data = await reader.read(request, json);
   const body = new Representation(Buffer.from(JSON.stringify({ data })));
   return makeAnswer(request, 200, data, body, freshFor(request, 200, windows), upstreamMs, validators, windows);
 }
@@ -204,12 +197,15 @@ export async function fetchAnswer(
   request: ApiRequest,
   previous: CachedAnswer | undefined,
   signal: AbortSignal,
-  { upstream, metrics, log, config }: FetchDeps,
+  deps: FetchDeps,
 ): Promise<CachedAnswer> {
+  const { upstream, metrics, log, config } = deps;
   const path = API_PATHS[request.name].template;
   const started = performance.now();
   try {
-    const res = await upstream.get(request.key, signal, previous?.validators);
+    // A purged answer is asked for whole and read anew: what it names may have changed behind an
+    // unchanged answer (an image's bytes under the same address), and the reader learns it.
+    const res = await upstream.get(request.key, signal, previous?.purged ? undefined : previous?.validators);
     const upstreamMs = performance.now() - started;
     metrics.upstreamDuration(path).observe(upstreamMs / 1000);
     if (res.status === 304 && previous) {
@@ -217,7 +213,7 @@ export async function fetchAnswer(
       const freshMs = freshFor(request, previous.status, config);
       return makeAnswer(request, previous.status, previous.data, previous.body, freshMs, upstreamMs, previous.validators, config);
     }
-    return answerFromUpstream(request, res.status, res.body, upstreamMs, res.validators, config);
+    return await answerFromUpstream(request, res.status, res.body, upstreamMs, res.validators, deps);
   } catch (error) {
     // No slot for the call (upstream-gate.ts): not the content API's failure, counted where it is refused.
     if (isContentError(error) && error.code === 'busy') throw error;

@@ -13,6 +13,7 @@ import type { Config } from '../config.js';
 import type { PurgeClock } from '../fleet/purge-clock.js';
 import type { SharedTier } from '../fleet/shared-tier.js';
 import { problem } from '../http/problem.js';
+import { MEDIA_TAG_PREFIX } from '../media/media-address.js';
 import { hitChannel, lookupChannel, type LookupEvent } from '../observability/diagnostics.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -29,6 +30,7 @@ import {
   type CacheStatus,
   type CacheWindows,
 } from './cached-answer.js';
+import type { ContentReader } from './content-reader.js';
 
 interface FetchContext {
   request: ApiRequest;
@@ -49,6 +51,8 @@ type FetchOptions = LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchCont
 
 export interface ContentCacheDeps {
   upstream: UpstreamClient;
+  /** Makes what the content API sent into what the service answers. */
+  reader: ContentReader;
   config: CacheWindows & Pick<Config, 'UPSTREAM_TIMEOUT_MS'>;
   metrics: Metrics;
   log: Logger;
@@ -85,10 +89,7 @@ export class ContentCache {
     deps.metrics.stats.bytes = () => this.#lru.calculatedSize;
   }
 
-  /**
-   * A fresh answer already in this process, returned at once; undefined when there is none (not
-   * cached, stale, or being fetched). Spares the common cached hit the promises of get().
-   */
+  /** A fresh answer already in this process, at once (sparing a hit get()'s promises); else undefined. */
   hit(request: ApiRequest): CacheResult | undefined {
     const answer = this.#lru.get(request.key, { allowStale: false });
     if (!answer || answer.freshUntil <= Date.now()) return undefined;
@@ -187,18 +188,20 @@ export class ContentCache {
   /**
    * Marks stale, in this process, every answer carrying one of the tags (decision 018): the next
    * request waits for the content API instead of being served what was purged, and the answer
-   * still stands in if the content API fails. Returns how many it marked.
+   * still stands in if the content API fails. Returns how many it marked, and their images' tags.
    */
-  markStale(tags: ReadonlySet<string>): number {
+  markStale(tags: ReadonlySet<string>): { marked: number; images: Set<string> } {
     const before = this.purgedFreshUntil();
+    const images = new Set<string>();
     let marked = 0;
     this.#lru.forEach((answer, key) => {
       // A key being fetched is left to its fetch, which began before this purge and so stores its answer stale.
       if (this.#loading.has(key) || answer.freshUntil <= before || !answer.tags.some((t) => tags.has(t))) return;
       this.#lru.set(key, asPurged(answer, before, this.#config), { noUpdateTTL: true });
       marked++;
+      for (const tag of answer.tags) if (tag.startsWith(MEDIA_TAG_PREFIX)) images.add(tag);
     });
-    return marked;
+    return { marked, images };
   }
 
   /** The freshness a purged answer is given: past the stale-while-revalidate window, within stale-if-error. */
@@ -209,10 +212,6 @@ export class ContentCache {
   /** True when anything is cached: used by readiness. */
   get warm(): boolean {
     return this.#lru.size > 0;
-  }
-
-  clear(): void {
-    this.#lru.clear();
   }
 
   /**

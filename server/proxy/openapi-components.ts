@@ -177,13 +177,22 @@ export const errorResponses = {
   504: ref('responses', 'GatewayTimeout'),
 };
 
-/** The components every operation refers to; `errorSchema` is the contract's error shape. */
-export function components(errorSchema: object) {
+/** The components every operation refers to; `errorSchema` is the contract's error shape, `media` the media fields'. */
+export function components(errorSchema: object, media: { MediaImage: object; MediaFile: object }) {
   return {
     schemas: {
       Error: {
         ...errorSchema,
         description: 'Every error has this shape: a stable `code` to branch on and a `message` for people (docs/product/errors.md).',
+      },
+      MediaImage: {
+        ...media.MediaImage,
+        description:
+          "A content image, served from this site: `src` is a variant about 1080 px wide; any of the widths 96, 192, 384, 640, 828, 1080, 1600 and 2400 is `/_media/<width>/<version>/<ref>` (never wider than the original; AVIF, WebP or JPEG by `Accept`). A `version` other than `0` names the original's bytes, and its addresses may be kept for a year.",
+      },
+      MediaFile: {
+        ...media.MediaFile,
+        description: 'A film (MP4, WebM) or captions (WebVTT), passed through from this site with byte ranges.',
       },
     },
     headers,

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document's examples. Each path's 200 is computed when the document is built, from
  * the embedded demo content through the proxy's own steps (the request parsed, the answer
- * checked against the contract, its HTML sanitised), so an example can never drift from what
+ * read against the contract, its media made addresses on this site, its HTML sanitised), so an example can never drift from what
  * the API answers. The errors' are made with `problem()`, so each code has its own status.
  */
 import type { IncomingMessage } from 'node:http';
@@ -12,15 +12,21 @@ import { payloadFor } from '../embedded-api/embedded-api.js';
 import { PartnerKeys } from '../http/partner-keys.js';
 import { problem } from '../http/problem.js';
 import { apiRequestFor, parseApiRequest, type ApiRequest } from './api-request.js';
-import { sanitizeContentFields } from './sanitize-content.js';
+import { readPayload } from './content-reader.js';
+import { SourcePolicy } from '../media/media-address.js';
 
 /** Lists in the examples are a page of this many items, to keep the document short. */
 const EXAMPLE_PAGE_SIZE = 2;
 
-/** What the proxy answers to a request, on the demo content. */
+/** Where the examples' content API is: its images are named on this origin. */
+const EXAMPLE_CONTENT_API = 'https://content-api.example';
+
+/** What the proxy answers to a request, on the demo content (its images' sizes not yet learnt). */
 function demoAnswer(request: ApiRequest): { data: unknown } {
-  const { data } = API_PATHS[request.name].answer.parse({ data: payloadFor(demoContent, request) });
-  return { data: sanitizeContentFields(data) };
+  const { data } = readPayload(request, { data: payloadFor(demoContent, request) }, new SourcePolicy(EXAMPLE_CONTENT_API), (field) => {
+    throw new Error(`the demo content does not fit the contract at ${field}`);
+  });
+  return { data };
 }
 
 /** The id of the first item a list shows (`{ items: [{ id }] }`). */

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ROUTES } from '../../client/route-table.js';
 import { API_PATHS, apiError, type ApiName } from '../../shared/contract/api-paths.js';
+import { fileSource, imageSource, mediaFile, mediaImage } from '../../shared/contract/entities.js';
 import { PARAM_DOCS, pathId } from '../../shared/contract/query-params.js';
 import { API_DOCS_PATH } from './api-docs-paths.js';
 import { answerHeaders, components, errorResponses, introduction, PARTNER_KEY, tagOf, tags } from './openapi-components.js';
@@ -22,8 +23,23 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
+/** A media source of the content API is answered as the media endpoint's address (content-reader.ts). */
+const MEDIA_REFS = new Map<unknown, string>([
+  [imageSource, '#/components/schemas/MediaImage'],
+  [fileSource, '#/components/schemas/MediaFile'],
+]);
+
 const schemaOf = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const ref = MEDIA_REFS.get(zodSchema);
+      if (!ref) return;
+      for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[key];
+      jsonSchema.$ref = ref;
+    },
+  }) as Record<string, unknown>;
   return rest;
 };
 
@@ -87,6 +103,6 @@ export function buildOpenApi({ serverUrl }: { serverUrl: string }): OpenApiDocum
     security: [{}, { [PARTNER_KEY]: [] }],
     tags,
     paths,
-    components: components(schemaOf(apiError)),
+    components: components(schemaOf(apiError), { MediaImage: schemaOf(mediaImage), MediaFile: schemaOf(mediaFile) }),
   };
 }

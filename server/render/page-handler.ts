@@ -33,13 +33,12 @@ import { BUSY_HTML, UNAVAILABLE_HTML } from './plain-pages.js';
 import { RenderReads } from './render-tracking.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import { variantOf, varyOf } from './page-variant.js';
+import { pageStatus } from '../../client/route-handle.js';
 import { serverContentApi } from './server-content-api.js';
 import { pageHead } from '../seo/page-head.js';
 
 /** A render that has not produced its shell by then is abandoned. */
 const RENDER_TIMEOUT_MS = 10_000;
-/** A page answers 200, or says its content does not exist (404), the visitor asked too often (429), or it cannot be had (503). */
-const PAGE_STATUSES = new Set([200, 404, 429]);
 const ERROR_TITLES: Partial<Record<number, string>> = { 404: NOT_FOUND_TITLE, 429: TOO_MANY_TITLE, 503: UNAVAILABLE_TITLE };
 
 export interface PageHandlerDeps {
@@ -126,7 +125,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     }
     const dataMs = performance.now() - started;
 
-    const status = PAGE_STATUSES.has(page.status) ? page.status : 503;
+    const status = pageStatus(page.status);
     const route = status === 404 ? 'page:not-found' : `page:${page.route}`;
     observe(res, { route, cache: 'MISS' });
     if (observed) Object.assign(observed, { route, status });

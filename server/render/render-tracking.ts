@@ -5,6 +5,9 @@
  */
 import type { CacheResult } from '../proxy/cached-answer.js';
 
+/** How long a page that left out a part it could not read may be reused. */
+const FAILED_READ_REUSE_MS = 2_000;
+
 export class RenderReads {
   /** Epoch ms until which the page may be reused. */
   reuseUntil = Infinity;
@@ -17,6 +20,14 @@ export class RenderReads {
     this.reuseUntil = Math.min(this.reuseUntil, result.reuseUntil);
     this.etags.push(result.answer.body.etag);
     for (const tag of result.answer.tags) this.tags.add(tag);
+  }
+
+  /**
+   * A read failed, and the page shows what it could without it (a section left out): reused only
+   * as briefly as a page drawn from stale data, so that it is whole again soon after its data is.
+   */
+  noteFailure(): void {
+    this.reuseUntil = Math.min(this.reuseUntil, Date.now() + FAILED_READ_REUSE_MS);
   }
 
   noteRetryAfter(seconds: number): void {

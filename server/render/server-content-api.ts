@@ -20,6 +20,7 @@ export function serverContentApi(cache: ContentCache, reads?: RenderReads, admit
         try {
           result = await cache.get(apiRequest, admit);
         } catch (error) {
+          reads?.noteFailure();
           if (isContentError(error) && error.retryAfterS !== undefined) reads?.noteRetryAfter(error.retryAfterS);
           throw error;
         }

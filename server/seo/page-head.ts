@@ -33,7 +33,7 @@ export function pageHead(route: RouteKey, loaderData: Readonly<Record<string, un
   const ctx: PageContext = { ...where, layout };
   const page = { route, data: loaderData[route] } as RoutePage;
   const summary = summarise(ctx, page);
-  const image = shareImage(ctx.origin, summary.card, summary.title);
+  const image = shareImage(ctx.origin, summary.card, summary.title, summary.photo);
   const site = groupName(ctx);
   const og = (key: string, content: string | undefined): MetaTag[] => (content ? [{ attribute: 'property', key, content }] : []);
   const meta: MetaTag[] = [

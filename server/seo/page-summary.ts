@@ -8,6 +8,7 @@ import { ROUTE_DESCRIPTIONS } from '../../client/route-descriptions.js';
 import { ROUTES } from '../../client/route-table.js';
 import { pageItem, type PageContext, type RoutePage } from './page-context.js';
 import { joinParts, plainLine } from './plain-text.js';
+import type { MediaImage } from '../../shared/contract/entities.js';
 import type { CardAddress } from './share-card-address.js';
 
 export interface PageSummary {
@@ -17,8 +18,10 @@ export interface PageSummary {
   title: string;
   type: 'website' | 'article';
   /** An article's date (article:published_time). */
-  publishedTime?: string;
+  publishedTime?: string | undefined;
   card: CardAddress;
+  /** The page's own picture (an article's cover, an expert's portrait), shared where it is large enough. */
+  photo?: MediaImage | undefined;
 }
 
 /** A page about one thing describes that thing; any other keeps its route's description. */
@@ -36,10 +39,11 @@ export function summarise(ctx: PageContext, page: RoutePage): PageSummary {
       const item = pageItem(page)!;
       return {
         title: item.title,
-        description: plainLine(item.summary),
+        description: item.summary ? plainLine(item.summary) : own.description,
         type: 'article',
         publishedTime: item.date,
         card: { route: page.route, id: item.id },
+        photo: item.cover,
       };
     }
     case 'expertDetail': {
@@ -49,6 +53,7 @@ export function summarise(ctx: PageContext, page: RoutePage): PageSummary {
         title: `${e.name}（${e.title}）`,
         description: plainLine(`${e.name}，${e.hospital}${e.title}，擅长${e.specialty}。`),
         card: { route: 'expertDetail', id: e.id },
+        photo: e.avatar,
       };
     }
     case 'international': {

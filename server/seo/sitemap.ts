@@ -64,7 +64,7 @@ export async function sitemapEntries(api: ContentApi): Promise<SitemapEntry[]> {
   ]);
   const items: ContentSummary[] = [...news, ...research, ...articles];
   const newest = new Map<number, string>();
-  for (const item of items) if ((newest.get(item.categoryId) ?? '') < item.date) newest.set(item.categoryId, item.date);
+  for (const item of items) if (item.date && (newest.get(item.categoryId) ?? '') < item.date) newest.set(item.categoryId, item.date);
   // A page of one item is listed once per item.
   const lists = (Object.keys(ROUTES) as RouteKey[]).filter((key): key is Exclude<RouteKey, ItemRoute> => !('needsId' in ROUTES[key]));
   return [
@@ -76,8 +76,8 @@ export async function sitemapEntries(api: ContentApi): Promise<SitemapEntry[]> {
       }, undefined),
       images: [],
     })),
-    ...items.map((item) => ({ path: contentHref(item), lastmod: item.date, images: [item.cover] })),
-    ...experts.map((e) => ({ path: expertHref(e.id), images: [e.avatar] })),
+    ...items.map((item) => ({ path: contentHref(item), lastmod: item.date, images: item.cover ? [item.cover.src] : [] })),
+    ...experts.map((e) => ({ path: expertHref(e.id), images: e.avatar ? [e.avatar.src] : [] })),
   ];
 }
 

@@ -148,7 +148,8 @@ export const API_PATHS = {
   }),
 } as const satisfies Record<ApiName, ApiPath>;
 
-export type ApiData<N extends ApiName> = z.output<(typeof API_PATHS)[N]['data']>;
+/** A path's payload as the service answers it (its media served from this site). */
+export type ApiData<N extends ApiName> = e.Served<z.output<(typeof API_PATHS)[N]['data']>>;
 /** Query as a caller writes it (before defaults). */
 export type ApiQuery<N extends ApiName> = Partial<Record<keyof z.input<(typeof API_PATHS)[N]['query']>, string | number>>;
 

@@ -8,12 +8,53 @@ import { z } from 'zod';
 const id = z.number().int().positive();
 const text = z.string().min(1).max(2_000);
 const longText = z.string().min(1).max(20_000);
-/** A local image served by this site under /media: never a remote one. */
-const image = z.string().regex(/^\/media\/[a-z0-9/_-]+\.(svg|webp|png|jpg)$/);
-/** A local video file served by this site under /media, as images are. */
-const videoFile = z.string().regex(/^\/media\/[a-z0-9/_-]+\.(mp4|webm)$/);
-/** Local captions (WebVTT) served by this site under /media. */
-const captionsFile = z.string().regex(/^\/media\/[a-z0-9/_-]+\.vtt$/);
+/**
+ * Media as the content API names it (docs/product/media.md): an absolute http(s) URL, or a path
+ * on the content API, in any letter case. Which origins may be fetched is the service's setting,
+ * checked where answers are read (server/proxy/content-reader.ts), which turns each into a
+ * `MediaImage` or `MediaFile` on this site's media endpoint.
+ */
+const mediaSource = (extensions: string) =>
+  z
+    .string()
+    .max(2_000)
+    .regex(new RegExp(`^(?:https?://[^/?#\\s]+)?/(?!/)[^?#\\s]*\\.(?:${extensions})(?:[?#]\\S*)?$`, 'i'));
+/** A picture: JPEG, PNG, WebP, AVIF, GIF or SVG. */
+export const imageSource = mediaSource('jpe?g|png|webp|avif|gif|svg').brand<'ImageSource'>();
+/** A film file (MP4, WebM) or its captions (WebVTT). */
+export const fileSource = mediaSource('mp4|webm|vtt').brand<'FileSource'>();
+const image = imageSource.optional();
+
+/** A picture as the service answers it: served by its media endpoint, with what it knows of it. */
+export const mediaImage = z.object({
+  /** A variant about 1080 px wide on this site (`/_media/1080/<version>/<ref>`). */
+  src: z.string(),
+  /** The source URL in base64url: `/_media/<width>/<version>/<ref>` for width 96, 192, 384, 640, 828, 1080, 1600 or 2400. */
+  ref: z.string(),
+  /** The first 12 hex digits of the SHA-256 of the original's bytes; `0` while it is not known. */
+  version: z.string(),
+  /** The original's size in pixels, upright, when known. */
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  /** Its dominant colour (`#rrggbb`), for the box shown before it loads. */
+  color: z.string().optional(),
+});
+export type MediaImage = z.infer<typeof mediaImage>;
+/** A film or captions file as the service answers it: passed through by its media endpoint. */
+export const mediaFile = z.object({ src: z.string() });
+export type MediaFile = z.infer<typeof mediaFile>;
+
+/** A payload as the service answers it: every media source made a `MediaImage` or `MediaFile`. */
+export type Served<T> =
+  T extends z.infer<typeof imageSource>
+    ? MediaImage
+    : T extends z.infer<typeof fileSource>
+      ? MediaFile
+      : T extends readonly (infer U)[]
+        ? Served<U>[]
+        : T extends object
+          ? { [K in keyof T]: Served<T[K]> }
+          : T;
 /** A link inside this site: a path, never a scheme or another host. */
 const internalLink = z.string().regex(/^\/(?!\/)[^\s]*$/);
 /** A link to another site (a map, a public register): https only, never a script or a data: URL. */
@@ -23,7 +64,7 @@ const year = z.number().int().min(1900).max(2100);
 /** A time of day, 24-hour `HH:MM`. */
 const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
 /** Upstream HTML; sanitised by the service before it is cached or rendered. */
-const html = z.string().max(200_000);
+export const html = z.string().max(200_000);
 
 export const category = z.object({ id, name: text });
 export const subCategory = category.extend({ parentId: id });
@@ -41,7 +82,7 @@ export const groupIntroduction = z.object({
   history: z.array(z.object({ year, title: text, text: longText })),
 });
 
-export const banner = z.object({ id, title: text, subtitle: text, image, link: internalLink });
+export const banner = z.object({ id, title: text, subtitle: text.optional(), image, link: internalLink });
 
 export const treatment = z.object({
   id,
@@ -76,15 +117,15 @@ export const contentSummary = z.object({
   id,
   categoryId: id,
   title: text,
-  summary: text,
+  summary: text.optional(),
   cover: image,
-  date: isoDate,
+  date: isoDate.optional(),
 });
 export const contentDetail = contentSummary.extend({
   content: html,
-  source: text,
-  author: text,
-  views: z.number().int().nonnegative(),
+  source: text.optional(),
+  author: text.optional(),
+  views: z.number().int().nonnegative().optional(),
   /** The expert who reviewed the text (a health article's 审核专家), by id (/api/experts/{id}); optional. */
   reviewerId: id.optional(),
 });
@@ -127,11 +168,11 @@ export const award = z.object({ id, year, title: text, issuer: text, image });
 /** A published film: its files in the order a browser should try them, and its captions. */
 const video = z.object({
   sources: z
-    .array(z.object({ src: videoFile, type: z.enum(['video/webm', 'video/mp4']) }))
+    .array(z.object({ src: fileSource, type: z.enum(['video/webm', 'video/mp4']) }))
     .min(1)
     .max(4),
   /** WebVTT captions; `lang` is a BCP 47 tag (zh-CN), `label` what the player's menu shows. */
-  captions: z.array(z.object({ src: captionsFile, lang: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/), label: text })).max(8),
+  captions: z.array(z.object({ src: fileSource, lang: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/), label: text })).max(8),
 });
 export const promotion = z.object({
   id,
@@ -141,7 +182,7 @@ export const promotion = z.object({
   poster: image,
   /** The film's length as shown (mm:ss); only meaningful with `video`, and never shown without it. */
   duration: text.optional(),
-  date: isoDate,
+  date: isoDate.optional(),
   /** The film itself; absent while it is not published (the page then says so). */
   video: video.optional(),
 });
@@ -177,18 +218,15 @@ export function pageOf<T extends z.ZodType>(item: T) {
 }
 export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
 
-export type Category = z.infer<typeof category>;
-export type SubCategory = z.infer<typeof subCategory>;
-export type GroupIntroduction = z.infer<typeof groupIntroduction>;
-export type Banner = z.infer<typeof banner>;
-export type Treatment = z.infer<typeof treatment>;
-export type ExpertSummary = z.infer<typeof expertSummary>;
-export type Expert = z.infer<typeof expert>;
-export type ContentSummary = z.infer<typeof contentSummary>;
-export type ContentDetail = z.infer<typeof contentDetail>;
-export type Hospital = z.infer<typeof hospital>;
-export type InternationalHospital = z.infer<typeof internationalHospital>;
-export type Award = z.infer<typeof award>;
-export type Promotion = z.infer<typeof promotion>;
-export type Video = z.infer<typeof video>;
-export type ContactUs = z.infer<typeof contactUs>;
+export type Category = Served<z.infer<typeof category>>;
+export type GroupIntroduction = Served<z.infer<typeof groupIntroduction>>;
+export type Banner = Served<z.infer<typeof banner>>;
+export type ExpertSummary = Served<z.infer<typeof expertSummary>>;
+export type Expert = Served<z.infer<typeof expert>>;
+export type ContentSummary = Served<z.infer<typeof contentSummary>>;
+export type ContentDetail = Served<z.infer<typeof contentDetail>>;
+export type Hospital = Served<z.infer<typeof hospital>>;
+export type InternationalHospital = Served<z.infer<typeof internationalHospital>>;
+export type Promotion = Served<z.infer<typeof promotion>>;
+export type Video = Served<z.infer<typeof video>>;
+export type ContactUs = Served<z.infer<typeof contactUs>>;

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NEWS_CATEGORY_IDS, RESEARCH_CATEGORY_IDS } from '../../shared/constants.js';
-import type { ContentSummary } from '../../shared/contract/entities.js';
+import type { ContentSummary } from '../../server/embedded-api/demo-content-type.js';
 import { payloadFor } from '../../server/embedded-api/embedded-api.js';
 import { demoContent } from '../../server/embedded-api/demo-content/index.js';
 import { parseApiRequest } from '../../server/proxy/api-request.js';

@@ -18,7 +18,7 @@ export interface TestUpstream {
   mode: UpstreamMode;
   /** Added before every answer, in ms. */
   delayMs: number;
-  /** Calls received, by path and query. */
+  /** API calls received, by path and query (its uploads, fetched by the media endpoint, are not counted). */
   calls: Map<string, number>;
   /** Calls answered 304 because the caller's ETag was still current. */
   notModified: number;
@@ -26,7 +26,7 @@ export interface TestUpstream {
   content: DemoContent;
   callsTo(key: string): number;
   totalCalls(): number;
-  /** Connections the service holds open now. */
+  /** Connections the service holds open now for API calls. */
   openSockets(): number;
   /** Stop listening and drop every connection (the upstream is down). */
   stop(): Promise<void>;
@@ -38,6 +38,8 @@ export interface TestUpstream {
 
 export async function startTestUpstream(content: DemoContent = demoContent): Promise<TestUpstream> {
   const sockets = new Set<Socket>();
+  /** The connections that carried an API call (the media endpoint keeps its own pool). */
+  const apiSockets = new WeakSet<Socket>();
   const state: TestUpstream = {
     url: '',
     mode: 'ok',
@@ -47,7 +49,7 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
     content,
     callsTo: (key) => state.calls.get(key) ?? 0,
     totalCalls: () => [...state.calls.values()].reduce((a, b) => a + b, 0),
-    openSockets: () => sockets.size,
+    openSockets: () => [...sockets].filter((s) => apiSockets.has(s)).length,
     stop,
     restart,
     get listening() {
@@ -57,6 +59,12 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
 
   function answer(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
+    if (!url.startsWith('/api/')) {
+      // Not an API call: an upload its content names. This content API keeps none.
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    apiSockets.add(req.socket);
     state.calls.set(url, (state.calls.get(url) ?? 0) + 1);
     const respond = () => {
       switch (state.mode) {

@@ -1,9 +1,9 @@
 /** The 12 experts (ids 1-12) and the home page's expert section. */
-import type { Expert } from '../../../shared/contract/entities.js';
+import type { Expert } from '../demo-content-type.js';
 import { html } from './helpers.js';
 import { HOSPITAL } from './hospitals.js';
 
-const avatar = (n: number) => `/media/experts/expert-${String(n).padStart(2, '0')}.svg`;
+const avatar = (n: number) => `/uploads/experts/Expert-${String(n).padStart(2, '0')}.jpg`;
 
 export const experts: Expert[] = [
   {

@@ -1,5 +1,5 @@
 /** The group introduction, banners, awards, promotions and category lists. */
-import type { Award, Banner, Category, GroupIntroduction, Promotion, SubCategory } from '../../../shared/contract/entities.js';
+import type { Award, Banner, Category, GroupIntroduction, Promotion, SubCategory } from '../demo-content-type.js';
 import { html } from './helpers.js';
 
 export const groupIntroduction: GroupIntroduction = {
@@ -14,8 +14,8 @@ export const groupIntroduction: GroupIntroduction = {
     '在教学与科研方面，集团与多所医学院校共建眼科教学基地，承担住院医师规范化培训与继续医学教育任务，设有集团眼科研究院，围绕近视防控、眼底病早期筛查、角膜再生等方向开展临床研究，累计承担各级科研课题 90 余项，发表学术论文 600 余篇。',
     '面向未来，明瞳将继续秉承“守护光明，看见更好的未来”的使命，深耕眼科专科领域，推动优质眼科资源下沉基层，以专业、温暖的服务守护每一位患者的光明。',
   ]),
-  logo: '/media/brand/logo.svg',
-  image: '/media/brand/group-intro.svg',
+  logo: '/uploads/brand/logo.svg',
+  image: '/uploads/brand/Group-Intro.jpeg',
   stats: [
     { value: '20+', label: '年专注眼科' },
     { value: '7', label: '家眼科医院' },
@@ -26,22 +26,22 @@ export const groupIntroduction: GroupIntroduction = {
     {
       title: '使命',
       text: '守护光明，让每一个人都能清晰、舒适、持久地看见世界。',
-      icon: '/media/culture/mission.svg',
+      icon: '/uploads/culture/mission.svg',
     },
     {
       title: '愿景',
       text: '成为患者信赖、同行尊重、员工自豪的国际化眼科医疗集团。',
-      icon: '/media/culture/vision.svg',
+      icon: '/uploads/culture/vision.svg',
     },
     {
       title: '核心价值观',
       text: '仁心、专业、创新、协作：以仁爱之心对待患者，以专业精神守护质量，以创新驱动发展，以协作成就团队。',
-      icon: '/media/culture/values.svg',
+      icon: '/uploads/culture/values.svg',
     },
     {
       title: '服务理念',
       text: '以患者为中心，从预约、检查、诊疗到术后随访，提供全流程、可追溯的安心服务。',
-      icon: '/media/culture/service.svg',
+      icon: '/uploads/culture/service.svg',
     },
   ],
   history: [
@@ -65,35 +65,35 @@ export const banners: Banner[] = [
     id: 1,
     title: '特色治疗 精准守护',
     subtitle: '屈光、白内障、青光眼、眼底病等八大特色专科，为不同年龄段患者提供个性化诊疗方案。',
-    image: '/media/banners/banner-treatment.svg',
+    image: '/uploads/banners/Banner-Treatment.JPG',
     link: '/hzhf/tszl?id=5&name=特色治疗',
   },
   {
     id: 2,
     title: '名医汇聚 专家坐诊',
     subtitle: '集团百余位高级职称眼科专家，多院区联动会诊，让优质医疗资源触手可及。',
-    image: '/media/banners/banner-experts.svg',
+    image: '/uploads/banners/Banner-Experts.JPG',
     link: '/zjxz/index',
   },
   {
     id: 3,
     title: '连接世界 同一标准',
     subtitle: '明瞳澳洲眼科医院立足悉尼，与国内院区共享临床路径与质量标准。',
-    image: '/media/banners/banner-international.svg',
+    image: '/uploads/banners/Banner-International.JPG',
     link: '/gjws/index',
   },
 ];
 
 export const awards: Award[] = [
-  { id: 1, year: 2024, title: '年度优秀眼科专科医疗集团', issuer: '全国眼科专科医院发展论坛组委会', image: '/media/awards/trophy.svg' },
-  { id: 2, year: 2024, title: '患者满意度优秀单位', issuer: '上海市医疗服务质量评价中心', image: '/media/awards/certificate.svg' },
-  { id: 3, year: 2023, title: '近视防控公益示范项目', issuer: '中华眼健康公益联盟', image: '/media/awards/medal.svg' },
-  { id: 4, year: 2023, title: '医院信息化建设优秀案例', issuer: '全国医院数字化发展大会', image: '/media/awards/plaque.svg' },
-  { id: 5, year: 2022, title: '眼科临床重点专科（屈光）', issuer: '华东眼科专科质量评审委员会', image: '/media/awards/trophy.svg' },
-  { id: 6, year: 2021, title: '抗击疫情先进集体', issuer: '申城医疗公益联合会', image: '/media/awards/certificate.svg' },
-  { id: 7, year: 2020, title: '中澳医疗合作贡献奖', issuer: '澳中健康产业交流协会', image: '/media/awards/medal.svg' },
-  { id: 8, year: 2019, title: '科技创新奖（眼底病早期筛查）', issuer: '华东眼科学术联盟', image: '/media/awards/plaque.svg' },
-  { id: 9, year: 2017, title: '光明公益奖', issuer: '光明行公益基金会', image: '/media/awards/trophy.svg' },
+  { id: 1, year: 2024, title: '年度优秀眼科专科医疗集团', issuer: '全国眼科专科医院发展论坛组委会', image: '/uploads/awards/Trophy.png' },
+  { id: 2, year: 2024, title: '患者满意度优秀单位', issuer: '上海市医疗服务质量评价中心', image: '/uploads/awards/Certificate.png' },
+  { id: 3, year: 2023, title: '近视防控公益示范项目', issuer: '中华眼健康公益联盟', image: '/uploads/awards/Medal.png' },
+  { id: 4, year: 2023, title: '医院信息化建设优秀案例', issuer: '全国医院数字化发展大会', image: '/uploads/awards/Plaque.png' },
+  { id: 5, year: 2022, title: '眼科临床重点专科（屈光）', issuer: '华东眼科专科质量评审委员会', image: '/uploads/awards/Trophy.png' },
+  { id: 6, year: 2021, title: '抗击疫情先进集体', issuer: '申城医疗公益联合会', image: '/uploads/awards/Certificate.png' },
+  { id: 7, year: 2020, title: '中澳医疗合作贡献奖', issuer: '澳中健康产业交流协会', image: '/uploads/awards/Medal.png' },
+  { id: 8, year: 2019, title: '科技创新奖（眼底病早期筛查）', issuer: '华东眼科学术联盟', image: '/uploads/awards/Plaque.png' },
+  { id: 9, year: 2017, title: '光明公益奖', issuer: '光明行公益基金会', image: '/uploads/awards/Trophy.png' },
 ];
 
 export const promotions: Promotion[] = [
@@ -101,36 +101,36 @@ export const promotions: Promotion[] = [
     id: 1,
     title: '明瞳眼科医疗集团企业宣传片',
     summary: '二十年专注眼科，从上海出发走向全国与世界，一起了解明瞳的成长与坚守。',
-    poster: '/media/promotions/corporate.svg',
+    poster: '/uploads/promotions/Corporate.jpg',
     duration: '00:13',
     date: '2024-06-18',
     video: {
       sources: [
-        { src: '/media/promotions/corporate.webm', type: 'video/webm' },
-        { src: '/media/promotions/corporate.mp4', type: 'video/mp4' },
+        { src: '/uploads/promotions/corporate.webm', type: 'video/webm' },
+        { src: '/uploads/promotions/corporate.mp4', type: 'video/mp4' },
       ],
-      captions: [{ src: '/media/promotions/corporate-zh.vtt', lang: 'zh-CN', label: '中文字幕' }],
+      captions: [{ src: '/uploads/promotions/corporate-zh.vtt', lang: 'zh-CN', label: '中文字幕' }],
     },
   },
   {
     id: 2,
     title: '走进明瞳：温馨的就诊环境',
     summary: '宽敞明亮的候诊大厅、分区清晰的检查中心与一站式服务台，让就诊更从容。',
-    poster: '/media/promotions/environment.svg',
+    poster: '/uploads/promotions/Environment.jpg',
     date: '2024-03-08',
   },
   {
     id: 3,
     title: '光明乡村行：十年公益路',
     summary: '十年间，医疗队走进 200 多个县乡，为老人和孩子送去免费眼健康筛查。',
-    poster: '/media/promotions/charity.svg',
+    poster: '/uploads/promotions/Charity.jpg',
     date: '2023-11-20',
   },
   {
     id: 4,
     title: '中澳携手 同一标准',
     summary: '记录明瞳澳洲眼科医院的日常，以及中澳两地医生的交流与协作。',
-    poster: '/media/promotions/international.svg',
+    poster: '/uploads/promotions/International.jpg',
     date: '2023-08-15',
   },
 ];

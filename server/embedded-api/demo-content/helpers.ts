@@ -1,7 +1,7 @@
 /** Small builders that keep the demo data files readable. */
-import type { ContentDetail } from '../../../shared/contract/entities.js';
+import type { ContentDetail } from '../demo-content-type.js';
 
-/** The cover illustrations under /media/covers (800x500). */
+/** The covers the editors uploaded: photos drawn from the illustrations under uploads/covers (docs/product/demo-content.md). */
 type CoverName =
   | 'anniversary'
   | 'award-cert'
@@ -49,14 +49,19 @@ type CoverName =
   | 'telemedicine'
   | 'training';
 
-/** A photograph under /media/photos, published in four widths (client/components/content-card.tsx). */
-type Photo = `/media/photos/${string}.webp`;
+/** A photograph uploaded as it is (uploads/photos). */
+type Photo = `/uploads/photos/${string}.webp`;
 
-const cover = (name: CoverName | Photo): string => (name.startsWith('/') ? name : `/media/covers/${name}.svg`);
+/** A cover as an editor names the upload: `Eye-Exam.JPG`, and every third `.jpeg`. */
+const cover = (name: CoverName | Photo): string => {
+  if (name.startsWith('/')) return name;
+  const upload = name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+  return `/uploads/covers/${upload}${name.length % 3 === 0 ? '.jpeg' : '.JPG'}`;
+};
 
 /**
  * Turns a list of blocks into simple HTML:
- * '## 标题' → <h3>, '* 甲|乙|丙' → <ul> with one <li> per item, '!img:/media/x.svg|说明' → <img>,
+ * '## 标题' → <h3>, '* 甲|乙|丙' → <ul> with one <li> per item, '!img:/uploads/x.JPG|说明' → <img>,
  * anything else → <p>.
  */
 export function html(blocks: readonly string[]): string {

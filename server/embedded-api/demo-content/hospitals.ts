@@ -1,5 +1,5 @@
 /** The 6 domestic hospitals, the Sydney hospital and the contact details. */
-import type { ContactUs, Hospital, InternationalHospital } from '../../../shared/contract/entities.js';
+import type { ContactUs, Hospital, InternationalHospital } from '../demo-content-type.js';
 import { html } from './helpers.js';
 
 /** The domestic outpatient hours, every day (as the contact details say: 周一至周日 8:00-17:00). */
@@ -30,7 +30,7 @@ export const domesticHospitals: Hospital[] = [
     city: '上海',
     address: '上海市徐汇区宜山路 1288 号',
     phone: '021-5438-2004',
-    image: '/media/hospitals/shanghai.svg',
+    image: '/uploads/hospitals/Shanghai.JPG',
     summary: '集团总院，建筑面积 3.2 万平方米，设有屈光、白内障、眼底病、干眼等 12 个专科中心，是集团的临床、教学与科研基地。',
     founded: 2004,
     departments: ['屈光手术中心', '白内障中心', '眼底病中心', '青光眼科', '角膜病科', '干眼诊疗中心', '小儿眼科', '视光中心'],
@@ -44,7 +44,7 @@ export const domesticHospitals: Hospital[] = [
     city: '北京',
     address: '北京市朝阳区东三环中路 66 号',
     phone: '010-6588-2010',
-    image: '/media/hospitals/beijing.svg',
+    image: '/uploads/hospitals/Beijing.JPG',
     summary: '集团在华北地区的区域医疗中心，以白内障与玻璃体视网膜手术见长，设有眼科住院医师规范化培训基地。',
     founded: 2010,
     departments: ['白内障中心', '眼底病中心', '屈光手术中心', '青光眼科', '眼外伤科', '视光中心'],
@@ -58,7 +58,7 @@ export const domesticHospitals: Hospital[] = [
     city: '广州',
     address: '广州市天河区天河北路 520 号',
     phone: '020-3862-2012',
-    image: '/media/hospitals/guangzhou.svg',
+    image: '/uploads/hospitals/Guangzhou.JPG',
     summary: '华南区域眼科专科医院，青光眼科与角膜病科为特色专科，开展各类角膜移植手术。',
     founded: 2012,
     departments: ['青光眼科', '角膜病科', '屈光手术中心', '白内障中心', '小儿眼科', '视光中心'],
@@ -72,7 +72,7 @@ export const domesticHospitals: Hospital[] = [
     city: '成都',
     address: '成都市武侯区人民南路四段 27 号',
     phone: '028-8557-2014',
-    image: '/media/hospitals/chengdu.svg',
+    image: '/uploads/hospitals/Chengdu.JPG',
     summary: '西南地区眼科专科医院，设有近视防控研究中心，长期承担区域中小学视力筛查与“光明乡村行”公益项目。',
     founded: 2014,
     departments: ['小儿眼科', '近视防控中心', '屈光手术中心', '白内障中心', '眼底病科', '视光中心'],
@@ -86,7 +86,7 @@ export const domesticHospitals: Hospital[] = [
     city: '杭州',
     address: '杭州市西湖区文三路 398 号',
     phone: '0571-8821-2016',
-    image: '/media/hospitals/hangzhou.svg',
+    image: '/uploads/hospitals/Hangzhou.JPG',
     summary: '以屈光手术与智慧医疗为特色，率先在集团内实现全流程线上预约、检查报告推送与术后智能随访。',
     founded: 2016,
     departments: ['屈光手术中心', '白内障中心', '干眼诊疗中心', '眼底病科', '视光中心'],
@@ -100,7 +100,7 @@ export const domesticHospitals: Hospital[] = [
     city: '武汉',
     address: '武汉市江汉区建设大道 718 号',
     phone: '027-8577-2018',
-    image: '/media/hospitals/wuhan.svg',
+    image: '/uploads/hospitals/Wuhan.JPG',
     summary: '华中地区眼科专科医院，眼整形与眼眶病科、白内障中心为特色专科，辐射湖北及周边省份。',
     founded: 2018,
     departments: ['眼整形与眼眶病科', '白内障中心', '屈光手术中心', '青光眼科', '小儿眼科', '视光中心'],
@@ -119,7 +119,7 @@ export const internationalHospitals: InternationalHospital[] = [
     address: '澳大利亚新南威尔士州悉尼市乔治街 388 号 5 层（Level 5, 388 George Street, Sydney NSW 2000）',
     phone: '+61 2 9188 2020',
     // A photograph (raster, in four widths), where the other hospitals have illustrations.
-    image: '/media/photos/sydney-hospital.webp',
+    image: '/uploads/photos/sydney-hospital.webp',
     summary: '明瞳眼科医疗集团在海外设立的首家眼科医院，位于悉尼中央商务区，提供中英文双语眼科诊疗服务。',
     founded: 2020,
     departments: ['白内障与屈光手术', '综合眼科门诊', '眼底病门诊', '视光与配镜中心'],
@@ -162,7 +162,7 @@ export const contactUs: ContactUs = {
   },
   wechat: {
     account: '明瞳眼科',
-    image: '/media/brand/wechat-qr.svg',
+    image: '/uploads/brand/wechat-qr.svg',
     note: '微信扫一扫，关注公众号即可预约挂号、查询报告、咨询客服',
   },
   filings: {

@@ -95,7 +95,7 @@ export const knowledge = items(6, { source: '明瞳眼科科普中心', author: 
     views: 13967,
     body: [
       '长时间看手机、电脑后出现眼干、异物感、烧灼感，休息后有所缓解，这些都是干眼的常见表现。',
-      '!img:/media/treatments/dry-eye.svg|泪膜与干眼示意图',
+      '!img:/uploads/treatments/Dry-Eye.jpeg|泪膜与干眼示意图',
       '## 干眼不只是缺眼泪',
       '泪膜由脂质层、水液层和黏蛋白层组成。很多干眼患者的泪液量并不少，而是睑板腺分泌的油脂不足或质量变差，导致泪液蒸发过快。',
       '## 日常护理小建议',

@@ -1,12 +1,12 @@
 /** The 8 featured treatments (category 5). */
-import type { Treatment } from '../../../shared/contract/entities.js';
+import type { Treatment } from '../demo-content-type.js';
 import { html } from './helpers.js';
 
 const t = (id: number, title: string, key: string, icon: string, summary: string, body: string[]): Treatment => ({
   id,
   title,
-  icon: `/media/treatments/icons/${icon}.svg`,
-  image: `/media/treatments/${key}.svg`,
+  icon: `/uploads/treatments/icons/${icon}.svg`,
+  image: `/uploads/treatments/${key[0]!.toUpperCase()}${key.slice(1)}.jpeg`,
   summary,
   content: html(body),
 });

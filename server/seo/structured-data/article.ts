@@ -20,7 +20,7 @@ export function articleNode(ctx: PageContext, item: ContentDetail, reviewer?: Ex
     headline: item.title,
     description: item.summary,
     datePublished: item.date,
-    image: [absolute(ctx, item.cover)],
+    ...(item.cover ? { image: [absolute(ctx, item.cover.src)] } : {}),
     inLanguage: 'zh-CN',
     ...(publisher ? { publisher } : {}),
   };

@@ -31,7 +31,7 @@ export function publisherOf(ctx: PageContext): MedicalOrganization | undefined {
   const name = groupName(ctx);
   if (!name) return undefined;
   const logo = ctx.layout.intro?.logo;
-  return { '@type': 'MedicalOrganization', '@id': organizationId(ctx), name, ...(logo ? { logo: absolute(ctx, logo) } : {}) };
+  return { '@type': 'MedicalOrganization', '@id': organizationId(ctx), name, ...(logo ? { logo: absolute(ctx, logo.src) } : {}) };
 }
 
 function hospitalNode(ctx: PageContext, hospital: Hospital | InternationalHospital, page: string, country: string): HospitalNode {
@@ -46,7 +46,7 @@ function hospitalNode(ctx: PageContext, hospital: Hospital | InternationalHospit
     '@id': `${absolute(ctx, page)}#hospital-${hospital.id}`,
     name: hospital.name,
     url: absolute(ctx, page),
-    image: absolute(ctx, hospital.image),
+    ...(hospital.image ? { image: absolute(ctx, hospital.image.src) } : {}),
     description: hospital.summary,
     telephone: hospital.phone,
     foundingDate: String(hospital.founded),
@@ -100,7 +100,9 @@ export function groupOrganization(
   return {
     ...publisher,
     url: absolute(ctx, href('home')),
-    ...(intro ? { slogan: intro.slogan, description: intro.summary, image: absolute(ctx, intro.image) } : {}),
+    ...(intro
+      ? { slogan: intro.slogan, description: intro.summary, ...(intro.image ? { image: absolute(ctx, intro.image.src) } : {}) }
+      : {}),
     ...(contact
       ? {
           telephone: contact.phone,

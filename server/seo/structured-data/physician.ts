@@ -12,7 +12,7 @@ export function physicianNode(ctx: PageContext, expert: Expert): Physician {
     '@id': `${ctx.canonical}#physician`,
     name: expert.name,
     url: ctx.canonical,
-    image: absolute(ctx, expert.avatar),
+    ...(expert.avatar ? { image: absolute(ctx, expert.avatar.src) } : {}),
     description: `${expert.title}，擅长${expert.specialty}`,
     medicalSpecialty: { '@type': 'MedicalSpecialty', name: expert.specialty },
     hospitalAffiliation: { '@type': 'Hospital', name: expert.hospital },

@@ -1,0 +1,26 @@
+/**
+ * The headers every answer carries: the security headers of its layer (chosen by the front door)
+ * and its request id. Layers that write their own head take them from here, as flat name/value
+ * pairs for one writeHead; Express's answers get them set one by one.
+ */
+import type { ServerResponse } from 'node:http';
+import { requestIdOf } from '../observability/request-observer.js';
+
+/** Each answer's security headers, as the front door chose them for its layer. */
+const headerSets = new WeakMap<ServerResponse, readonly string[]>();
+
+/** Chooses an answer's security headers (the front door, by layer). */
+export function useHeaderSet(res: ServerResponse, pairs: readonly string[]): void {
+  headerSets.set(res, pairs);
+}
+
+/** The headers every answer carries, as flat name/value pairs for one writeHead. */
+export function baseHeaders(res: ServerResponse): string[] {
+  return [...(headerSets.get(res) ?? []), 'x-request-id', requestIdOf(res)];
+}
+
+/** The same headers set one by one, for layers that write their own (Express). */
+export function applyBaseHeaders(res: ServerResponse): void {
+  const pairs = baseHeaders(res);
+  for (let i = 0; i < pairs.length; i += 2) res.setHeader(pairs[i]!, pairs[i + 1]!);
+}
