@@ -4,7 +4,10 @@
 # runs with a read-only root filesystem (deploy/compose.yaml, deploy/k8s).
 FROM node:26-bookworm-slim AS build
 WORKDIR /app
+# The runtime package names the Node build npm installs for the scripts (docs/decisions/029); the
+# image runs its own Node of the same major line, and `npm prune --omit=dev` drops that build.
 COPY package.json package-lock.json ./
+COPY scripts/node-runtime/package.json scripts/node-runtime/
 RUN npm ci --no-audit --no-fund
 # .dockerignore lets in only what the build reads.
 COPY . .

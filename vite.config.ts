@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { API_REFERENCE_SOURCE } from './server/proxy/api-docs-paths.js';
+import runtime from './scripts/node-runtime/package.json' with { type: 'json' };
 
 /** One line per build instead of a line per file (Vite's own report is kept for warnings). */
 function buildSummary(what: string): Plugin {
@@ -79,7 +80,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         outDir: 'dist/server',
         copyPublicDir: false,
         emptyOutDir: true,
-        target: 'node26',
+        target: `node${runtime.version.split('.')[0]}`,
         // Every chunk beside index.js, so that each finds dist/client at ../client.
         rollupOptions: {
           input: { index: 'server/index.ts', 'content-api': 'server/content-api.ts' },

@@ -81,6 +81,7 @@ describe('a client flooding what is not cached', () => {
       const pages = ['/', '/zjxz/index', '/xsyj/xsyj', '/zjxz/detail?id=2', '/lxwm/index', '/api/experts/3', '/api/banner'];
       for (let i = 0; i < seconds * 8; i++) {
         visits.push((await visitor(svc.url + pages[i % pages.length]!, { accept: 'text/html' })).status);
+        // Pacing, not waiting: a visitor clicks about ten times a second.
         await sleep(100);
       }
     })();
@@ -151,6 +152,7 @@ describe('a client flooding what is not cached', () => {
     // The first client's admission takes a moment and refuses it; the second's lets it through.
     const refused = svc.service.cache.get(request, async () => {
       asked.push('over budget');
+      // A slow admission, so that the second request joins this one's load before it is refused.
       await sleep(50);
       throw problem('too_many_requests', 'over budget', 1);
     });
@@ -177,9 +179,7 @@ describe('a client flooding what is not cached', () => {
       // busy process, and a call that outlives its budget falls back to each instance's own count.
       const env = { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '1000', RATE_LIMIT_MISSES: '10', RATE_LIMIT_WINDOW_S: '1' };
       const [a, b] = [await service(env), await service(env)];
-      for (const svc of [a, b]) {
-        for (let i = 0; i < 200 && (await metric(svc, 'redis_up')) !== 1; i++) await sleep(25);
-      }
+      for (const svc of [a, b]) await until(async () => (await metric(svc, 'redis_up')) === 1, 'each instance to reach Redis');
       const attacker = client('127.0.0.5');
       let turn = 0;
       const seconds = 2;
@@ -257,12 +257,11 @@ describe('an overloaded process', () => {
     const attacker = client('127.0.0.7');
     const visitor = client('127.0.0.8');
     // Loading a page's modules the first time can itself hold the loop up: wait until it has settled.
-    let warm = 0;
-    for (let i = 0; i < 100 && warm !== 200; i++) {
-      warm = (await visitor(`${svc.url}/zjxz/index`, { accept: 'text/html' })).status;
-      if (warm !== 200) await sleep(100);
-    }
-    expect(warm).toBe(200);
+    await until(
+      async () => (await visitor(`${svc.url}/zjxz/index`, { accept: 'text/html' })).status === 200,
+      'the first page to be rendered',
+      10_000,
+    );
     const cached: { status: number; cache: unknown }[] = [];
     const readiness = new Set<string>();
     let flooding = true;
@@ -271,6 +270,7 @@ describe('an overloaded process', () => {
         const page = await visitor(`${svc.url}/zjxz/index`, { accept: 'text/html' });
         cached.push({ status: page.status, cache: page.headers['x-cache'] });
         readiness.add(JSON.parse((await visitor(`${svc.url}/readyz`)).body).status as string);
+        // Pacing, not waiting: a visitor's reads beside the flood.
         await sleep(20);
       }
     })();
@@ -297,12 +297,11 @@ describe('an overloaded process', () => {
     expect(await metric(svc, 'load_shed_total{reason="event_loop"}')).toBeGreaterThanOrEqual(shed.length);
     expect(svc.logs.some((l) => l.msg === 'overloaded: refusing renders and misses until the event loop keeps up')).toBe(true);
     // Once the flood is over and the loop keeps up again, it renders again.
-    let status = 0;
-    for (let i = 0; i < 100 && status !== 404; i++) {
-      await sleep(100);
-      status = (await visitor(`${svc.url}/gnyy/detail?id=${randomId()}`, { accept: 'text/html' })).status;
-    }
-    expect(status).toBe(404);
+    await until(
+      async () => (await visitor(`${svc.url}/gnyy/detail?id=${randomId()}`, { accept: 'text/html' })).status === 404,
+      'a render of an unknown item (its 404 page) once the loop keeps up',
+      10_000,
+    );
     // Ready again once the loop keeps up (on a machine busy with other work it may take a moment more).
     await until(
       async () => JSON.parse((await visitor(`${svc.url}/readyz`)).body).status === 'ready',

@@ -17,8 +17,10 @@ import { ROUTES } from '../client/route-table.js';
 const PAGE_ROUTES = Object.values(ROUTES);
 import { routerSafe } from '../shared/router-safe.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
+import { renderChannel, type RenderEvent } from '../server/observability/diagnostics.js';
 import { isContractUrl, outsideContract } from './support/contract-urls.js';
 import { rawRequest, type RawResponse } from './support/raw-http.js';
+import { until } from './support/polling.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
@@ -804,17 +806,35 @@ describe('bad input', () => {
       it('a visitor who leaves mid-render first: later GETs get the whole page', async () => {
         const url = '/gjws/index?first=aborted';
         const { hostname, port } = new URL(svc.url);
-        await new Promise<void>((resolve) => {
-          const socket = connect(Number(port), hostname, () => {
-            socket.write(`GET ${url} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
-            setTimeout(() => {
-              socket.destroy();
-              resolve();
-            }, 1);
-          });
-          socket.on('error', () => resolve());
-        });
-        await new Promise((r) => setTimeout(r, 300));
+        // The visitor leaves the moment its page's render begins: the render is then surely under way.
+        let left = false;
+        let rendered = false;
+        const socket = connect(Number(port), hostname);
+        const ours = (message: unknown) => (message as RenderEvent).res.req.url === url;
+        const leave = (message: unknown) => {
+          if (!ours(message) || left) return;
+          left = true;
+          socket.destroy();
+        };
+        const ended = (message: unknown) => {
+          if (ours(message)) rendered = true;
+        };
+        renderChannel.start.subscribe(leave);
+        renderChannel.asyncEnd.subscribe(ended);
+        try {
+          socket.on('error', () => {});
+          socket.write(`GET ${url} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
+          // The render the visitor left has ended, and the service logged the request as aborted.
+          await until(
+            () => rendered && svc.logs.some((l) => l.msg === 'request aborted' && l.url === url && l.status === 'aborted'),
+            'the end of the render the visitor left',
+          );
+        } finally {
+          renderChannel.start.unsubscribe(leave);
+          renderChannel.asyncEnd.unsubscribe(ended);
+          socket.destroy();
+        }
+        expect(left).toBe(true);
         await sameAsReference(url, 'after an aborted request');
       });
     });

@@ -63,6 +63,7 @@ describe('in Chromium', () => {
         const cut = text.indexOf('<script type="application/json"');
         if (!req.url?.startsWith('/zjxz/index') || cut === -1) return void res.end(body);
         res.write(text.slice(0, cut));
+        // Holding the rest back on purpose: the page's data arrives late, as on a slow network.
         await new Promise((r) => setTimeout(r, 1_500));
         res.end(text.slice(cut));
       })();

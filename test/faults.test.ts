@@ -12,8 +12,7 @@ import { startFrozenListener } from './support/frozen-listener.js';
 import { rawRequest } from './support/raw-http.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep, until } from './support/polling.js';
 
 async function metric(url: string, pattern: RegExp): Promise<number> {
   const text = (await request(url).get('/metrics')).text;
@@ -30,6 +29,7 @@ describe('faults', () => {
     await request(s.url).get('/api/banner').expect(200);
     await fixture.upstream.stop();
     try {
+      // A real window must pass: every answer (fresh for at most 100 ms) goes stale.
       await sleep(150);
       for (const route of PAGE_ROUTES) {
         const res = await request(s.url).get(sampleUrl(route.path));
@@ -45,7 +45,6 @@ describe('faults', () => {
       await fixture.upstream.restart();
     }
     // Recovers by itself: once the cool-down passes, fresh answers come back.
-    await sleep(150);
     await expect
       .poll(async () => (await request(s.url).get('/api/contact-us')).headers['x-cache'], { timeout: 8_000, interval: 200 })
       .toMatch(/HIT|REFRESH|MISS/);
@@ -65,6 +64,7 @@ describe('faults', () => {
     // Open: no call reaches the upstream; uncached paths are 503, cached ones stale.
     const cold = await request(s.url).get('/api/experts').expect(503);
     expect(cold.body.error.code).toBe('upstream_unavailable');
+    // A real window must pass: the first answer (fresh for at most 50 ms) goes stale.
     await sleep(60);
     const stale = await request(s.url).get('/api/banner').expect(200);
     expect(stale.headers['x-cache']).toBe('STALE');
@@ -74,8 +74,8 @@ describe('faults', () => {
     expect(s.logs.some((l) => l.msg === 'circuit breaker open')).toBe(true);
     // After the cool-down one probe goes through; the upstream has recovered, so the circuit closes.
     fixture.upstream.mode = 'ok';
-    await sleep(450);
-    await request(s.url).get('/api/experts').expect(200);
+    // Refused at once (503, no call) until the cool-down ends; then the probe goes through.
+    await until(async () => (await request(s.url).get('/api/experts')).status === 200, 'the probe after the cool-down');
     expect(fixture.upstream.callsTo('/api/experts?page=1&pageSize=9')).toBe(1);
     expect(await metric(s.url, /^upstream_circuit_open (\d+)$/m)).toBe(0);
     await request(s.url).get('/api/promotions').expect(200);
@@ -87,8 +87,10 @@ describe('faults', () => {
     await request(s.url).get('/api/promotions').expect(502);
     await request(s.url).get('/api/award-honors').expect(502);
     await request(s.url).get('/api/banner').expect(503);
-    await sleep(350);
-    await request(s.url).get('/api/banner').expect(502); // the probe, still failing
+    // Refused at once (503, no call) until the cool-down ends; then the probe, still failing (502).
+    let probe = 503;
+    await until(async () => (probe = (await request(s.url).get('/api/banner')).status) !== 503, 'the probe after the cool-down');
+    expect(probe).toBe(502);
     await request(s.url).get('/api/banner').expect(503);
     expect(fixture.upstream.totalCalls()).toBe(3);
   });
@@ -138,7 +140,7 @@ describe('faults', () => {
       (e: Error) => e,
     );
     expect(gone).toBeInstanceOf(Error);
-    await sleep(50);
+    await until(() => s.logs.some((l) => l.reqId === 'left-early'), 'the request line');
     const line = s.logs.find((l) => l.reqId === 'left-early');
     expect(line).toMatchObject({ msg: 'request aborted', status: 'aborted', level: 30, route: '/api/news' });
     expect(await metric(s.url, /http_requests_total\{route="\/api\/news",method="GET",status="aborted"\} (\d+)/)).toBe(1);
@@ -157,7 +159,6 @@ describe('faults', () => {
     } finally {
       await fixture.upstream.restart();
     }
-    await sleep(250);
     await expect.poll(async () => (await request(s.url).get('/')).status, { timeout: 5_000, interval: 100 }).toBe(200);
     await request(s.url).get('/readyz').expect(200);
   });

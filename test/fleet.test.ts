@@ -80,6 +80,7 @@ describe('two instances sharing Redis', () => {
     expect((await get(a, '/api/banner')).status).toBe(200);
     expect((await get(a, '/lxwm/index')).status).toBe(200);
     await upstream.stop();
+    // A real window must pass: the answers (fresh for at most 300 ms) go stale.
     await sleep(400);
     const late = await instance(windows);
     const api = await get(late, '/api/banner');
@@ -98,8 +99,8 @@ describe('two instances sharing Redis', () => {
     const paths = ['/api/banner', '/api/experts?page=2', '/api/news?categoryId=20', '/', '/zjxz/index', '/api/contact-us'];
     let sent = 0;
     const failures: string[] = [];
-    const load = async (until: number) => {
-      while (Date.now() < until) {
+    const load = async (stopAt: number) => {
+      while (Date.now() < stopAt) {
         const path = paths[sent % paths.length]!;
         const svc = sent++ % 2 ? a : b;
         const res = await get(svc, path);
@@ -109,7 +110,8 @@ describe('two instances sharing Redis', () => {
     };
     const end = Date.now() + 2_500;
     const traffic = Promise.all(Array.from({ length: 12 }, () => load(end)));
-    await sleep(800);
+    // Redis goes away in the middle of the traffic, once both instances are serving it.
+    await until(() => sent >= 100, 'traffic to be under way');
     await redis.kill();
     await traffic;
     expect(sent).toBeGreaterThan(300);
@@ -118,7 +120,12 @@ describe('two instances sharing Redis', () => {
     expect(a.logs.some((l) => /redis unavailable/.test(String(l.msg)))).toBe(true);
 
     await redis.restart();
-    await until(async () => (await metric(a, 'redis_up')) === 1 && (await metric(b, 'redis_up')) === 1, 'both instances to reconnect');
+    // On a machine busy with other work, the reconnection (backing off up to 500 ms a try) may take a few seconds.
+    await until(
+      async () => (await metric(a, 'redis_up')) === 1 && (await metric(b, 'redis_up')) === 1,
+      'both instances to reconnect',
+      10_000,
+    );
     expect(a.logs.some((l) => /redis connected/.test(String(l.msg)))).toBe(true);
     upstream.calls.clear();
     expect((await get(a, '/api/award-honors')).headers.get('x-cache')).toBe('MISS');
@@ -150,6 +157,7 @@ describe('cheap refreshes', () => {
     running.push(svc);
     const first = await get(svc, '/api/domestic-hospitals');
     expect(first.headers.get('x-cache')).toBe('MISS');
+    // A real window must pass: the answer (fresh for at most 200 ms) goes stale.
     await sleep(300);
     const again = await get(svc, '/api/domestic-hospitals');
     expect(again.headers.get('x-cache')).toBe('REFRESH');

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { histogramQuantile, type Sample } from '../server/observability/status-page.js';
 import { promtool, startPrometheus, type PrometheusServer } from './support/prometheus.js';
+import { sleep, until as waitUntil } from './support/polling.js';
 import { startRedis } from './support/redis-server.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
@@ -43,8 +44,6 @@ const SERVICE_METRICS = [
   'service_ready',
   'service_workers',
 ];
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // The dashboard, as Grafana's JSON model (only what the tests read).
 
@@ -338,19 +337,17 @@ describe('a real Prometheus', () => {
     const load = (async () => {
       while (running) {
         await traffic(svc.url);
+        // Pacing, not waiting: steady traffic for the scrapes to count.
         await sleep(50);
       }
     })();
     try {
       prometheus = await startPrometheus({ targets: [new URL(svc.url).host], ruleFiles: [resolve(ALERTS)] });
       const p = prometheus;
-      const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 20_000) => {
-        const deadline = Date.now() + timeoutMs;
-        while (!(await check())) {
-          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; prometheus said:\n${p.log()}`);
-          await sleep(250);
-        }
-      };
+      const until = (what: string, check: () => Promise<boolean>, timeoutMs = 20_000) =>
+        waitUntil(check, what, timeoutMs).catch((error: unknown) => {
+          throw new Error(`${String(error)}; prometheus said:\n${p.log()}`);
+        });
       const value = async (expr: string) => {
         const [first] = await p.query(expr);
         return first === undefined ? undefined : Number(first.value[1]);

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../server/observability/metrics.js';
 import { createRequestObserver, observe } from '../server/observability/request-observer.js';
 import { rawRequest } from './support/raw-http.js';
+import { until } from './support/polling.js';
 
 const BASE = { service: 'site-bff' };
 
@@ -53,10 +54,6 @@ async function observedServer(answer: (res: import('node:http').ServerResponse) 
   return { url, lines };
 }
 
-const waitFor = async (check: () => boolean) => {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-};
-
 describe('the request log line', () => {
   it.each([
     ['a cached hit', '/api/banner', 200, { route: '/api/banner', cache: 'HIT' }],
@@ -71,7 +68,7 @@ describe('the request log line', () => {
       res.writeHead(status).end('x');
     });
     await rawRequest(url, target, { headers: [['x-request-id', 'req-1']] });
-    await waitFor(() => lines.length > 0);
+    await until(() => lines.length > 0, 'a line from the service');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toBe(pinoLine(lines[0]!));
   });
@@ -79,7 +76,7 @@ describe('the request log line', () => {
   it('is the line pino writes for a visitor who left before the answer', async () => {
     const { url, lines } = await observedServer((res) => observe(res, { route: '/api/news', cache: 'MISS' }));
     await rawRequest(url, '/api/news', { timeoutMs: 50 }).catch(() => undefined);
-    await waitFor(() => lines.length > 0);
+    await until(() => lines.length > 0, 'a line from the service');
     expect(JSON.parse(lines[0]!)).toMatchObject({ status: 'aborted', msg: 'request aborted' });
     expect(lines[0]).toBe(pinoLine(lines[0]!));
   });

@@ -1,9 +1,9 @@
 /** The rendered-page cache: hits ahead of Express, revalidation, and coherence with the data cache. */
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { sleep, until } from './support/polling.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 describe('page cache', () => {
@@ -47,18 +47,22 @@ describe('page cache', () => {
   });
 
   it('a page is never older than its data may be: it expires with the first answer it read', async () => {
-    // Freshness of 3 s (2.7 to 3 s once jittered): far longer than a first render on a busy
-    // machine, so the page is kept; then the window must really pass (a real wait, on purpose).
+    // Long enough that the first render (on a busy machine, a second or more) ends well within it.
     const s = await start({ CACHE_MAX_AGE_MS: '3000' });
     await request(s.url).get('/lxwm/index').expect(200);
     expect((await request(s.url).get('/lxwm/index')).headers['x-cache']).toBe('HIT');
-    await sleep(3_050);
-    expect((await request(s.url).get('/lxwm/index')).headers['x-cache']).toBe('MISS');
+    // Hits change nothing, so asking until the page is drawn again waits for the data's freshness to end.
+    await until(
+      async () => (await request(s.url).get('/lxwm/index')).headers['x-cache'] === 'MISS',
+      'the page to be drawn again once its data is stale',
+      6_000,
+    );
   });
 
   it('a page rendered from stale data is reused only briefly, then rendered again', async () => {
     const s = await start({ CACHE_MAX_AGE_MS: '300', CACHE_STALE_WHILE_REVALIDATE_S: '60' });
     await request(s.url).get('/jtjj/ryjx').expect(200);
+    // A real window must pass: the page's data (fetched before the answer above) is stale 300 ms after it.
     await sleep(350);
     fixture.upstream.mode = 'status-500';
     const stale = await request(s.url).get('/jtjj/ryjx').expect(200);
@@ -66,8 +70,11 @@ describe('page cache', () => {
     // Spares the failing upstream for a moment (2 s)…
     expect((await request(s.url).get('/jtjj/ryjx')).headers['x-cache']).toBe('HIT');
     // …then the page is drawn again, from whatever the data cache has by then.
-    await sleep(2_100);
-    expect((await request(s.url).get('/jtjj/ryjx')).headers['x-cache']).toBe('MISS');
+    await until(
+      async () => (await request(s.url).get('/jtjj/ryjx')).headers['x-cache'] === 'MISS',
+      'the page drawn from stale data to be drawn again',
+      6_000,
+    );
   });
 
   it('error pages are not cached', async () => {

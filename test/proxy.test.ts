@@ -5,13 +5,12 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, apiError, type ApiName } from '../shared/contract/api-paths.js';
 import { rawRequest } from './support/raw-http.js';
+import { sleep, until } from './support/polling.js';
 import { sampleApiPath } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
 
 const concretePath = sampleApiPath;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('proxy on the embedded content API', () => {
   let svc: RunningService;
@@ -172,7 +171,7 @@ describe('proxy on the embedded content API', () => {
 
   it('logs one JSON line per request with id, route, status, duration and cache status', async () => {
     await request(svc.url).get('/api/promotions').set('x-request-id', 'trace-123').expect(200);
-    await sleep(20);
+    await until(() => svc.logs.some((l) => l.reqId === 'trace-123'), 'the request line');
     const line = svc.logs.find((l) => l.reqId === 'trace-123');
     expect(line).toBeDefined();
     expect(line).toMatchObject({ msg: 'request', method: 'GET', url: '/api/promotions', route: '/api/promotions', status: 200 });
@@ -185,7 +184,7 @@ describe('proxy on the embedded content API', () => {
     const target = '/api/banner?x="\\{}|^`';
     const res = await rawRequest(svc.url, target, { headers: [['x-request-id', 'odd-target']] });
     expect(res.status).toBe(400);
-    await sleep(20);
+    await until(() => svc.logs.some((l) => l.reqId === 'odd-target'), 'the request line');
     const line = svc.logs.find((l) => l.reqId === 'odd-target');
     expect(line).toMatchObject({ msg: 'request', method: 'GET', status: 400, route: 'api', level: 40 });
     expect(line!.url).toBe(target);
@@ -256,14 +255,18 @@ describe('proxy against a misbehaving upstream', () => {
   it('serves a stale entry at once and refreshes it once in the background', async () => {
     const s = await start({ CACHE_MAX_AGE_MS: '300', CACHE_STALE_WHILE_REVALIDATE_S: '60' });
     await request(s.url).get('/api/banner').expect(200);
+    // A real window must pass: the answer (fresh for at most 300 ms from its fetch) goes stale.
     await sleep(350);
     fixture.upstream.delayMs = 150;
-    const stale = await Promise.all(Array.from({ length: 5 }, () => request(s.url).get('/api/banner')));
-    for (const r of stale) expect(r.headers['x-cache']).toBe('STALE');
-    await sleep(250);
+    try {
+      const stale = await Promise.all(Array.from({ length: 5 }, () => request(s.url).get('/api/banner')));
+      for (const r of stale) expect(r.headers['x-cache']).toBe('STALE');
+      // Requests made while the refresh runs are answered stale too, and start none of their own.
+      await until(async () => (await request(s.url).get('/api/banner')).headers['x-cache'] === 'HIT', 'the refreshed answer');
+    } finally {
+      fixture.upstream.delayMs = 0;
+    }
     expect(fixture.upstream.callsTo('/api/banner')).toBe(2);
-    const fresh = await request(s.url).get('/api/banner').expect(200);
-    expect(fresh.headers['x-cache']).toBe('HIT');
   });
 
   it('with the upstream stopped: a cached path is served STALE, an uncached one is 503 JSON', async () => {
@@ -271,6 +274,7 @@ describe('proxy against a misbehaving upstream', () => {
     const good = await request(s.url).get('/api/contact-us').expect(200);
     await fixture.upstream.stop();
     try {
+      // A real window must pass: the answer (fresh for at most 50 ms) goes stale.
       await sleep(80);
       const stale = await request(s.url).get('/api/contact-us').expect(200);
       expect(stale.headers['x-cache']).toBe('STALE');
@@ -292,7 +296,7 @@ describe('proxy against a misbehaving upstream', () => {
     fixture.upstream.mode = 'hang-headers';
     const cold = await request(s.url).get('/api/award-honors').expect(504);
     expect(cold.body.error.code).toBe('upstream_timeout');
-    await sleep(60);
+    // The cold call took its 300 ms budget: the first answer (fresh for at most 50 ms) is stale by now.
     const stale = await request(s.url).get('/api/promotions').expect(200);
     expect(stale.headers['x-cache']).toBe('STALE');
   });

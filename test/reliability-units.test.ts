@@ -61,9 +61,10 @@ describe('the circuit breaker', () => {
     vi.advanceTimersByTime(499);
     expect(breaker.allow()).toBe(false);
     vi.advanceTimersByTime(1);
-    expect(breaker.allow()).toBe(true);
+    const probe = breaker.permit();
+    expect(probe?.probe).toBe(true);
     expect(breaker.allow()).toBe(false);
-    breaker.abandon();
+    breaker.notMade(probe!);
     expect(breaker.allow()).toBe(true);
   });
 

@@ -1,23 +1,30 @@
 /**
  * The two shared tiers keep one set of rules: Redis (a fleet, through a real redis-server) and the
- * primary's memory (one machine's workers). The same cases run against both: answers stored and
- * read, an answer fetched before a purge stored stale, purges by tag, the fetch lock, waiting for
- * another's fetch, and claims.
+ * primary's memory (one machine's workers). The same cases run against both, and against a real
+ * Redis Cluster of three masters (whose scripts must name every key they touch, all in one slot):
+ * answers stored and read, an answer fetched before a purge stored stale, purges by tag, the
+ * fetch lock, waiting for another's fetch, and claims.
  */
 import { pino } from 'pino';
+import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTier } from '../server/fleet/memory-tier.js';
 import { RedisLink } from '../server/fleet/redis-link.js';
-import { RedisTier } from '../server/fleet/redis-tier.js';
+import { RedisTier, type TierLink } from '../server/fleet/redis-tier.js';
 import type { SharedAnswer, SharedTier } from '../server/fleet/shared-tier.js';
 import { createMetrics } from '../server/observability/metrics.js';
 import { until } from './support/polling.js';
+import { startRedisCluster, type RedisCluster } from './support/redis-cluster.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 
 const KEEP_AFTER_FRESH_MS = 60_000;
 let redis: RedisServer;
 let link: RedisLink;
 let prefix = 0;
+let cluster: RedisCluster;
+let clusterClient: ReturnType<typeof createCluster>;
+/** The tier's calls straight to the cluster client: what is tested here is what Redis Cluster accepts. */
+const clusterLink: TierLink = { available: true, call: (_op, run) => run(clusterClient) };
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -29,15 +36,22 @@ beforeAll(async () => {
   });
   link.start();
   await until(() => link.available, 'the link to connect to Redis');
+  cluster = await startRedisCluster();
+  clusterClient = createCluster({ rootNodes: cluster.urls.map((url) => ({ url })) });
+  await clusterClient.connect();
 });
 afterAll(async () => {
   await link.close();
   await redis.stop();
+  await clusterClient?.close();
+  await cluster?.stop();
 });
 
 const tiers: [string, () => SharedTier][] = [
   // A prefix per case: the cases share one Redis.
-  ['Redis', () => new RedisTier(link, KEEP_AFTER_FRESH_MS, `t${prefix++}:`)],
+  ['Redis', () => new RedisTier(link, KEEP_AFTER_FRESH_MS, `t${prefix++}`)],
+  // A namespace per case: the cases' keys land in different slots, on different nodes.
+  ['a Redis Cluster', () => new RedisTier(clusterLink, KEEP_AFTER_FRESH_MS, `t${prefix++}`)],
   ['the primary’s memory', () => new MemoryTier(16 * 1024 * 1024, KEEP_AFTER_FRESH_MS)],
 ];
 

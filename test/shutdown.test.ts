@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltServer } from './support/built-server.js';
+import { until } from './support/polling.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
 describe('graceful shutdown', () => {
@@ -15,15 +16,19 @@ describe('graceful shutdown', () => {
     const server = await startBuiltServer({ UPSTREAM_URL: upstream.url });
     try {
       upstream.delayMs = 800;
+      upstream.calls.clear();
       const inFlight = Array.from({ length: 10 }, (_, i) => fetch(`${server.url}/api/news?page=${i + 1}`));
-      await new Promise((r) => setTimeout(r, 200));
+      // In flight: every request has reached the service and made its call to the content API.
+      await until(() => upstream.totalCalls() === 10, 'the ten requests to reach the content API');
+      // Listened for before the signal: the process may exit while the answers below are read.
+      const exited = once(server.child, 'exit');
       const stoppedAt = Date.now();
       server.child.kill('SIGTERM');
       for (const res of await Promise.all(inFlight)) {
         expect(res.status).toBe(200);
         expect((await res.json()).data.page).toBeGreaterThan(0);
       }
-      const [code] = await once(server.child, 'exit');
+      const [code] = await exited;
       // Within the shutdown bound (SHUTDOWN_TIMEOUT_MS, 10 s by default).
       expect(Date.now() - stoppedAt).toBeLessThan(10_000);
       expect(code).toBe(0);

@@ -52,6 +52,7 @@ function visitor(svc: RunningService, address: string) {
       } catch {
         statuses.push(0);
       }
+      // Pacing, not waiting: a visitor's page views beside the abuse.
       await sleep(50);
     }
     await agent.close();
@@ -87,6 +88,7 @@ describe('slow clients', () => {
     const counting = (async () => {
       // Until they have come and gone (10 s at most).
       for (let i = 0; i < 500 && (peak < base + 200 || left > base + 1); i++) {
+        // Sampling, not waiting: the count is read every 20 ms to see its peak.
         await sleep(20);
         left = await connections(svc);
         peak = Math.max(peak, left);
@@ -136,7 +138,10 @@ describe('slow clients', () => {
   it('one address gets MAX_CONNECTIONS_PER_CLIENT connections, the process MAX_CONNECTIONS, and others are still served', async () => {
     const svc = await service({ MAX_CONNECTIONS_PER_CLIENT: '20', MAX_CONNECTIONS: '60' });
     const greedy = await Promise.all(Array.from({ length: 30 }, () => open(svc, '127.0.0.14')));
-    await sleep(200);
+    await until(
+      async () => (await metric(svc, 'connections_closed_total{reason="per_client"}')) >= 10,
+      'the connections past the limit closed',
+    );
     const kept = greedy.filter((s) => !s.destroyed && s.readyState === 'open');
     // The ones past the limit were closed by the service at once.
     const ended = await Promise.all(
@@ -155,7 +160,10 @@ describe('slow clients', () => {
 
     // Up to the process's limit from many addresses, and no further.
     const many = await Promise.all(Array.from({ length: 50 }, (_, i) => open(svc, `127.0.1.${1 + (i % 5)}`)));
-    await sleep(300);
+    await until(
+      async () => many.some((s) => s.destroyed) && (await metric(svc, 'connections_closed_total{reason="total"}')) > 0,
+      'the connections past the process’s limit closed',
+    );
     const alive = many.filter((s) => !s.destroyed);
     expect(await connections(svc)).toBeLessThanOrEqual(60);
     expect(await metric(svc, 'connections_closed_total{reason="total"}')).toBeGreaterThan(0);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../server/config.js';
 import { tracesEndpoint } from '../server/observability/tracing.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
+import { sleep, until } from './support/polling.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
@@ -314,7 +315,8 @@ describe('tracing on', () => {
       await get(`${short.url}/api/contact-us`);
       const before = upstream.notModified;
       // Its freshness is over by then: the next request asks with If-None-Match.
-      await new Promise((r) => setTimeout(r, 250));
+      // A real window must pass: the answer (fresh for at most 200 ms) goes stale.
+      await sleep(250);
       const res = await get(`${short.url}/api/contact-us`, { 'x-request-id': 'revalidate-1' });
       expect(res.headers['x-cache']).toBe('REFRESH');
       expect(upstream.notModified).toBe(before + 1);
@@ -439,8 +441,7 @@ describe('a collector that cannot be reached', () => {
         }
       }
       const failed = () => traced.logs.filter((l) => String(l.msg).startsWith('trace export failed'));
-      const deadline = Date.now() + 10_000;
-      while (failed().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await until(() => failed().length > 0, 'the failed export to be logged', 10_000);
       expect(failed()).toHaveLength(1);
       expect(failed()[0]).toMatchObject({ level: 40, endpoint: `http://127.0.0.1:${port}/v1/traces` });
       // More spans, more failed batches (these, and the last ones sent on close): still one line.

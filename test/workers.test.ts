@@ -54,7 +54,7 @@ describe('WORKERS=2', () => {
       expect(counted).toBe(sent);
 
       // Written by both workers: their request lines carry two process ids.
-      for (let i = 0; i < 40 && !server.stdout().includes('"url":"/zjxz/detail?id=1"'); i++) await new Promise((r) => setTimeout(r, 25));
+      await until(() => server.stdout().includes('"url":"/zjxz/detail?id=1"'), 'the last request line');
       const lines = server
         .stdout()
         .split('\n')
@@ -100,8 +100,10 @@ describe('WORKERS=2 with the embedded content API and no Redis', () => {
         data: { items: { id: number; title: string }[] };
       };
       const item = list.data.items[0]!;
-      // Both workers hold the item now.
-      expect(new Set(await titles(`/api/news/${item.id}`, 10))).toEqual(new Set([item.title]));
+      const path = `/api/news/${item.id}`;
+      expect(new Set(await titles(path, 10))).toEqual(new Set([item.title]));
+      // Both workers hold the item now: each has answered it (its request lines are written within 100 ms).
+      await until(() => answeredBy(server, path).size === 2, 'both workers to have served the item');
 
       const title = `新的标题 ${Date.now()}`;
       const edit = await fetch(`http://127.0.0.1:${contentPort}/admin/items/news/${item.id}`, {
@@ -112,8 +114,9 @@ describe('WORKERS=2 with the embedded content API and no Redis', () => {
       expect(edit.status).toBe(200);
       const { webhooks } = (await edit.json()) as { webhooks: { url: string; status: number }[] };
       expect(webhooks).toEqual([expect.objectContaining({ url: `${server.url}/admin/webhook`, status: 200 })]);
-      await new Promise((r) => setTimeout(r, 100));
-      expect(new Set(await titles(`/api/news/${item.id}`, 10))).toEqual(new Set([title]));
+      // The event reached one worker; the other hears of it through the primary a moment later.
+      await until(async () => (await titles(path, 4)).every((t) => t === title), 'the edit to reach both workers');
+      expect(new Set(await titles(path, 10))).toEqual(new Set([title]));
       await fresh.close();
     } finally {
       server.kill();

@@ -6,79 +6,127 @@
  * undefined and the caller goes on alone.
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisLink } from './redis-link.js';
+import type { RedisClient } from './redis-link.js';
 import { PURGE_MEMORY_MS, type SharedAnswer, type SharedTier } from './shared-tier.js';
 
+/*
+ * Every key a script touches is named in its KEYS (Redis Cluster routes a call by them and
+ * refuses a script that reaches past them), and every key of the tier carries one hash tag, the
+ * namespace in braces (`{site}:c:/api/news`), so that all of one call's keys are in one slot.
+ * `#!lua` makes Redis 7 refuse, in a cluster, a script whose keys are in different slots.
+ */
+
 /** Deletes the lock only if it still holds this token: a lock that expired and was taken by another is left alone. */
-const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
+const RELEASE = `#!lua
+if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
 
 /**
- * Marks stale every answer indexed under the given tag sets: its freshness ends at ARGV[2]
- * unless it ended earlier; members whose answer has expired are dropped from the set. Each tag's
- * purge time (ARGV[3]) is kept a while, so that an answer fetched before the purge and stored
- * after it is stored stale (PUT). Returns how many answers it marked.
+ * The first half of a purge: records each tag's purge time (KEYS[1..n], kept ARGV[2] ms), so
+ * that an answer fetched before the purge and stored after it is stored stale (PUT), and returns
+ * the keys indexed under the tags (KEYS[n+1..2n]), each once. Their answers can only be named
+ * in a second call (MARK_ENTRIES): a script may touch no key it was not given.
  */
-const MARK_STALE = `
-local marked = 0
-for _, tagKey in ipairs(KEYS) do
-  redis.call("set", ARGV[1] .. "p:" .. string.sub(tagKey, string.len(ARGV[1]) + 3), ARGV[3], "PX", ARGV[4])
-  for _, key in ipairs(redis.call("smembers", tagKey)) do
-    local entry = ARGV[1] .. "c:" .. key
-    local fresh = redis.call("hget", entry, "freshUntil")
-    if not fresh then
-      redis.call("srem", tagKey, key)
-    elseif tonumber(fresh) > tonumber(ARGV[2]) then
-      redis.call("hset", entry, "freshUntil", ARGV[2])
-      marked = marked + 1
+const MARK_PURGED = `#!lua
+local n = #KEYS / 2
+local seen, members = {}, {}
+for i = 1, n do
+  redis.call("set", KEYS[i], ARGV[1], "PX", ARGV[2])
+  for _, member in ipairs(redis.call("smembers", KEYS[n + i])) do
+    if not seen[member] then
+      seen[member] = true
+      members[#members + 1] = member
     end
+  end
+end
+return members`;
+
+/**
+ * The second half: marks stale each answer (KEYS[n+1..], n = ARGV[1] tag sets first): its
+ * freshness ends at ARGV[2] unless it ended earlier. A key whose answer has expired (its name
+ * in ARGV[3..], in the order of the answers' keys) is dropped from the tag sets. Returns how
+ * many answers it marked.
+ */
+const MARK_ENTRIES = `#!lua
+local n, before = tonumber(ARGV[1]), tonumber(ARGV[2])
+local marked = 0
+for i = n + 1, #KEYS do
+  local fresh = redis.call("hget", KEYS[i], "freshUntil")
+  if not fresh then
+    for t = 1, n do redis.call("srem", KEYS[t], ARGV[i - n + 2]) end
+  elseif tonumber(fresh) > before then
+    redis.call("hset", KEYS[i], "freshUntil", ARGV[2])
+    marked = marked + 1
   end
 end
 return marked`;
 
 /**
- * Stores an answer (KEYS[1]) and indexes it under its tags; an answer whose fetch began before
- * one of its tags was last purged (ARGV[3]) is stored stale (freshUntil ARGV[4]). Returns the
- * freshness it was stored with.
+ * Stores an answer (KEYS[1]) and indexes it under its tags: n tags' purge times in
+ * KEYS[2..n+1], their sets in KEYS[n+2..2n+1]. An answer whose fetch began before one of its
+ * tags was last purged (ARGV[2]) is stored stale (freshUntil ARGV[3]). Returns the freshness
+ * it was stored with.
  */
-const PUT = `
-local prefix, keepMs, started = ARGV[1], ARGV[2], tonumber(ARGV[3])
-local freshUntil = ARGV[9]
-local tags = cjson.decode(ARGV[12])
-for _, tag in ipairs(tags) do
-  local purged = redis.call("get", prefix .. "p:" .. tag)
+const PUT = `#!lua
+local n = (#KEYS - 1) / 2
+local keepMs, started = ARGV[1], tonumber(ARGV[2])
+local freshUntil = ARGV[8]
+for i = 2, n + 1 do
+  local purged = redis.call("get", KEYS[i])
   if purged and tonumber(purged) >= started then
-    freshUntil = ARGV[4]
+    freshUntil = ARGV[3]
     break
   end
 end
 redis.call("del", KEYS[1])
-redis.call("hset", KEYS[1], "status", ARGV[5], "json", ARGV[6], "storedAt", ARGV[7], "etag", ARGV[8], "freshUntil", freshUntil, "lastModified", ARGV[10])
+redis.call("hset", KEYS[1], "status", ARGV[4], "json", ARGV[5], "storedAt", ARGV[6], "etag", ARGV[7], "freshUntil", freshUntil, "lastModified", ARGV[9])
 redis.call("pexpire", KEYS[1], keepMs)
-if ARGV[5] == "200" then
-  for _, tag in ipairs(tags) do
-    redis.call("sadd", prefix .. "t:" .. tag, ARGV[11])
-    redis.call("pexpire", prefix .. "t:" .. tag, keepMs)
+if ARGV[4] == "200" then
+  for i = n + 2, 2 * n + 1 do
+    redis.call("sadd", KEYS[i], ARGV[10])
+    redis.call("pexpire", KEYS[i], keepMs)
   end
 end
 return freshUntil`;
+
+/** The commands the tier sends, which one Redis and a Redis Cluster client both have. */
+type TierCommands = Pick<RedisClient, 'eval' | 'exists' | 'hGetAll' | 'set'>;
+
+/** How the tier reaches Redis: RedisLink (a budget per call, undefined when Redis cannot answer). */
+export interface TierLink {
+  readonly available: boolean;
+  call<T>(op: string, run: (client: TierCommands) => Promise<T>): Promise<T | undefined>;
+}
 
 /** How often a process waiting on another's fetch looks for its answer. */
 const POLL_MS = 15;
 
 export class RedisTier implements SharedTier {
+  /** Every key's start: the namespace as a hash tag, so that all the tier's keys share a slot. */
+  readonly #prefix: string;
+
   constructor(
-    private readonly link: RedisLink,
+    private readonly link: TierLink,
     /** How long after its freshness an answer is kept: the longest stale window. */
     private readonly keepAfterFreshMs: number,
-    private readonly prefix = 'site:',
-  ) {}
+    namespace = 'site',
+  ) {
+    this.#prefix = `{${namespace}}:`;
+  }
+
+  /** An answer's key. */
+  #entry = (key: string) => `${this.#prefix}c:${key}`;
+  /** The set of answer keys indexed under a tag. */
+  #tagSet = (tag: string) => `${this.#prefix}t:${tag}`;
+  /** When a tag was last purged. */
+  #purgedAt = (tag: string) => `${this.#prefix}p:${tag}`;
+  #lockKey = (key: string) => `${this.#prefix}l:${key}`;
 
   get available(): boolean {
     return this.link.available;
   }
 
   async get(key: string): Promise<SharedAnswer | undefined> {
-    const fields = await this.link.call('get', (c) => c.hGetAll(this.prefix + 'c:' + key));
+    const fields = await this.link.call('get', (c) => c.hGetAll(this.#entry(key)));
     if (!fields?.json || !fields.status) return undefined;
     return {
       status: fields.status === '404' ? 404 : 200,
@@ -100,9 +148,8 @@ export class RedisTier implements SharedTier {
     const keepMs = Math.max(1, answer.freshUntil - Date.now() + this.keepAfterFreshMs);
     const stored = await this.link.call('set', (c) =>
       c.eval(PUT, {
-        keys: [this.prefix + 'c:' + key],
+        keys: [this.#entry(key), ...tags.map(this.#purgedAt), ...tags.map(this.#tagSet)],
         arguments: [
-          this.prefix,
           String(keepMs),
           String(fetchedSince),
           String(purgedFreshUntil),
@@ -113,7 +160,6 @@ export class RedisTier implements SharedTier {
           String(answer.freshUntil),
           answer.lastModified ?? '',
           key,
-          JSON.stringify(tags),
         ],
       }),
     );
@@ -121,27 +167,35 @@ export class RedisTier implements SharedTier {
   }
 
   async markStale(tags: readonly string[], before: number): Promise<number | undefined> {
-    const keys = tags.map((t) => this.prefix + 't:' + t);
+    if (tags.length === 0) return 0;
+    const tagSets = tags.map(this.#tagSet);
+    // The purge times first: an answer stored from now on sees them (PUT); one stored before is in the sets read here.
+    const members = await this.link.call('purge', (c) =>
+      c.eval(MARK_PURGED, { keys: [...tags.map(this.#purgedAt), ...tagSets], arguments: [String(Date.now()), String(PURGE_MEMORY_MS)] }),
+    );
+    if (!Array.isArray(members)) return undefined;
+    if (members.length === 0) return 0;
+    const keys = members.map(String);
     const marked = await this.link.call('purge', (c) =>
-      c.eval(MARK_STALE, { keys, arguments: [this.prefix, String(before), String(Date.now()), String(PURGE_MEMORY_MS)] }),
+      c.eval(MARK_ENTRIES, { keys: [...tagSets, ...keys.map(this.#entry)], arguments: [String(tags.length), String(before), ...keys] }),
     );
     return typeof marked === 'number' ? marked : undefined;
   }
 
   async lock(key: string, ttlMs: number): Promise<string | null | undefined> {
     const token = randomUUID();
-    const taken = await this.link.call('lock', (c) => c.set(this.prefix + 'l:' + key, token, { NX: true, PX: ttlMs }));
+    const taken = await this.link.call('lock', (c) => c.set(this.#lockKey(key), token, { NX: true, PX: ttlMs }));
     if (taken === undefined) return undefined;
     return taken === 'OK' ? token : null;
   }
 
   async claimOnce(name: string, ttlMs: number): Promise<boolean | undefined> {
-    const taken = await this.link.call('claim', (c) => c.set(this.prefix + 'once:' + name, '1', { NX: true, PX: ttlMs }));
+    const taken = await this.link.call('claim', (c) => c.set(`${this.#prefix}once:${name}`, '1', { NX: true, PX: ttlMs }));
     return taken === undefined ? undefined : taken === 'OK';
   }
 
   async unlock(key: string, token: string): Promise<void> {
-    await this.link.call('unlock', (c) => c.eval(RELEASE, { keys: [this.prefix + 'l:' + key], arguments: [token] }));
+    await this.link.call('unlock', (c) => c.eval(RELEASE, { keys: [this.#lockKey(key)], arguments: [token] }));
   }
 
   async waitFor(key: string, after: number, deadline: number, signal?: AbortSignal): Promise<SharedAnswer | undefined> {
@@ -149,7 +203,7 @@ export class RedisTier implements SharedTier {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       // The lock first: its holder stores the answer before it lets go, so an answer stored by
       // a holder that has let go is found by the read that follows.
-      const locked = await this.link.call('locked', (c) => c.exists(this.prefix + 'l:' + key));
+      const locked = await this.link.call('locked', (c) => c.exists(this.#lockKey(key)));
       const answer = await this.get(key);
       if (answer && answer.storedAt > after) return answer;
       if (!locked) return undefined;

@@ -12,6 +12,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { ContentError } from '../../shared/content-api.js';
 import { problem, type ProblemCode } from '../http/problem.js';
 import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
+import { guardedCall } from '../reliability/guarded-call.js';
 import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
 import type { Validators } from '../upstream/upstream-client.js';
 
@@ -120,9 +121,12 @@ export class OriginClient {
   /** GET an original through its origin's breaker; with validators, the origin may answer 304. */
   async get(url: URL, validators: Validators = {}, signal?: AbortSignal): Promise<OriginAnswer> {
     const { pool, breaker, gate } = this.#origin(url.origin);
-    if (!breaker.allow()) throw mediaError('circuit_open', `${url.origin} is failing; calls are paused for a cool-down`);
-    // A refused slot (a `busy` ContentError) is thrown from here, before the breaker counts anything.
-    return gate.run(() => this.#call(pool, breaker, url, validators, signal));
+    return guardedCall(
+      breaker,
+      gate,
+      () => mediaError('circuit_open', `${url.origin} is failing; calls are paused for a cool-down`),
+      () => this.#call(pool, breaker, url, validators, signal),
+    );
   }
 
   async #call(

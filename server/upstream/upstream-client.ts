@@ -9,6 +9,7 @@ import { ContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
 import { problem } from '../http/problem.js';
 import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
+import { guardedCall } from '../reliability/guarded-call.js';
 import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
 
 export type UpstreamFailure = 'unreachable' | 'timeout' | 'status' | 'too_large' | 'invalid' | 'circuit_open';
@@ -82,18 +83,12 @@ export class UpstreamClient {
    * already held, the content API may say it has not changed (304) instead of sending it again.
    */
   async get(pathAndQuery: string, signal?: AbortSignal, validators: Validators = {}): Promise<UpstreamAnswer> {
-    if (!this.#breaker.allow()) throw upstreamError('circuit_open', 'the content API is failing; calls are paused for a cool-down');
-    let made = false;
-    try {
-      return await this.gate.run(() => {
-        made = true;
-        return this.#call(pathAndQuery, signal, validators);
-      });
-    } finally {
-      // Refused a slot (a `busy` ContentError): the content API was never asked, and a half-open
-      // circuit's probe must not stay taken by a call that was not made.
-      if (!made) this.#breaker.abandon();
-    }
+    return guardedCall(
+      this.#breaker,
+      this.gate,
+      () => upstreamError('circuit_open', 'the content API is failing; calls are paused for a cool-down'),
+      () => this.#call(pathAndQuery, signal, validators),
+    );
   }
 
   async #call(pathAndQuery: string, signal: AbortSignal | undefined, validators: Validators): Promise<UpstreamAnswer> {

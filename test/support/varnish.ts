@@ -63,6 +63,8 @@ export async function startVarnish(backendPort: number, port?: number): Promise<
     child.kill('SIGKILL');
     throw new Error(`varnishd did not start (install Debian's varnish and varnish-modules; .ci/run does): ${stderr.slice(-2000)}`);
   }
+  // A real duration: the health probe's window (three probes, a second apart) fills with real
+  // results, so that one slow probe on a busy machine does not make the backend sick mid-test.
   await new Promise((r) => setTimeout(r, 2_500));
   return {
     url,
