@@ -162,7 +162,7 @@ describe('content cache windows', () => {
     const first = await cache.get(banner);
     later(1_000);
     purges.mark();
-    expect(cache.markStale(new Set(['/api/banner']))).toBe(1);
+    expect(cache.markStale(new Set(['/api/banner'])).marked).toBe(1);
     // A fetch begun in the purge's own millisecond might predate it, and would be kept stale.
     later(1);
     // Not served stale at once (that would be what was purged): the next request waits for the call.
@@ -173,7 +173,7 @@ describe('content cache windows', () => {
 
     later(1_000);
     purges.mark();
-    expect(cache.markStale(new Set(['all']))).toBe(1);
+    expect(cache.markStale(new Set(['all'])).marked).toBe(1);
     upstream.mode = 'status-500';
     const standIn = await cache.get(banner);
     expect(standIn.status).toBe('STALE');
