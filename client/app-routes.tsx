@@ -5,10 +5,11 @@
  */
 import { createContext, data, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { isContentError, type ContentApi } from '../shared/content-api.js';
+import { pageStatus } from '../shared/problems.js';
 import { Layout } from './components/layout.js';
 import { PageError, RootError } from './components/page-error.js';
 import { PAGE_LOADERS, type PageKey } from './page-loaders.js';
-import { pageStatus, type RouteHandle } from './route-handle.js';
+import type { RouteHandle } from './route-handle.js';
 import { NOT_FOUND_TITLE, ROUTES, type RouteKey } from './route-table.js';
 
 /** The id of the <script type="application/json"> that carries the loaders' data to the browser. */

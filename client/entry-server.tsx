@@ -4,7 +4,7 @@
  */
 import { StrictMode } from 'react';
 import { renderToPipeableStream, type PipeableStream } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, RouterContextProvider, StaticRouterProvider } from 'react-router';
+import { createStaticHandler, createStaticRouter, isRouteErrorResponse, RouterContextProvider, StaticRouterProvider } from 'react-router';
 import type { ContentApi } from '../shared/content-api.js';
 import { serializeForScript } from '../shared/escape-json.js';
 import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js';
@@ -19,6 +19,8 @@ export interface RenderedPage {
   handle: RouteHandle;
   /** Source paths of the lazy page modules matched, for modulepreload and CSS links. */
   modules: string[];
+  /** The code of the error a loader ended with (a ContentError's: `not_found`, `busy`, …), if any. */
+  errorCode: string | undefined;
   /** What the loaders read, by route id (`root` is the layout's): the head is made from it. */
   loaderData: Readonly<Record<string, unknown>>;
   /** Starts React's stream; the callbacks say when the shell can be piped or failed. */
@@ -54,6 +56,7 @@ export function createAppRenderer(): AppRenderer {
         route: handle.route ?? 'not-found',
         handle,
         modules: handles.flatMap((h) => (h?.module ? [h.module] : [])),
+        errorCode: errorCodeOf(context.errors),
         loaderData: context.loaderData,
         stream: (callbacks) =>
           renderToPipeableStream(
@@ -80,4 +83,13 @@ function deepestHandle(handles: (RouteHandle | undefined)[]): RouteHandle {
     if (h?.title) return h;
   }
   return { title: '' };
+}
+
+/** The code a loader's error response carries (app-routes.ts throws `data({ code, message })`). */
+function errorCodeOf(errors: Record<string, unknown> | null): string | undefined {
+  for (const error of Object.values(errors ?? {})) {
+    const data: unknown = isRouteErrorResponse(error) ? error.data : undefined;
+    if (typeof data === 'object' && data !== null && 'code' in data && typeof data.code === 'string') return data.code;
+  }
+  return undefined;
 }

@@ -4,21 +4,18 @@
  * Router loaders; pages read the result with usePageData.
  */
 import { CATEGORY, NEWS_CATEGORY_IDS, PAGE_MAX, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../shared/constants.js';
-import { ContentError, type ContentApi } from '../shared/content-api.js';
+import type { ContentApi } from '../shared/content-api.js';
+import { problem } from '../shared/problems.js';
 import { MAX_ID, parsePlainInt } from '../shared/plain-int.js';
 import type { RouteKey } from './route-table.js';
 
 /** A page address whose parameters name nothing that exists: the page answers 404. */
-class PageNotFound extends ContentError {
-  constructor(message: string) {
-    super(404, 'not_found', message);
-  }
-}
+const pageNotFound = (message: string) => problem('not_found', message);
 
 /** A required id from the query, or 404. */
 function requiredId(url: URL): number {
   const id = parsePlainInt(url.searchParams.get('id'), 1, MAX_ID);
-  if (id === undefined) throw new PageNotFound('id must be a positive integer');
+  if (id === undefined) throw pageNotFound('id must be a positive integer');
   return id;
 }
 
@@ -27,14 +24,14 @@ function pageNumber(url: URL): number {
   const raw = url.searchParams.get('page');
   if (raw === null) return 1;
   const page = parsePlainInt(raw, 1, PAGE_MAX);
-  if (page === undefined) throw new PageNotFound('page must be a page number');
+  if (page === undefined) throw pageNotFound('page must be a page number');
   return page;
 }
 
 /** A page of a list: past its last page, the address names nothing (404). */
 async function listPage<T extends { items: unknown[]; page: number }>(read: Promise<T>): Promise<T> {
   const list = await read;
-  if (list.page > 1 && list.items.length === 0) throw new PageNotFound('page is past the last page');
+  if (list.page > 1 && list.items.length === 0) throw pageNotFound('page is past the last page');
   return list;
 }
 
@@ -43,7 +40,7 @@ function oneOf(url: URL, key: string, allowed: readonly number[], fallback: numb
   const raw = url.searchParams.get(key);
   if (raw === null || raw === '') return fallback;
   const n = parsePlainInt(raw, 1, MAX_ID);
-  if (n === undefined || !allowed.includes(n)) throw new PageNotFound(`${key} is not a known category`);
+  if (n === undefined || !allowed.includes(n)) throw pageNotFound(`${key} is not a known category`);
   return n;
 }
 
@@ -152,7 +149,7 @@ export const PAGE_LOADERS = {
     const { data } = await api.get('specialtyTreatment', { signal });
     const wanted = url.searchParams.get('title');
     const selected = wanted ? data.find((t) => t.title === wanted) : data[0];
-    if (!selected) throw new PageNotFound('no such treatment');
+    if (!selected) throw pageNotFound('no such treatment');
     return { treatments: data, selected };
   },
   knowledge: (api, url, signal) => listPage(api.get('knowledgeArticles', { query: { page: pageNumber(url) }, signal })),

@@ -4,23 +4,24 @@
  * Express). Used by server/main.ts and by the tests, which start it on a free port.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HEAD_SCRIPT } from '../client/head-script.js';
 import { createApp } from './app.js';
+import { readiness } from './readiness.js';
 import { builtApp, type AppSource } from './app-source.js';
 import type { Config } from './config.js';
 import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
 import type { Publishing } from './embedded-api/editor.js';
 import { adminRoutes } from './admin/admin-routes.js';
-import type { ProcessReport } from './fleet/cluster-messages.js';
 import type { PrimaryLink, ServiceReport } from './fleet/primary-link.js';
 import { localBus, Purger } from './fleet/purge.js';
 import { redisBus } from './fleet/purge-bus.js';
 import { RedisLink } from './fleet/redis-link.js';
 import { RedisTier } from './fleet/redis-tier.js';
 import { createFrontDoor } from './http/front-door.js';
-import { guardConnections, serverTimeouts } from './http/connection-guard.js';
+import { guardConnections } from './http/connection-guard.js';
+import { baseUrlOf, closeGracefully, listenOn, operatorListener, publicServer } from './listeners.js';
 import { apiDocsHeaders, apiHeaders, securityHeaders } from './http/security-headers.js';
 import { PartnerKeys } from './http/partner-keys.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
@@ -32,11 +33,11 @@ import { createLogger, type Logger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/operator-routes.js';
 import { RecentErrors } from './observability/recent-errors.js';
+import { serviceReports } from './observability/service-report.js';
 import { createRequestObserver } from './observability/request-observer.js';
 import { startTracing } from './observability/tracing.js';
 import { createApiDocsPage } from './proxy/api-docs-page.js';
 import { createApiHandler } from './proxy/api-handler.js';
-import { apiRequestFor } from './proxy/api-request.js';
 import { ContentCache } from './proxy/content-cache.js';
 import { buildOpenApi } from './proxy/openapi.js';
 import { createAdmission } from './reliability/admission.js';
@@ -166,20 +167,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
   // Peers sending X-Forwarded-For without being trusted: warned of once (with workers, by their primary).
   const forwarders = new UntrustedForwarders((address) => (link ? link.forwarder(address) : warnUntrustedForwarder(log, address)));
-  const processReport = async (): Promise<ProcessReport> => ({
-    metrics: await metrics.registry.getMetricsAsJSON(),
-    spenders: admission.spenders(),
-    forwarders: forwarders.list(),
-    recentErrors: recentErrors?.list() ?? [],
-  });
-  link?.reportWith(processReport);
-  /** The whole service's report: every worker's, gathered by the primary, or this process's. */
-  const serviceReport = async (): Promise<ServiceReport> => {
-    const gathered = await link?.report();
-    if (gathered) return gathered;
-    if (link) throw new Error("the primary did not gather the workers' reports in time");
-    return { ...(await processReport()), metricsText: await metrics.registry.metrics() };
-  };
+  const serviceReport = serviceReports({ metrics, admission, forwarders, recentErrors, link });
   const cards = new ShareCards(
     () => new URL(publicOrigin()).host,
     config.SHARE_CARD_CACHE_MAX_BYTES,
@@ -222,19 +210,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         published: (event) => notifier.announce(event),
       })(app);
     },
-    // One answer for the machine, whichever worker is asked: busy only when all are, ready when
-    // any holds answers (they share them) or the content API answers.
-    readiness: async () => {
-      const machine = await link?.readiness();
-      if (machine ? machine.busy : admission.busy) return 'busy';
-      if (cache.warm || machine?.warm) return 'ready';
-      try {
-        await cache.get(apiRequestFor('contactUs'));
-        return 'ready';
-      } catch {
-        return 'not ready';
-      }
-    },
+    readiness: readiness({ admission, cache, link }),
     pages: createPageHandler({
       renderer: () => source.renderer(),
       cache,
@@ -269,23 +245,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
     app,
   });
   const served = tracing ? tracing.serve(frontDoor) : frontDoor;
-  const server = createServer(serverTimeouts(config), (req, res) => {
-    if (req.headers['x-forwarded-for'] !== undefined && !trusted.trusts(req.socket.remoteAddress)) {
-      metrics.forwardedUntrusted().inc();
-      forwarders.note(trusted.clientOf(req));
-    }
-    served(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
+  const server = publicServer(config, served, { trusted, metrics, forwarders });
   const guard = guardConnections(server, { config, trusted, metrics, log });
   metrics.stats.ready = () => (admission.busy || !cache.warm ? 0 : 1);
   // A worker tells its primary when it holds answers, for the machine's readiness.
   const warmth = link && setInterval(() => link.state({ warm: cache.warm }), 500).unref();
   // The internal listener for operators (METRICS_PORT), apart from the public port, behind a front
-  // door of its own: request ids, the page headers, the request line and metrics, as on the public port.
+  // door of its own request ids, the page headers, the request line and metrics, as on the public port.
   const operatorServer =
-    config.METRICS_PORT === undefined ? undefined : createServer(createFrontDoor(headers, observer, { app: operatorApp(operator) }));
-
+    config.METRICS_PORT === undefined
+      ? undefined
+      : operatorListener(config, createFrontDoor(headers, observer, { app: operatorApp(operator) }));
   return {
     server,
     cache,
@@ -296,19 +266,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
     log,
     upstreamUrl,
     async listen(listenPort = config.PORT, host = config.HOST) {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(listenPort, host, resolve);
-      });
-      if (operatorServer) {
-        await new Promise<void>((resolve, reject) => {
-          operatorServer.once('error', reject);
-          operatorServer.listen(config.METRICS_PORT, host, resolve);
-        });
-      }
-      const address = server.address() as AddressInfo;
-      const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
-      return `http://${shownHost}:${address.port}`;
+      await listenOn(server, listenPort, host);
+      if (operatorServer) await listenOn(operatorServer, config.METRICS_PORT, host);
+      return baseUrlOf(server);
     },
     async close() {
       clearInterval(warmth);
@@ -316,17 +276,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       admission.stop();
       operatorServer?.close();
       operatorServer?.closeAllConnections();
-      await new Promise<void>((resolve) => {
-        if (!server.listening) return resolve();
-        // Keep-alive connections whose last request finishes after this point are closed as
-        // they fall idle; close() alone waits for clients to hang up.
-        const sweep = setInterval(() => server.closeIdleConnections(), 50);
-        server.close(() => {
-          clearInterval(sweep);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
+      await closeGracefully(server);
       await notifier.close();
       await upstream.close();
       await media.close();

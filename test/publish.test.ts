@@ -287,7 +287,7 @@ describe('refused: nothing is purged', () => {
 
 describe('the edge and the page cache key a page on what it reads', () => {
   it('/?utm_source=a&gclid=b is the page / : a HIT in the page cache and at the edge', async () => {
-    await fetch(`${a.url}/`);
+    await (await fetch(`${a.url}/`)).text();
     const direct = await fetch(`${a.url}/?utm_source=a&gclid=b`);
     expect(direct.headers.get('x-cache')).toBe('HIT');
     expect(await direct.text()).toContain('<link rel="canonical" href="http://localhost');

@@ -1,33 +1,14 @@
 /**
- * Errors are values with a code and a message; this table is the one place that maps them to
- * HTTP statuses (docs/product/errors.md). JSON errors have the stable shape { error: { code, message } }.
+ * Errors are values with a code and a message (shared/problems.ts maps codes to statuses); JSON
+ * errors have the stable shape { error: { code, message } }.
  */
 import type { ServerResponse } from 'node:http';
-import { ContentError, isContentError } from '../../shared/content-api.js';
+import { isContentError, type ContentError } from '../../shared/content-api.js';
+import { problem } from '../../shared/problems.js';
 import { baseHeaders } from './base-headers.js';
 
-const PROBLEM_STATUS = {
-  bad_request: 400,
-  not_found: 404,
-  method_not_allowed: 405,
-  unauthorized: 401,
-  forbidden: 403,
-  payload_too_large: 413,
-  range_not_satisfiable: 416,
-  too_many_requests: 429,
-  busy: 503,
-  upstream_invalid: 502,
-  upstream_status: 502,
-  upstream_unavailable: 503,
-  upstream_timeout: 504,
-  internal: 500,
-} as const;
-
-export type ProblemCode = keyof typeof PROBLEM_STATUS;
-
-export function problem(code: ProblemCode, message: string, retryAfterS?: number): ContentError {
-  return new ContentError(PROBLEM_STATUS[code], code, message, retryAfterS);
-}
+// Made here by the server's modules, as the table in shared/ says.
+export { problem, type ProblemCode } from '../../shared/problems.js';
 
 /** Any thrown value as a ContentError; unknown errors become `internal` without their details. */
 export function asProblem(error: unknown): ContentError {

@@ -15,6 +15,7 @@ import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../client
 import { ALL_TAG, urlTag } from '../proxy/cache-tags.js';
 import { cacheControl } from '../proxy/cached-answer.js';
 import type { ContentError } from '../../shared/content-api.js';
+import { pageStatus } from '../../shared/problems.js';
 import { routerSafe } from '../../shared/router-safe.js';
 import { etagMatches, Representation, streamEncoder, weakEtag } from '../http/representation.js';
 import type { Config } from '../config.js';
@@ -33,11 +34,10 @@ import { BUSY_HTML, UNAVAILABLE_HTML } from './plain-pages.js';
 import { RenderReads } from './render-tracking.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import { variantOf, varyOf } from './page-variant.js';
-import { pageStatus } from '../../client/route-handle.js';
 import { serverContentApi } from './server-content-api.js';
 import { pageHead } from '../seo/page-head.js';
 
-/** A render that has not produced its shell by then is abandoned. */
+/** A render that has not finished by then, not counting its waits for the client, is abandoned. */
 const RENDER_TIMEOUT_MS = 10_000;
 const ERROR_TITLES: Partial<Record<number, string>> = { 404: NOT_FOUND_TITLE, 429: TOO_MANY_TITLE, 503: UNAVAILABLE_TITLE };
 
@@ -58,6 +58,14 @@ export interface PageHandlerDeps {
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
+}
+
+/** The page of a process too busy to render now (docs/decisions/020), whenever the overload is found. */
+function sendBusy(req: IncomingMessage, res: ServerResponse, retryAfterS = 1): void {
+  observe(res, { cache: 'REFUSED' });
+  res
+    .writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(retryAfterS) })
+    .end(req.method === 'HEAD' ? undefined : BUSY_HTML);
 }
 
 export function createPageHandler(deps: PageHandlerDeps) {
@@ -84,14 +92,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     // Too busy to render: a small page at once, while cached pages are still served ahead of this.
     const busy = deps.overloaded();
     if (busy) {
-      observe(res, { cache: 'REFUSED' });
-      res
-        .writeHead(503, {
-          'content-type': 'text/html; charset=utf-8',
-          'cache-control': 'no-store',
-          'retry-after': String(busy.retryAfterS ?? 1),
-        })
-        .end(req.method === 'HEAD' ? undefined : BUSY_HTML);
+      sendBusy(req, res, busy.retryAfterS);
       return;
     }
 
@@ -127,6 +128,12 @@ export function createPageHandler(deps: PageHandlerDeps) {
 
     const status = pageStatus(page.status);
     const route = status === 404 ? 'page:not-found' : `page:${page.route}`;
+    // Refused as too busy while its loaders ran: the same page as when refused before them.
+    if (page.errorCode === 'busy') {
+      observe(res, { route });
+      sendBusy(req, res, reads.retryAfterS);
+      return;
+    }
     observe(res, { route, cache: 'MISS' });
     if (observed) Object.assign(observed, { route, status });
     const title = ERROR_TITLES[status] ?? page.handle.title;
@@ -171,18 +178,30 @@ export function createPageHandler(deps: PageHandlerDeps) {
     const chunks: Buffer[] = [Buffer.from(head)];
     const out = encoder ?? res;
     // React's output goes out as it comes (compressed) and is kept for the page cache.
+    // A client that reads slowly slows the render: a write the response (or the encoder) cannot
+    // take now waits for its 'drain', so React stops until then. One that leaves ends the wait.
+    let waiting: (() => void) | undefined;
+    const resume = () => {
+      const done = waiting;
+      waiting = undefined;
+      done?.();
+    };
+    out.on('drain', resume);
+    controller.signal.addEventListener('abort', resume, { once: true });
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
+        if (controller.signal.aborted) return done();
         if (key) chunks.push(chunk);
         if (observed) observed.bytes += chunk.length;
-        out.write(chunk);
-        done();
+        if (out.write(chunk)) done();
+        else waiting = done;
       },
       final(done) {
         clearTimeout(timer);
-        out.end();
         done();
-        if (key && !controller.signal.aborted) {
+        if (controller.signal.aborted) return;
+        out.end();
+        if (key) {
           const html = new Representation(Buffer.concat(chunks), etag);
           deps.pageCache!.store(
             key,
@@ -226,11 +245,19 @@ export function createPageHandler(deps: PageHandlerDeps) {
         if (observed) observed.error = error;
       },
     });
-    timer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_TIMEOUT_MS);
+    // Only the render's own time counts: while it waits for a slow client, the connection guard's
+    // CLIENT_TIMEOUT_MS decides.
+    const expire = () => {
+      if (waiting) timer = setTimeout(expire, RENDER_TIMEOUT_MS);
+      else stream.abort(new Error('render timed out'));
+    };
+    timer = setTimeout(expire, RENDER_TIMEOUT_MS);
     res.once('close', () => {
       clearTimeout(timer);
-      // The visitor left before the page was done: stop rendering.
-      if (!res.writableFinished) stream.abort();
+      if (res.writableFinished) return;
+      // The visitor left before the page was done: stop rendering, and free the encoder.
+      stream.abort();
+      encoder?.destroy();
     });
   };
 }
