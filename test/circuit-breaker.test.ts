@@ -93,6 +93,24 @@ describe('circuit breaker', () => {
   });
 });
 
+describe('permits', () => {
+  it('a call let through while closed and never made does not free the probe of a later half-open circuit', () => {
+    const { b } = breaker(1);
+    const early = b.permit();
+    expect(early?.probe).toBe(false);
+    b.failure();
+    vi.advanceTimersByTime(COOLDOWN_MS);
+    const probe = b.permit();
+    expect(probe?.probe).toBe(true);
+    // The early call is refused its slot only now: the probe in flight keeps its turn.
+    b.notMade(early!);
+    expect(b.allow()).toBe(false);
+    // The probe itself, never made, gives its turn to the next call.
+    b.notMade(probe!);
+    expect(b.allow()).toBe(true);
+  });
+});
+
 describe('a call through the breaker and the gate', () => {
   const openError = () => new Error('circuit open');
 
