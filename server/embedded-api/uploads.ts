@@ -17,6 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { etagMatches } from '../http/representation.js';
+import { byteRange } from '../media/media-response.js';
 
 /** Where the files are: beside this module in the source, and beside the server's chunks when built. */
 const ROOT = fileURLToPath(new URL('./uploads/', import.meta.url));
@@ -100,20 +102,19 @@ async function answer(req: IncomingMessage, res: ServerResponse, target: string)
     'cache-control': 'public, max-age=300',
     'accept-ranges': 'bytes',
   };
-  if (req.headers['if-none-match'] === upload.etag) {
+  if (etagMatches(req.headers['if-none-match'], upload.etag)) {
     res.writeHead(304, headers).end();
     return;
   }
-  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
   const { size } = upload;
+  const range = byteRange(req.headers.range, size);
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
+    return;
+  }
   const body = req.method === 'HEAD' ? undefined : (upload.body ?? (await readFile(upload.file!)));
-  if (range && (range[1] || range[2])) {
-    const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
-    const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-    if (start > end || start >= size) {
-      res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
-      return;
-    }
+  if (range) {
+    const { start, end } = range;
     res.writeHead(206, {
       ...headers,
       'content-type': upload.type,
@@ -127,12 +128,16 @@ async function answer(req: IncomingMessage, res: ServerResponse, target: string)
   res.end(body);
 }
 
-/** The upload a path names, drawing it the first time; undefined when there is none. */
+/**
+ * The upload a path names, drawing it the first time; undefined when there is none. A drawing
+ * that fails is answered 500 with its reason (answer's caller), and tried again next time.
+ */
 function find(path: string): Promise<Upload | undefined> {
   let found = drawn.get(path);
   if (!found) {
-    found = load(path).catch(() => undefined);
+    found = load(path);
     drawn.set(path, found);
+    found.catch(() => drawn.delete(path));
   }
   return found;
 }
