@@ -49,6 +49,11 @@ export function mediaPath(ref: string, version: string, width: MediaWidth): stri
   return `${MEDIA_PREFIX}/${width}/${version}/${ref}`;
 }
 
+/** The source a media address (a variant's or a file's, absolute or not) was made from; undefined when its ref is not one. */
+export function sourceOfAddress(address: string): string | undefined {
+  return decodeRef(address.slice(address.lastIndexOf('/') + 1));
+}
+
 /** The address of a file (video, captions) passed through unchanged. */
 export function filePath(ref: string, version: string): string {
   return `${MEDIA_PREFIX}/file/${version}/${ref}`;
@@ -57,9 +62,9 @@ export function filePath(ref: string, version: string): string {
 /**
  * A `srcset` for an original `originalWidth` pixels wide: each listed width below it, and the
  * first one at or past it, described by the width it is served at (variants are never enlarged).
- * For an SVG, which is drawn at any width, pass the widest the page may want.
+ * Without a width (not known yet, or an SVG, drawn at any width): every listed width.
  */
-export function srcset(ref: string, version: string, originalWidth: number): string {
+export function srcset(ref: string, version: string, originalWidth = Infinity): string {
   const entries: string[] = [];
   for (const width of MEDIA_WIDTHS) {
     entries.push(`${mediaPath(ref, version, width)} ${Math.min(width, Math.round(originalWidth))}w`);

@@ -13,7 +13,7 @@ import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import type { DemoContent } from '../server/embedded-api/demo-content-type.js';
 import { cameraJpeg, versionOf } from './support/media-fixtures.js';
 import { startMediaOrigin, type MediaOrigin } from './support/media-origin.js';
-import { sourceOf } from './support/served-image.js';
+import { sourceOfAddress } from '../shared/media-url.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 import { sampleUrl } from './support/sample-urls.js';
@@ -59,7 +59,7 @@ describe('content as a CMS sends it', () => {
     const banners = (res.body as { data: Banner[] }).data;
     expect(banners).toHaveLength(content.banners.length);
     const [first, second, third] = banners;
-    expect(sourceOf(first!.image!.src)).toBe(listed.url + BANNER_PATH);
+    expect(sourceOfAddress(first!.image!.src)).toBe(listed.url + BANNER_PATH);
     expect(first!.image).toMatchObject({ version: versionOf(photo), width: 2400, height: 1600 });
     expect(first!.image!.src).toBe(`/_media/1080/${versionOf(photo)}/${first!.image!.ref}`);
     expect(first!.image!.color).toMatch(/^#[0-9a-f]{6}$/);
@@ -68,7 +68,7 @@ describe('content as a CMS sends it', () => {
     expect(second!.title).toBe(content.banners[1]!.title);
     expect(third!.subtitle).toBeUndefined();
     // One on the content API itself is named by its path: its origin, often an internal host, is never given out.
-    expect(sourceOf(third!.image!.src)).toBe(content.banners[2]!.image);
+    expect(sourceOfAddress(third!.image!.src)).toBe(content.banners[2]!.image);
     expect(JSON.stringify(banners)).not.toContain(new URL(upstream.url).host);
     expect(unlisted.totalCalls()).toBe(0);
   });

@@ -9,28 +9,20 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, type ApiName } from '../shared/contract/api-paths.js';
 import { startEmbeddedApi, type EmbeddedApi } from '../server/embedded-api/embedded-api.js';
+import { uploadPaths } from './support/draw-uploads.js';
 import { sampleApiPath as concretePath } from './support/sample-urls.js';
-
-/** Every media source an answer names: a string ending in one of the media extensions. */
-function sourcesIn(value: unknown, found = new Set<string>()): Set<string> {
-  if (typeof value === 'string' && /^\/uploads\/.*\.(jpe?g|png|webp|svg|mp4|webm|vtt)$/i.test(value)) found.add(value);
-  else if (Array.isArray(value)) for (const item of value) sourcesIn(item, found);
-  else if (typeof value === 'object' && value !== null) for (const field of Object.values(value)) sourcesIn(field, found);
-  else if (typeof value === 'string') for (const [, src] of value.matchAll(/src="(\/uploads\/[^"]+)"/g)) found.add(src!);
-  return found;
-}
 
 describe('the embedded content API’s uploads', () => {
   let api: EmbeddedApi;
   let sources: string[];
   beforeAll(async () => {
     api = await startEmbeddedApi();
-    const found = new Set<string>();
+    const found: string[] = [];
     for (const name of Object.keys(API_PATHS) as ApiName[]) {
       const body = (await (await fetch(api.url + concretePath(name))).json()) as { data: unknown };
-      sourcesIn(body.data, found);
+      uploadPaths(body.data, found);
     }
-    sources = [...found];
+    sources = [...new Set(found)];
   }, 120_000);
   afterAll(() => api.close());
 

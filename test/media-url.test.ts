@@ -1,7 +1,7 @@
 /** The shared module pages build media addresses with: refs, paths and srcset. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeRef, encodeRef, filePath, MEDIA_WIDTHS, mediaPath, srcset } from '../shared/media-url.js';
+import { decodeRef, encodeRef, filePath, MEDIA_WIDTHS, mediaPath, sourceOfAddress, srcset } from '../shared/media-url.js';
 
 describe('media addresses', () => {
   it('encodes any URL as base64url without padding, and decodes it back', () => {
@@ -30,5 +30,14 @@ describe('media addresses', () => {
     );
     expect(srcset(ref, '0', 50)).toBe(`/_media/96/0/${ref} 50w`);
     expect(srcset(ref, '0', 5000).split(', ')).toHaveLength(MEDIA_WIDTHS.length);
+    // A size not known: every width, each described by itself.
+    expect(srcset(ref, '0')).toBe(MEDIA_WIDTHS.map((w) => `/_media/${w}/0/${ref} ${w}w`).join(', '));
+  });
+
+  it('reads back the source an address names, absolute or not, a variant or a file', () => {
+    const ref = encodeRef('/uploads/covers/Eye-Exam.JPG');
+    expect(sourceOfAddress(mediaPath(ref, '0', 1080))).toBe('/uploads/covers/Eye-Exam.JPG');
+    expect(sourceOfAddress(`https://site.test${filePath(ref, 'abcdef012345')}`)).toBe('/uploads/covers/Eye-Exam.JPG');
+    expect(sourceOfAddress('/_media/1080/0/not+a+ref')).toBeUndefined();
   });
 });

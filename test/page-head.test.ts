@@ -5,7 +5,7 @@
  * JSON-LD processor expands (schema.org's context from a local copy) into the types each page
  * should carry, with the properties each type needs, in schema.org's terms only.
  */
-import { sourceOf } from './support/served-image.js';
+import { sourceOfAddress } from '../shared/media-url.js';
 import { shareImage, type ShareImage } from '../server/seo/share-image.js';
 import type { MediaImage } from '../shared/contract/entities.js';
 
@@ -61,7 +61,7 @@ const REQUIRED: Record<string, (node: Expanded, all: Expanded[]) => void> = {
       // The group: in full where the page shows it, as a publisher (name and logo) on an article.
       expect(literal(node, 'name')).toBe(demoContent.groupIntroduction.name);
       expect(reference(node, 'logo')).toMatch(/^http:\/\/localhost:\d+\/_media\/1080\//);
-      expect(sourceOf(reference(node, 'logo')!)).toBe(demoContent.groupIntroduction.logo);
+      expect(sourceOfAddress(reference(node, 'logo')!)).toBe(demoContent.groupIntroduction.logo);
       if (values(node, 'url').length === 0) return;
       expect(reference(node, 'url')).toMatch(/^http:\/\/localhost:\d+\/$/);
       expect(literal(node, 'telephone')).toBe(demoContent.contactUs.phone);
@@ -106,7 +106,7 @@ const REQUIRED: Record<string, (node: Expanded, all: Expanded[]) => void> = {
     }
     const expert = sample.expert;
     expect(literal(node, 'name')).toBe(expert.name);
-    expect(sourceOf(reference(node, 'image')!)).toBe(expert.avatar);
+    expect(sourceOfAddress(reference(node, 'image')!)).toBe(expert.avatar);
     expect(literal(values(node, 'medicalSpecialty')[0]!, 'name')).toBe(expert.specialty);
     const [hospital] = values(node, 'hospitalAffiliation');
     expect(isA(hospital!, 'Hospital')).toBe(true);
@@ -131,10 +131,10 @@ const REQUIRED: Record<string, (node: Expanded, all: Expanded[]) => void> = {
 function expectArticle(node: Expanded, item: (typeof demoContent.contentItems)[number]) {
   expect(literal(node, 'headline')).toBe(item.title);
   expect(values(node, 'datePublished')[0]).toEqual({ '@value': item.date, '@type': `${SCHEMA}Date` });
-  expect(sourceOf(reference(node, 'image')!)).toBe(item.cover);
+  expect(sourceOfAddress(reference(node, 'image')!)).toBe(item.cover);
   const [publisher] = values(node, 'publisher');
   expect(literal(publisher!, 'name')).toBe(demoContent.groupIntroduction.name);
-  expect(sourceOf(reference(publisher!, 'logo')!)).toBe(demoContent.groupIntroduction.logo);
+  expect(sourceOfAddress(reference(publisher!, 'logo')!)).toBe(demoContent.groupIntroduction.logo);
 }
 
 describe('the head of every page', () => {

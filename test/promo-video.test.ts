@@ -4,7 +4,7 @@
  * each of its files plays on its own, and they answer Range requests with 206, as a player seeking
  * asks for them.
  */
-import { sourceOf } from './support/served-image.js';
+import { sourceOfAddress } from '../shared/media-url.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Promotion } from '../shared/contract/entities.js';
@@ -55,7 +55,7 @@ describe('the promo film, in Chromium', () => {
     const w = await openPage(browser, { width: 1280, height: 800 });
     const media: string[] = [];
     w.page.on('request', (r) => {
-      if (/\.(mp4|webm)$/.test(sourceOf(r.url()) ?? '')) media.push(r.url());
+      if (/\.(mp4|webm)$/.test(sourceOfAddress(r.url()) ?? '')) media.push(r.url());
     });
     await gotoHydrated(w.page, `${svc.url}/jtjj/qyhcp`);
     const [film] = films.filter((f) => f.video);

@@ -1,5 +1,6 @@
 /** The proxy API against the embedded content API and a test upstream that misbehaves. */
-import { asSent, sourceOf } from './support/served-image.js';
+import { asSent } from './support/served-image.js';
+import { sourceOfAddress } from '../shared/media-url.js';
 import { mediaTag } from '../server/media/media-address.js';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +54,7 @@ describe('proxy on the embedded content API', () => {
     // Its address, its path, and each image it names (a publish of an image's new bytes reaches it).
     const banners = (res.body as { data: { image: { src: string } }[] }).data;
     expect(res.headers['cache-tag']).toBe(
-      ['all', 'url:/api/banner', '/api/banner', ...new Set(banners.map((b) => mediaTag(sourceOf(b.image.src)!)))].join(', '),
+      ['all', 'url:/api/banner', '/api/banner', ...new Set(banners.map((b) => mediaTag(sourceOfAddress(b.image.src)!)))].join(', '),
     );
     expect(res.headers.etag).toMatch(/^W\/"[\w-]+"$/);
     expect(Number(res.headers.age)).toBeGreaterThanOrEqual(0);

@@ -4,7 +4,7 @@
  * against a content API on loopback that reports more than 50,000 addresses, a sitemap index
  * whose parts each hold at most 50,000 and together every address once.
  */
-import { sourceOf } from './support/served-image.js';
+import { sourceOfAddress } from '../shared/media-url.js';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { categoryHref, contentHref, expertHref, href } from '../client/href.js';
@@ -57,7 +57,7 @@ describe('the sitemap of the demo content', () => {
       expect(entry, contentHref(item)).toBeDefined();
       expect(entry.lastmod).toBe(item.date);
       expect(entry.images).toHaveLength(1);
-      expect(sourceOf(entry.images[0]!)).toBe(item.cover);
+      expect(sourceOfAddress(entry.images[0]!)).toBe(item.cover);
     }
   });
 
@@ -66,7 +66,7 @@ describe('the sitemap of the demo content', () => {
       const entry = entries.get(expertHref(expert.id))!;
       expect(entry.lastmod).toBeUndefined();
       expect(entry.images).toHaveLength(1);
-      expect(sourceOf(entry.images[0]!)).toBe(expert.avatar);
+      expect(sourceOfAddress(entry.images[0]!)).toBe(expert.avatar);
     }
   });
 

@@ -11,10 +11,7 @@
 import type { CSSProperties } from 'react';
 import { preload } from 'react-dom';
 import type { MediaImage } from '../../shared/contract/entities.js';
-import { MEDIA_WIDTHS, srcset } from '../../shared/media-url.js';
-
-/** An image whose size is not known (yet, or an SVG drawn at any size): every width is offered. */
-const WIDEST = Math.max(...MEDIA_WIDTHS);
+import { srcset } from '../../shared/media-url.js';
 
 export interface ContentImageProps {
   image: MediaImage | undefined;
@@ -54,7 +51,7 @@ export function ContentImage({
       />
     );
   }
-  const srcSet = srcset(image.ref, image.version, image.width ?? WIDEST);
+  const srcSet = srcset(image.ref, image.version, image.width);
   if (priority) preload(image.src, { as: 'image', imageSrcSet: srcSet, imageSizes: sizes, fetchPriority: 'high' });
   const style: CSSProperties | undefined = image.color ? { backgroundColor: image.color } : undefined;
   return (

@@ -8,7 +8,7 @@
  */
 import type { ApiData, ApiName } from '../../shared/contract/api-paths.js';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
-import { decodeRef, MEDIA_PREFIX } from '../../shared/media-url.js';
+import { MEDIA_PREFIX, sourceOfAddress } from '../../shared/media-url.js';
 import { mediaTag } from '../media/media-address.js';
 import type { ApiRequest } from './api-request.js';
 
@@ -45,8 +45,7 @@ function mediaTagsIn(data: unknown, found = new Set<string>()): Set<string> {
   if (Array.isArray(data)) for (const item of data) mediaTagsIn(item, found);
   else if (typeof data === 'object' && data !== null) {
     const { src } = data as { src?: unknown };
-    const source =
-      typeof src === 'string' && src.startsWith(`${MEDIA_PREFIX}/`) ? decodeRef(src.slice(src.lastIndexOf('/') + 1)) : undefined;
+    const source = typeof src === 'string' && src.startsWith(`${MEDIA_PREFIX}/`) ? sourceOfAddress(src) : undefined;
     if (source !== undefined) found.add(mediaTag(source));
     else for (const value of Object.values(data)) mediaTagsIn(value, found);
   }

@@ -9,7 +9,7 @@
 import { Counter } from 'prom-client';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { imageSource, type MediaFile, type MediaImage } from '../../shared/contract/entities.js';
-import { encodeRef, filePath, MEDIA_WIDTHS, mediaPath, srcset } from '../../shared/media-url.js';
+import { encodeRef, filePath, mediaPath, srcset } from '../../shared/media-url.js';
 import { RefusedAddress, type SourcePolicy } from '../media/media-address.js';
 import type { MediaDescription } from '../media/media-endpoint.js';
 import type { Logger } from '../observability/logger.js';
@@ -26,8 +26,6 @@ import { readTolerantly } from './tolerant-read.js';
 const DESCRIBE_BUDGET_MS = 1_500;
 /** The variant an image's `src` names: wide enough for any column at 2×, a tenth of the original's bytes. */
 const DEFAULT_WIDTH = 1080;
-/** An inline image's size is not learnt: every width is offered, and the browser picks by the column. */
-const WIDEST = Math.max(...MEDIA_WIDTHS);
 
 export interface ContentReaderDeps {
   /** Which media sources may be used (the content API's origin and MEDIA_ORIGINS). */
@@ -65,7 +63,7 @@ export function readPayload(
         const source = imageSource.safeParse(sent).success ? policy.resolve(sent) : undefined;
         if (!source || source instanceof RefusedAddress) return undefined;
         const ref = encodeRef(policy.canonical(source));
-        return { src: mediaPath(ref, '0', DEFAULT_WIDTH), srcset: srcset(ref, '0', WIDEST) };
+        return { src: mediaPath(ref, '0', DEFAULT_WIDTH), srcset: srcset(ref, '0') };
       }),
     media: (kind, sent) => {
       const source = policy.resolve(sent);

@@ -6,8 +6,8 @@
 import { demoContent } from '../../server/embedded-api/demo-content/index.js';
 import { drawAll } from '../../server/embedded-api/uploads.js';
 
-/** Every `/uploads/` path in the demo content, in fields and in HTML. */
-function uploadPaths(value: unknown, found: string[] = []): string[] {
+/** Every `/uploads/` path in a value (the demo content, an answer), in fields and in HTML. */
+export function uploadPaths(value: unknown, found: string[] = []): string[] {
   if (typeof value === 'string') for (const [path] of value.matchAll(/\/uploads\/[A-Za-z0-9/_-]+\.[A-Za-z0-9]+/g)) found.push(path);
   else if (Array.isArray(value)) for (const item of value) uploadPaths(item, found);
   else if (typeof value === 'object' && value !== null) for (const field of Object.values(value)) uploadPaths(field, found);

@@ -1,16 +1,11 @@
 /** A content image as the service answers it, for tests that build page data by hand. */
 import type { MediaImage } from '../../shared/contract/entities.js';
-import { decodeRef, encodeRef, mediaPath } from '../../shared/media-url.js';
+import { encodeRef, mediaPath, sourceOfAddress } from '../../shared/media-url.js';
 
 /** The image the content API named `path` (on a content API at `origin`), its size not yet learnt. */
 export function servedImage(path: string, origin = 'http://content.test'): MediaImage {
   const ref = encodeRef(new URL(path, origin).href);
   return { src: mediaPath(ref, '0', 1080), ref, version: '0' };
-}
-
-/** The source a media address (`/_media/<width or file>/<version>/<ref>`, absolute or not) was made from. */
-export function sourceOf(address: string): string | undefined {
-  return decodeRef(address.slice(address.lastIndexOf('/') + 1));
 }
 
 /**
@@ -23,7 +18,7 @@ export function asSent(value: unknown, pathOnly = false): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const { src } = value as { src?: unknown };
   if (typeof src === 'string' && src.startsWith('/_media/')) {
-    const source = sourceOf(src);
+    const source = sourceOfAddress(src);
     if (source === undefined) throw new Error(`${src} names no source`);
     return pathOnly ? new URL(source, 'http://content.test').pathname : source;
   }
