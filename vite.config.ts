@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -62,6 +62,51 @@ function embeddedUploads(): Plugin {
   };
 }
 
+/**
+ * How the browser's scripts are cut into files (docs/decisions/030). Everything the entry imports
+ * statically is one file: left to itself, Rolldown moves what the entry shares with the lazy pages
+ * (React, React Router, the route table) into a common chunk, one more request on every first
+ * view for code that always loads. The components the home page (the usual first view) shares
+ * with other pages are one file too, rather than a small chunk each.
+ */
+function scriptChunks(): Plugin {
+  type Graph = { getModuleInfo(id: string): { importedIds: readonly string[]; importers: readonly string[] } | null };
+  const entry = resolve('client/entry-client.tsx');
+  const home = resolve('client/pages/home-page.tsx');
+  const closure = (graph: Graph, from: readonly string[]) => {
+    const found = new Set<string>();
+    const stack = [...from];
+    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+      if (found.has(id)) continue;
+      found.add(id);
+      stack.push(...(graph.getModuleInfo(id)?.importedIds ?? []));
+    }
+    return found;
+  };
+  /** Each grouped module's file: the entry's static closure, then what the home page shares. */
+  const planFor = (graph: Graph) => {
+    const files = new Map<string, string>();
+    for (const id of closure(graph, [entry])) files.set(id, 'entry-client');
+    for (const id of closure(graph, graph.getModuleInfo(home)?.importedIds ?? [])) {
+      const sharedWithOthers = graph.getModuleInfo(id)?.importers.some((by) => by !== home);
+      if (!files.has(id) && sharedWithOthers) files.set(id, 'home-parts');
+    }
+    return files;
+  };
+  let plan: Map<string, string> | undefined;
+  return {
+    name: 'script-chunks',
+    apply: 'build',
+    buildStart() {
+      plan = undefined;
+    },
+    outputOptions(options) {
+      const name = (id: string, graph: Graph) => (plan ??= planFor(graph)).get(id) ?? null;
+      return { ...options, codeSplitting: { groups: [{ name }] } };
+    },
+  };
+}
+
 // Two builds: the browser bundle (dist/client, with a manifest the server reads to name each
 // page's chunks) and the server (dist/server: the shell plus the app's render module).
 export default defineConfig(({ command, isSsrBuild }) => ({
@@ -69,7 +114,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     react(),
     // Build-time brotli and gzip copies of the browser's files, served as they are (no
     // compression work per request).
-    ...(isSsrBuild ? [embeddedUploads()] : [apiReferenceBundle()]),
+    ...(isSsrBuild ? [embeddedUploads()] : [apiReferenceBundle(), scriptChunks()]),
     ...(isSsrBuild ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/, threshold: 1024 })]),
     buildSummary(isSsrBuild ? 'the server' : 'the browser app'),
   ],
