@@ -3,9 +3,9 @@
  * bomb is refused there), the analysis of an original (size after orientation, opacity, dominant
  * colour), and variants: oriented, converted to sRGB, resized (never enlarged, except an SVG,
  * which is drawn at the width asked), the first frame of an animation, every piece of metadata
- * left behind. Decoding and encoding run at most `transforms` at once, with a short queue behind
- * them (the upstream gate's discipline): past it, a `busy` problem with Retry-After, so that a
- * burst of new images never takes the cores page renders need.
+ * left behind. Variants are made at most `transforms` at once, with a short queue behind them
+ * (the upstream gate's discipline): past it, a `busy` problem with Retry-After, so that a burst of
+ * new images never takes the cores page renders need. Analyses have a lane of their own.
  */
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
@@ -41,6 +41,12 @@ const ENCODERS = {
 const QUEUE_PER_SLOT = 16;
 /** The longest a transform waits for a slot. */
 const MAX_WAIT_MS = 5_000;
+/**
+ * Analyses (a 64 px copy for the colour) wait in a lane of their own, with half the slots and a
+ * long queue: a first view describes every image its page names at once (forty on the home page),
+ * and a burst of variants must not refuse them, nor they the variants.
+ */
+const ANALYSIS_QUEUE = 512;
 /** An SVG is never drawn wider than the widest variant. */
 const MAX_SVG_WIDTH = 2400;
 
@@ -65,7 +71,8 @@ export interface TransformerOptions {
 const hex = (n: number) => n.toString(16).padStart(2, '0');
 
 export class Transformer {
-  readonly gate: UpstreamGate;
+  readonly #variants: UpstreamGate;
+  readonly #analyses: UpstreamGate;
   readonly #maxPixels: number;
   readonly #timeoutS: number;
 
@@ -74,9 +81,13 @@ export class Transformer {
     // operation cache: every original is decoded once per variant, and memory stays bounded.
     sharp.concurrency(1);
     sharp.cache(false);
-    this.gate = new UpstreamGate(options.transforms, options.transforms * QUEUE_PER_SLOT, MAX_WAIT_MS, options.onRefused, {
+    this.#variants = new UpstreamGate(options.transforms, options.transforms * QUEUE_PER_SLOT, MAX_WAIT_MS, options.onRefused, {
       many: 'image transforms',
       one: 'image transform',
+    });
+    this.#analyses = new UpstreamGate(Math.ceil(options.transforms / 2), ANALYSIS_QUEUE, MAX_WAIT_MS, options.onRefused, {
+      many: 'image analyses',
+      one: 'image analysis',
     });
     this.#maxPixels = options.maxPixels;
     this.#timeoutS = Math.max(1, Math.ceil(options.timeoutMs / 1000));
@@ -115,7 +126,7 @@ export class Transformer {
 
   /** Opacity and the dominant colour, from a small copy (JPEG and WebP shrink while decoding). */
   async analyse(bytes: Buffer, type: ImageType): Promise<Pick<ImageFacts, 'opaque' | 'color'>> {
-    return this.gate.run(async () => {
+    return this.#analyses.run(async () => {
       const small = await this.#run(() =>
         sharp(bytes, this.#input(type === 'svg' ? 72 : undefined))
           .resize(64, 64, { fit: 'inside', withoutEnlargement: true })
@@ -136,7 +147,7 @@ export class Transformer {
     width: number,
     format: OutputFormat,
   ): Promise<{ body: Buffer; width: number; height: number }> {
-    return this.gate.run(async () => {
+    return this.#variants.run(async () => {
       // An SVG is drawn at the density that gives the width asked (72 dpi is its own size).
       const density = type === 'svg' ? Math.min(100_000, Math.max(1, (72 * Math.min(width, MAX_SVG_WIDTH)) / facts.width)) : undefined;
       let pipeline = sharp(bytes, this.#input(density))
