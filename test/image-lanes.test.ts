@@ -35,7 +35,7 @@ describe('image lanes', () => {
     const refusedVariants = made.filter((m) => m.status === 'rejected').map((m) => String(m.reason));
     expect(made.filter((m) => m.status === 'fulfilled')).toHaveLength(17);
     expect(refusedVariants).toHaveLength(23);
-    expect(refusedVariants).toEqual(refusedVariants.map(() => expect.stringMatching(/too many image transforms/)));
+    for (const why of refusedVariants) expect(why).toMatch(/too many image transforms/);
     expect(refused).toEqual(refusedVariants.map(() => 'queue_full'));
   });
 });
