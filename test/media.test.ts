@@ -497,6 +497,32 @@ describe('media endpoint under load and failure', () => {
     }
   });
 
+  it('fetches at most eight new originals at once, and refuses a burst past its queue before fetching it', async () => {
+    const svc = await startService({ MEDIA_ORIGINS: origin.url, MEDIA_TRANSFORMS: '1' });
+    try {
+      const burst = 300;
+      for (let i = 0; i < burst; i++) {
+        const body = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: i % 256, g: i >> 8, b: 90 } } })
+          .jpeg()
+          .toBuffer();
+        origin.files.set(`/many/${i}.jpg`, { body });
+      }
+      const before = origin.totalCalls();
+      const answers = await Promise.all(
+        Array.from({ length: burst }, (_, i) => ask(svc.url, image(`${origin.url}/many/${i}.jpg`, 96), { accept: AVIF_BROWSER })),
+      );
+      expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+      // Eight in hand, the next waiting without bytes, the rest refused without a call.
+      const calls = origin.totalCalls() - before;
+      expect(origin.peakInFlight()).toBeLessThanOrEqual(8);
+      expect(calls).toBeLessThan(burst);
+      expect(answers.filter((a) => a.status === 503).length).toBeGreaterThanOrEqual(burst - calls);
+      expect(svc.logs.filter((l) => l.msg === 'new originals refused: too many being fetched (once per burst)').length).toBe(1);
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('spends the client’s miss budget only on fetches of originals nothing holds', async () => {
     origin.files.set('/budget/a.jpg', { body: camera });
     for (let i = 0; i < 4; i++) origin.files.set(`/budget/new-${i}.png`, { body: await transparentPng() });

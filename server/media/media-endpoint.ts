@@ -117,6 +117,9 @@ export class MediaEndpoint {
       // A quarter for originals, but always room for the largest one accepted.
       maxBytes: Math.max(Math.floor(memory / 4), config.MEDIA_MAX_BYTES + 1024),
       beforeOriginFetch,
+      onRefused: (why) => {
+        if (this.#burst.first('originals')) log.warn({ why }, 'new originals refused: too many being fetched (once per burst)');
+      },
       metrics: this.#metrics,
       log,
     });

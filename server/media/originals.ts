@@ -5,7 +5,8 @@
  * MEDIA_FRESH_S, then revalidated with the origin's ETag or Last-Modified; when the origin fails,
  * the last good record stands in (and so do the variants made from it). The bytes are kept by
  * content hash, bounded, apart from the records: a variant already made needs only its record.
- * With a cache directory, records (and files' bytes) are kept on disk across restarts.
+ * With a cache directory, records (and files' bytes) are kept on disk across restarts. At most
+ * IN_HAND calls to origins run at once, so that the bytes waiting to be looked at stay bounded.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -15,6 +16,7 @@ import type { Logger } from '../observability/logger.js';
 import type { MediaMetrics } from '../observability/metrics.js';
 import type { Validators } from '../upstream/upstream-client.js';
 import { BurstLog } from '../observability/burst-log.js';
+import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
 import type { DiskStore } from './disk-store.js';
 import { isImageType, sniff, type SourceType } from './media-types.js';
 import { mediaError, MediaError, type OriginClient } from './origin-client.js';
@@ -67,6 +69,8 @@ export interface OriginalsDeps {
   freshMs: number;
   /** Bound of the bytes kept in memory. */
   maxBytes: number;
+  /** Told when a call to an origin is refused for want of room (the burst log decides what to say). */
+  onRefused?: (why: GateRefusal) => void;
   /** Asked before fetching an original that nothing holds; a ContentError refuses the fetch. */
   beforeOriginFetch?: ((req: IncomingMessage) => Promise<ContentError | undefined>) | undefined;
   metrics: MediaMetrics;
@@ -79,6 +83,15 @@ const REFUSAL_MS = 60_000;
 const RETRY_MS = 2_000;
 /** An address naming a version other than the current one asks the origin at most this often. */
 const RECHECK_MS = 5_000;
+/**
+ * Calls to origins at once, each holding its answer's bytes until they are looked at: the bound
+ * of the originals in memory that no cache counts. The rest wait without bytes (a first view's
+ * forty images, a few pages' worth); past the queue, or after 5 s, 503 `busy` before anything is
+ * fetched, so that a burst of new images is refused without downloading it (bench/media.js).
+ */
+const IN_HAND = 8;
+const IN_HAND_QUEUE = 128;
+const IN_HAND_WAIT_MS = 5_000;
 
 const isRefusal = (entry: Entry): entry is Refusal => 'refused' in entry;
 
@@ -88,8 +101,13 @@ export class Originals {
   readonly #burst = new BurstLog(60_000);
   /** Sources being fetched now: a request for one joins that fetch. */
   readonly #loading = new Set<string>();
+  readonly #inHand: UpstreamGate;
 
   constructor(private readonly deps: OriginalsDeps) {
+    this.#inHand = new UpstreamGate(IN_HAND, IN_HAND_QUEUE, IN_HAND_WAIT_MS, deps.onRefused, {
+      many: 'new originals',
+      one: 'new original',
+    });
     this.#records = new LRUCache<string, Entry, LoadContext>({
       max: 10_000,
       // A failed load that threw (no record to stand in, or no transform slot) leaves what was held.
@@ -97,7 +115,7 @@ export class Originals {
       fetchMethod: async (key, stale, { signal, context }) => {
         this.#loading.add(key);
         try {
-          return await this.#load(new URL(key), stale, context, signal);
+          return await this.#inHand.run(() => this.#load(new URL(key), stale, context, signal));
         } finally {
           this.#loading.delete(key);
         }

@@ -43,10 +43,11 @@ const QUEUE_PER_SLOT = 16;
 const MAX_WAIT_MS = 5_000;
 /**
  * Analyses (a 64 px copy for the colour) wait in a lane of their own, with half the slots and a
- * long queue: a first view describes every image its page names at once (forty on the home page),
- * and a burst of variants must not refuse them, nor they the variants.
+ * queue a page's images fit in: a first view describes every image its page names at once (forty
+ * on the home page), and a burst of variants must not refuse them, nor they the variants. Each
+ * waiting analysis holds its original's bytes: the queue bounds that memory too (bench/media.js).
  */
-const ANALYSIS_QUEUE = 512;
+const ANALYSIS_QUEUE = 64;
 /** An SVG is never drawn wider than the widest variant. */
 const MAX_SVG_WIDTH = 2400;
 

@@ -22,6 +22,8 @@ export interface MediaOrigin {
   calls: Map<string, number>;
   callsTo(path: string): number;
   totalCalls(): number;
+  /** The most requests it was answering at once. */
+  peakInFlight(): number;
   /** Stop listening and drop every connection (the origin is down). */
   stop(): Promise<void>;
 }
@@ -31,7 +33,11 @@ export async function startMediaOrigin(host = '127.0.0.1'): Promise<MediaOrigin>
   const files = new Map<string, OriginFile>();
   const calls = new Map<string, number>();
   const sockets = new Set<Socket>();
+  let inFlight = 0;
+  let peak = 0;
   const server: Server = createServer((req, res) => {
+    peak = Math.max(peak, ++inFlight);
+    res.once('close', () => inFlight--);
     const path = (req.url ?? '/').split('?')[0]!;
     calls.set(path, (calls.get(path) ?? 0) + 1);
     const file = files.get(path);
@@ -67,6 +73,7 @@ export async function startMediaOrigin(host = '127.0.0.1'): Promise<MediaOrigin>
     calls,
     callsTo: (path) => calls.get(path) ?? 0,
     totalCalls: () => [...calls.values()].reduce((a, b) => a + b, 0),
+    peakInFlight: () => peak,
     async stop() {
       if (!server.listening) return;
       const closed = new Promise((resolve) => server.close(resolve));
