@@ -233,12 +233,27 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
  */
 function labelledCounter<L extends string>(config: { name: string; help: string; labelNames: readonly L[]; registers: Registry[] }) {
   const counter = new Counter(config);
-  return (...values: string[]) => counter.labels(...values);
+  return childrenOf((...values: string[]) => counter.labels(...values));
 }
 
 /** A histogram with one label, asked for by its value: `requestDuration(route).observe(seconds)`. */
 function labelledHistogram(config: { name: string; help: string; labelName: string; buckets: readonly number[]; registers: Registry[] }) {
   const { labelName, buckets, ...rest } = config;
   const histogram = new Histogram({ ...rest, labelNames: [labelName], buckets: [...buckets] });
-  return (value: string) => histogram.labels(value);
+  return childrenOf((value: string) => histogram.labels(value));
+}
+
+/**
+ * Each combination of label values asks prom-client for its child once and keeps it: `labels()`
+ * makes a labels object and closures on every call, garbage on the path of every request. The
+ * values are bounded by design (routes, methods, statuses, reasons), and so is this map.
+ */
+function childrenOf<C>(labels: (...values: string[]) => C): (...values: string[]) => C {
+  const children = new Map<string, C>();
+  return (...values) => {
+    const key = values.join('\u0000');
+    let child = children.get(key);
+    if (child === undefined) children.set(key, (child = labels(...values)));
+    return child;
+  };
 }
