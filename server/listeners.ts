@@ -10,6 +10,7 @@ import { serverTimeouts } from './http/connection-guard.js';
 import type { TrustedProxies } from './http/trusted-proxies.js';
 import type { UntrustedForwarders } from './http/untrusted-forwarders.js';
 import type { Metrics } from './observability/metrics.js';
+import { SiteResponse } from './http/site-response.js';
 
 /** The public listener; requests that carry X-Forwarded-For from a peer not trusted are counted and noted first. */
 export function publicServer(
@@ -17,7 +18,7 @@ export function publicServer(
   listener: RequestListener,
   deps: { trusted: TrustedProxies; metrics: Metrics; forwarders: UntrustedForwarders },
 ): Server {
-  const server = createServer(serverTimeouts(config), (req, res) => {
+  const server = createServer({ ...serverTimeouts(config), ServerResponse: SiteResponse }, (req, res) => {
     if (req.headers['x-forwarded-for'] !== undefined && !deps.trusted.trusts(req.socket.remoteAddress)) {
       deps.metrics.forwardedUntrusted().inc();
       deps.forwarders.note(deps.trusted.clientOf(req));
@@ -29,7 +30,8 @@ export function publicServer(
 }
 
 /** The operators' listener (METRICS_PORT). */
-export const operatorListener = (config: Config, listener: RequestListener): Server => createServer(serverTimeouts(config), listener);
+export const operatorListener = (config: Config, listener: RequestListener): Server =>
+  createServer({ ...serverTimeouts(config), ServerResponse: SiteResponse }, (req, res) => listener(req, res));
 
 export function listenOn(server: Server, port: number | undefined, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {

@@ -5,18 +5,16 @@
  */
 import type { ServerResponse } from 'node:http';
 import { requestIdOf } from '../observability/request-observer.js';
-
-/** Each answer's security headers, as the front door chose them for its layer. */
-const headerSets = new WeakMap<ServerResponse, readonly string[]>();
+import { contextOf } from './site-response.js';
 
 /** Chooses an answer's security headers (the front door, by layer). */
 export function useHeaderSet(res: ServerResponse, pairs: readonly string[]): void {
-  headerSets.set(res, pairs);
+  contextOf(res).headerSet = pairs;
 }
 
 /** The headers every answer carries, as flat name/value pairs for one writeHead. */
 export function baseHeaders(res: ServerResponse): string[] {
-  return [...(headerSets.get(res) ?? []), 'x-request-id', requestIdOf(res)];
+  return [...(contextOf(res).headerSet ?? []), 'x-request-id', requestIdOf(res)];
 }
 
 /** The same headers set one by one, for layers that write their own (Express). */

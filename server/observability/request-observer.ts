@@ -5,10 +5,12 @@
  *
  * One call to the service's logger per request, through pino's public API (its serializers,
  * redaction and hooks apply; docs/decisions/027): no child logger per request, as pino-http would
- * make. What is known of a request lives in one record per response, in a WeakMap.
+ * make. What is known of a request lives in one record per response, in the response's own
+ * context (http/site-response.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { contextOf } from '../http/site-response.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
@@ -22,7 +24,7 @@ export interface RequestFacts {
 }
 
 /** What is known of one request while it is answered; one object, one shape, per request. */
-class RequestRecord {
+export class RequestRecord {
   route = 'other';
   cache: string | undefined = undefined;
   upstreamMs: number | undefined = undefined;
@@ -35,11 +37,8 @@ class RequestRecord {
   ) {}
 }
 
-/** Each response's record, while it is answered (gone with the response). */
-const records = new WeakMap<ServerResponse, RequestRecord>();
-
 export function observe(res: ServerResponse, facts: RequestFacts): void {
-  const record = records.get(res);
+  const record = contextOf(res).record;
   if (!record) return;
   if (facts.route !== undefined) record.route = facts.route;
   if (facts.cache !== undefined) record.cache = facts.cache;
@@ -49,12 +48,12 @@ export function observe(res: ServerResponse, facts: RequestFacts): void {
 
 /** What handlers have noted of a request so far (its route, its cache status), for its trace span. */
 export function factsOf(res: ServerResponse): Readonly<RequestFacts> | undefined {
-  return records.get(res);
+  return contextOf(res).record;
 }
 
 /** The request's id (from X-Request-Id when given, else a new one); every answer echoes it. */
 export function requestIdOf(res: ServerResponse): string {
-  return records.get(res)?.reqId ?? '';
+  return contextOf(res).record?.reqId ?? '';
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -97,7 +96,7 @@ export function createRequestObserver(log: Logger, metrics: Metrics, traceIdOf?:
 
   /** Listener for the response's 'close' (one shared function: no closure per request). */
   function onClose(this: ServerResponse): void {
-    const r = records.get(this)!;
+    const r = contextOf(this).record!;
     const ms = performance.now() - r.started;
     const finished = this.writableFinished;
     const status = this.statusCode;
@@ -111,7 +110,7 @@ export function createRequestObserver(log: Logger, metrics: Metrics, traceIdOf?:
 
   return function observeRequest(req: IncomingMessage, res: ServerResponse): void {
     // The URL is read now: routers and static handlers rewrite req.url on the way.
-    records.set(res, new RequestRecord(requestId(req), req.method ?? 'OTHER', req.url ?? '', performance.now()));
+    contextOf(res).record = new RequestRecord(requestId(req), req.method ?? 'OTHER', req.url ?? '', performance.now());
     res.on('close', onClose);
   };
 }
