@@ -42,10 +42,10 @@ const QUEUE_PER_SLOT = 16;
 /** The longest a transform waits for a slot. */
 const MAX_WAIT_MS = 5_000;
 /**
- * Analyses (a 64 px copy for the colour) wait in a lane of their own, with half the slots and a
- * queue a page's images fit in: a first view describes every image its page names at once (forty
- * on the home page), and a burst of variants must not refuse them, nor they the variants. Each
- * waiting analysis holds its original's bytes: the queue bounds that memory too (bench/media.js).
+ * Analyses (a 64 px copy for the colour) wait in a lane of their own, with half the slots: a first
+ * view describes every image its page names at once (forty on the home page), and they must not
+ * wait behind, or be refused for, a burst of variants, nor the variants for them. What waits here
+ * holds its original's bytes; the originals fetched at once are bounded before it (originals.ts).
  */
 const ANALYSIS_QUEUE = 64;
 /** An SVG is never drawn wider than the widest variant. */
