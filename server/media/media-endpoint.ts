@@ -18,30 +18,22 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { observe } from '../observability/request-observer.js';
 import { BurstLog } from '../observability/burst-log.js';
+import type { GateRefusal } from '../reliability/upstream-gate.js';
 import { ALL_TAG } from '../proxy/cache-tags.js';
 import { DiskStore } from './disk-store.js';
 import { mediaTag, parseMediaAddress, RefusedAddress, SourcePolicy, type MediaAddress } from './media-address.js';
 import { acceptClass, byteRange, IMMUTABLE, mediaBaseHeaders, outputFormat, SHORT_LIVED } from './media-response.js';
 import { FILE_CONTENT_TYPE, IMAGE_EXTENSION, isImageType, type SourceType } from './media-types.js';
+import type { MEDIA_SETTINGS } from './media-settings.js';
 import { MediaError, OriginClient } from './origin-client.js';
 import { Originals, type Original } from './originals.js';
 import { Transformer } from './transform.js';
 import { OriginalChanged, Variants, type VariantSource } from './variants.js';
 
+/** The media settings (media-settings.ts) and the content API's connection and breaker settings, shared. */
 type MediaSettings = Pick<
   Config,
-  | 'MEDIA_ORIGINS'
-  | 'MEDIA_MAX_BYTES'
-  | 'MEDIA_MAX_PIXELS'
-  | 'MEDIA_TIMEOUT_MS'
-  | 'MEDIA_TRANSFORMS'
-  | 'MEDIA_CACHE_MAX_BYTES'
-  | 'MEDIA_CACHE_DIR'
-  | 'MEDIA_CACHE_DIR_MAX_BYTES'
-  | 'MEDIA_FRESH_S'
-  | 'UPSTREAM_CONNECT_TIMEOUT_MS'
-  | 'UPSTREAM_BREAKER_THRESHOLD'
-  | 'UPSTREAM_BREAKER_COOLDOWN_MS'
+  keyof typeof MEDIA_SETTINGS | 'UPSTREAM_CONNECT_TIMEOUT_MS' | 'UPSTREAM_BREAKER_THRESHOLD' | 'UPSTREAM_BREAKER_COOLDOWN_MS'
 >;
 
 export interface MediaDeps {
@@ -82,6 +74,10 @@ export class MediaEndpoint {
   readonly #metrics: Metrics['media'];
   readonly #log: Logger;
   readonly #burst = new BurstLog(60_000);
+  /** A refusal for want of room, said once per burst. */
+  readonly #warnOncePerBurst = (msg: string) => (why: GateRefusal) => {
+    if (this.#burst.first(msg)) this.#log.warn({ why }, msg);
+  };
   /** Each distinct address is checked once; the answer (an address or a refusal) is reused. */
   readonly #parsed = new LRUCache<string, MediaAddress | RefusedAddress>({ max: 10_000 });
 
@@ -103,9 +99,7 @@ export class MediaEndpoint {
       transforms: config.MEDIA_TRANSFORMS ?? availableParallelism(),
       maxPixels: config.MEDIA_MAX_PIXELS,
       timeoutMs: config.MEDIA_TIMEOUT_MS,
-      onRefused: (why) => {
-        if (this.#burst.first('transforms')) log.warn({ why }, 'image transforms refused: all slots busy (once per burst)');
-      },
+      onRefused: this.#warnOncePerBurst('image transforms refused: all slots busy (once per burst)'),
     });
     const disk = config.MEDIA_CACHE_DIR ? new DiskStore(config.MEDIA_CACHE_DIR, config.MEDIA_CACHE_DIR_MAX_BYTES, log) : undefined;
     const memory = config.MEDIA_CACHE_MAX_BYTES;
@@ -117,9 +111,7 @@ export class MediaEndpoint {
       // A quarter for originals, but always room for the largest one accepted.
       maxBytes: Math.max(Math.floor(memory / 4), config.MEDIA_MAX_BYTES + 1024),
       beforeOriginFetch,
-      onRefused: (why) => {
-        if (this.#burst.first('originals')) log.warn({ why }, 'new originals refused: too many being fetched (once per burst)');
-      },
+      onRefused: this.#warnOncePerBurst('new originals refused: too many being fetched (once per burst)'),
       metrics: this.#metrics,
       log,
     });
