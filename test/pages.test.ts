@@ -3,10 +3,12 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import type { DemoContent } from '../server/embedded-api/demo-content-type.js';
+import { APP_MODULES_META } from '../client/head-script.js';
 import { ROUTES } from '../client/route-table.js';
 import { PAGE_MAX } from '../shared/constants.js';
 
 const PAGE_ROUTES = Object.values(ROUTES);
+import { headOf, meta } from './support/page-head.js';
 import { sample, sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
@@ -49,8 +51,8 @@ describe('pages', () => {
 
   it("names the current route's chunk in the head and carries the CSS inline", async () => {
     const res = await request(svc.url).get('/zjxz/index').expect(200);
-    const head = res.text.slice(0, res.text.indexOf('</head>'));
-    const modules = /<meta name="app-modules" content="([^"]+)">/.exec(head)![1]!.split(' ');
+    const head = headOf(res.text);
+    const modules = meta(res.text, APP_MODULES_META)!.split(' ');
     expect(modules[0]).toMatch(/^\/assets\/entry-client-[\w-]+\.js$/);
     expect(modules.some((m) => /^\/assets\/experts-page-[\w-]+\.js$/.test(m))).toBe(true);
     // The site's CSS is in the head itself: the first paint waits on no stylesheet request.

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_MODULES_META } from '../client/head-script.js';
 import { ROUTES } from '../client/route-table.js';
+import { meta } from './support/page-head.js';
 import { rawRequest } from './support/raw-http.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
@@ -14,10 +15,7 @@ import { startService, type RunningService } from './support/start-service.js';
 const BUDGET_BYTES = 100 * 1024;
 
 /** The scripts a page loads, the entry first: its head script reads them from this element. */
-function scriptsOf(html: string): string[] {
-  const names = new RegExp(`<meta name="${APP_MODULES_META}" content="([^"]+)"`).exec(html)?.[1];
-  return names ? names.split(' ') : [];
-}
+const scriptsOf = (html: string): string[] => meta(html, APP_MODULES_META)?.split(' ') ?? [];
 
 /** Bytes on the wire for one script: status line and headers as sent, then the body (brotli but for the smallest files). */
 async function transferSize(base: string, path: string): Promise<number> {
@@ -31,34 +29,32 @@ async function transferSize(base: string, path: string): Promise<number> {
 
 describe('script budget', () => {
   let svc: RunningService;
+  /** The scripts the home page names. */
+  let homeScripts: string[];
   beforeAll(async () => {
     svc = await startService({}, { clientDir: 'dist/client' });
+    homeScripts = scriptsOf((await rawRequest(svc.url, '/')).text);
   });
   afterAll(() => svc.close());
 
   it("the home page's scripts weigh at most 100 KB on the wire, in three files", async () => {
-    const page = await rawRequest(svc.url, '/');
-    expect(page.status).toBe(200);
-    const scripts = scriptsOf(page.text);
     // The entry, the home page, and the components it shares with other pages.
-    expect(scripts).toHaveLength(3);
+    expect(homeScripts).toHaveLength(3);
     let total = 0;
-    for (const script of scripts) total += await transferSize(svc.url, script);
+    for (const script of homeScripts) total += await transferSize(svc.url, script);
     expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
   });
 
   it.each(Object.values(ROUTES).map((r) => [r.path] as const))('%s loads the same entry and its own page file', async (path) => {
-    const [home, page] = await Promise.all([rawRequest(svc.url, '/'), rawRequest(svc.url, sampleUrl(path))]);
+    const page = await rawRequest(svc.url, sampleUrl(path));
     expect(page.status).toBe(200);
     const scripts = scriptsOf(page.text);
-    expect(scripts[0]).toBe(scriptsOf(home.text)[0]);
+    expect(scripts[0]).toBe(homeScripts[0]);
     expect(scripts[1]).toMatch(/^\/assets\/[a-z-]+-page-[\w-]+\.js$/);
   });
 
   it('the entry is one file: it imports no other script statically', async () => {
-    const home = await rawRequest(svc.url, '/');
-    const [entry] = scriptsOf(home.text);
-    const res = await rawRequest(svc.url, entry!);
+    const res = await rawRequest(svc.url, homeScripts[0]!);
     expect(res.status).toBe(200);
     expect(res.text.length).toBeGreaterThan(100_000);
     // Static imports are `import{…}from"./x.js"` or a bare `import"./x.js"`; dynamic ones `import(\`./x.js\`)`.

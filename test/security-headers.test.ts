@@ -10,7 +10,9 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
+import { APP_MODULES_META } from '../client/head-script.js';
 import { DOCUMENT_ONLY_HEADERS, securityHeaders } from '../server/http/security-headers.js';
+import { meta } from './support/page-head.js';
 import { rawRequest } from './support/raw-http.js';
 import { startService, type RunningService } from './support/start-service.js';
 
@@ -96,7 +98,7 @@ describe('security headers', () => {
   beforeAll(async () => {
     svc = await startService({ METRICS_TOKEN: TOKEN }, { clientDir: CLIENT_DIR });
     pageHtml = (await request(svc.url).get('/').expect(200)).text;
-    assetUrls = /<meta name="app-modules" content="([^"]+)">/.exec(pageHtml)![1]!.split(' ');
+    assetUrls = meta(pageHtml, APP_MODULES_META)!.split(' ');
   });
   afterAll(() => svc?.close());
 
