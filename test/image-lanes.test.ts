@@ -3,27 +3,16 @@
  * page names at once, and those analyses are never refused for the variants' bound, which still
  * holds while they run.
  */
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { GateRefusal } from '../server/reliability/upstream-gate.js';
 import { Transformer } from '../server/media/transform.js';
-
-/** `count` different small JPEGs, one flat colour each. */
-function photos(count: number): Promise<Buffer[]> {
-  return Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      sharp({ create: { width: 640, height: 480, channels: 3, background: { r: (i * 37) % 256, g: 90, b: 140 } } })
-        .jpeg()
-        .toBuffer(),
-    ),
-  );
-}
+import { plainJpegs } from './support/media-fixtures.js';
 
 describe('image lanes', () => {
   it('forty analyses at once all finish while a burst of variants meets its bound', async () => {
     const refused: GateRefusal[] = [];
     const transformer = new Transformer({ transforms: 1, maxPixels: 50_000_000, timeoutMs: 10_000, onRefused: (why) => refused.push(why) });
-    const images = await photos(40);
+    const images = await plainJpegs(40, 640, 480);
     // One slot and sixteen waiting: of forty variants asked at once, the rest are refused.
     const variants = Promise.allSettled(images.map((bytes) => transformer.variant(bytes, 'jpeg', { width: 640 }, 320, 'webp')));
     const analyses = images.map((bytes) => transformer.analyse(bytes, 'jpeg'));

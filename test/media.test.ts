@@ -18,6 +18,7 @@ import {
   hostileSvg,
   mp4,
   P3_SRGB,
+  plainJpegs,
   redPng,
   rotatedJpeg,
   transparentPng,
@@ -501,12 +502,7 @@ describe('media endpoint under load and failure', () => {
     const svc = await startService({ MEDIA_ORIGINS: origin.url, MEDIA_TRANSFORMS: '1' });
     try {
       const burst = 300;
-      for (let i = 0; i < burst; i++) {
-        const body = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: i % 256, g: i >> 8, b: 90 } } })
-          .jpeg()
-          .toBuffer();
-        origin.files.set(`/many/${i}.jpg`, { body });
-      }
+      (await plainJpegs(burst)).forEach((body, i) => origin.files.set(`/many/${i}.jpg`, { body }));
       const before = origin.totalCalls();
       const answers = await Promise.all(
         Array.from({ length: burst }, (_, i) => ask(svc.url, image(`${origin.url}/many/${i}.jpg`, 96), { accept: AVIF_BROWSER })),

@@ -124,6 +124,17 @@ export function hostileSvg(redPngPath: string, probeUrl: string): Buffer {
 </svg>`);
 }
 
+/** `count` small JPEGs of one flat colour each, every one different (up to 65,536). */
+export function plainJpegs(count: number, width = 320, height = 240): Promise<Buffer[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      sharp({ create: { width, height, channels: 3, background: { r: i % 256, g: i >> 8, b: 90 } } })
+        .jpeg()
+        .toBuffer(),
+    ),
+  );
+}
+
 /** A small red PNG, for the hostile SVG to try to read. */
 export const redPng = () =>
   sharp({ create: { width: 50, height: 50, channels: 3, background: '#ff0000' } })
