@@ -2,22 +2,34 @@
 # production dependencies and the build, owned by root and run as the unprivileged `node` user,
 # so that the process cannot change its own code. Nothing writes to disk at runtime: the image
 # runs with a read-only root filesystem (deploy/compose.yaml, deploy/k8s).
-FROM node:26-bookworm-slim AS build
+#
+# The base is pinned by its digest (docs/decisions/033): every build starts from the same bytes,
+# and a new base is a change someone reviews (bump the tag's digest with the runtime's version).
+# A machine that cannot reach Docker Hub builds with its own copy: --build-arg NODE_IMAGE=….
+ARG NODE_IMAGE=node:26-bookworm-slim@sha256:367679cf9792759492a486e4aa4b421764d71a9546a6dae8aab81a99eb797b3e
+
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-# The runtime package names the Node build npm installs for the scripts (docs/decisions/029); the
-# image runs its own Node of the same major line, and `npm prune --omit=dev` drops that build.
+# The runtime package names the Node build npm installs for the scripts (docs/decisions/029), with
+# its integrity in package-lock.json: the build runs on it, and so does the image (below).
 COPY package.json package-lock.json ./
 COPY scripts/node-runtime/package.json scripts/node-runtime/
 RUN npm ci --no-audit --no-fund
 # .dockerignore lets in only what the build reads.
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# The lockfile's Node is set aside before `npm prune --omit=dev` drops it with the other
+# development dependencies.
+RUN npm run build \
+  && cp "$(readlink -f node_modules/.bin/node)" /usr/local/bin/node-from-lockfile \
+  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:26-bookworm-slim
+FROM ${NODE_IMAGE}
 # Share cards set Chinese titles (server/seo/share-card.ts): fontconfig's configuration and a CJK font.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends fontconfig fonts-noto-cjk \
   && rm -rf /var/lib/apt/lists/*
+# The image runs the lockfile's Node, not the base's own (which may be another release of the line).
+COPY --from=build /usr/local/bin/node-from-lockfile /usr/local/bin/node
 # METRICS_PORT: /metrics on an internal listener, never on the public port (README "Operations").
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464
 WORKDIR /app

@@ -6,12 +6,14 @@
  * changed) and its runtime (the production dependency set, started as the Dockerfile starts it).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import runtime from '../scripts/node-runtime/package.json' with { type: 'json' };
 import { configTable, loadConfig } from '../server/config.js';
 import { COMPOSE_FILE, COMPOSE_VCL, SHIPPED_VCL, composeVcl, edgeNetwork } from '../scripts/compose-vcl.js';
 import { proveImage, type ImageProof } from './support/image-check.js';
@@ -288,8 +290,8 @@ describe('the image', () => {
   const dockerfile = read('Dockerfile');
 
   it('is built in stages on Node 26, runs as a non-root user, listens on every address, checks /healthz', () => {
-    // Both stages on Node 26: the build's and the image's.
-    expect(dockerfile.match(/^FROM .*$/gm)).toEqual(['FROM node:26-bookworm-slim AS build', 'FROM node:26-bookworm-slim']);
+    // Both stages on one base, pinned by its digest (test/node-runtime.test.ts).
+    expect(dockerfile.match(/^FROM .*$/gm)).toEqual(['FROM ${NODE_IMAGE} AS build', 'FROM ${NODE_IMAGE}']);
     const final = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
     expect(final).toMatch(/^USER node$/m);
     expect(final).toMatch(/^HEALTHCHECK .*\\\n\s+CMD \[.*\/healthz/m);
@@ -372,9 +374,11 @@ describe('the image', () => {
       proof = await proveImage();
     }, 20 * 60_000);
 
-    it('declares Node 26, a HEALTHCHECK on /healthz, and runs Node 26 as the node user on a read-only root', () => {
+    it('declares a HEALTHCHECK on /healthz, and runs the lockfile’s Node as the node user on a read-only root', () => {
       expect(proof.healthcheck.join(' ')).toMatch(/^CMD node -e .*\/healthz/);
-      expect(proof.node).toMatch(/^v26\./);
+      // The very build these tests run on (test/node-runtime.test.ts), byte for byte.
+      expect(proof.node).toBe(`v${runtime.version}`);
+      expect(proof.nodeSha256).toBe(createHash('sha256').update(readFileSync(realpathSync(process.execPath))).digest('hex'));
       expect(proof.uid).toBe('1000');
       expect(proof.write.status).not.toBe(0);
       expect(proof.write.stderr).toMatch(/Read-only file system/);

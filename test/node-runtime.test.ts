@@ -1,8 +1,8 @@
 /**
  * The runtime is pinned (docs/decisions/029): scripts/node-runtime/package.json names the Node
  * version once, package-lock.json holds each platform build's integrity, nothing downloads a
- * build outside the lockfile, and what else names Node (the tests' own runtime, .nvmrc, engines,
- * the image) agrees with it.
+ * build outside the lockfile, and what else names Node (the tests' own runtime, .nvmrc, engines)
+ * agrees with it; the image runs that build, on a base pinned by its digest (docs/decisions/033).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,7 +53,20 @@ describe('the pinned runtime', () => {
     expect(readFileSync('.nvmrc', 'utf8').trim()).toBe(major);
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } };
     expect(pkg.engines.node).toBe(`>=${major}`);
-    const images = readFileSync('Dockerfile', 'utf8').match(/^FROM \S+/gm);
-    expect(images).toEqual([`FROM node:${major}-bookworm-slim`, `FROM node:${major}-bookworm-slim`]);
+  });
+
+  it('is the Node the image runs, on a base pinned by its digest', () => {
+    const dockerfile = readFileSync('Dockerfile', 'utf8');
+    // Both stages on one base, named by a digest of that line's image, never by a tag alone.
+    expect(/^ARG NODE_IMAGE=(\S+)$/m.exec(dockerfile)?.[1]).toMatch(new RegExp(`^node:${major}-bookworm-slim@sha256:[0-9a-f]{64}$`));
+    expect(dockerfile.match(/^FROM .*$/gm)).toEqual(['FROM ${NODE_IMAGE} AS build', 'FROM ${NODE_IMAGE}']);
+    const [build, final] = dockerfile.split(/^FROM /m).slice(1) as [string, string];
+    // The build's Node is the lockfile's (npm scripts run node_modules/.bin first); it is set aside
+    // before `npm prune --omit=dev` drops it, and put where the image's `node` is found.
+    const saved = /cp "\$\(readlink -f node_modules\/\.bin\/node\)" (\S+)/.exec(build)?.[1];
+    expect(saved).toBeDefined();
+    expect(build.indexOf(saved!)).toBeLessThan(build.lastIndexOf('npm prune --omit=dev'));
+    expect(final).toContain(`COPY --from=build ${saved} /usr/local/bin/node\n`);
+    expect(final.indexOf('COPY --from=build /usr/local')).toBeLessThan(final.indexOf('RUN node'));
   });
 });

