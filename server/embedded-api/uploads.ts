@@ -7,11 +7,13 @@
  * position, one stored on its side with Orientation 6), so that the site meets what a real CMS
  * sends: megabytes that must never reach a phone as they are. Drawn once, on first request, one
  * at a time, into a directory shared by every process on the machine (in memory where none can be
- * written); read from disk per request.
+ * written); read from disk per request. Two processes may draw the same photo at once (the grain
+ * is random): the first drawing written whole wins, and both then serve its bytes, so that an
+ * answer's size and ETag always describe the bytes it sends (docs/decisions/033).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,7 +183,11 @@ function upload(file: string | undefined, body: Buffer, type: string, modified: 
   return { file, body: file ? undefined : body, size: body.length, type, etag, lastModified: modified.toUTCString() };
 }
 
-/** A drawing from the shared directory, or drawn now (one at a time) and written there atomically. */
+/**
+ * A drawing from the shared directory, or drawn now (one at a time) and published there: written
+ * whole under a name of its own, then linked to its name, which fails if another process's drawing
+ * got there first. A name, once there, never changes: the bytes read from it are the bytes sent.
+ */
 async function cached(hash: string, extension: string, draw: () => Promise<Buffer>): Promise<{ file: string | undefined; body: Buffer }> {
   const file = join(CACHE_DIR, hash + extension);
   const kept = await readFile(file).catch(() => undefined);
@@ -189,15 +195,19 @@ async function cached(hash: string, extension: string, draw: () => Promise<Buffe
   const next = drawing.then(draw);
   drawing = next.catch(() => undefined);
   const body = await next;
+  const temporary = `${file}.${randomUUID()}.tmp`;
   try {
     await mkdir(CACHE_DIR, { recursive: true });
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(temporary, body);
-    await rename(temporary, file);
+    await link(temporary, file);
     return { file, body };
-  } catch {
+  } catch (error) {
+    // Another process's drawing was published first: it is the one everyone serves.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { file, body: await readFile(file) };
     // A read-only file system (a hardened container): kept in memory instead.
     return { file: undefined, body };
+  } finally {
+    await rm(temporary, { force: true });
   }
 }
 
