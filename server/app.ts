@@ -20,6 +20,8 @@ export interface AppDeps {
   /** Ready to serve (the content API answers, or the cache holds something), not, or too busy to take more now. */
   readiness: () => Promise<'ready' | 'not ready' | 'busy'>;
   pages: (req: Request, res: Response) => Promise<void>;
+  /** The site is served over https (PUBLIC_ORIGIN): its cookie is Secure. */
+  secureCookies: boolean;
   extraRoutes?: (app: express.Express) => void;
 }
 
@@ -56,7 +58,7 @@ export function createApp(deps: AppDeps): express.Express {
     observe(res, { route: 'static' });
     res.redirect(301, '/media/brand/logo.svg');
   });
-  app.get(TEXT_SIZE_PATH, textSizeSwitch);
+  app.get(TEXT_SIZE_PATH, textSizeSwitch(deps.secureCookies));
   deps.extraRoutes?.(app);
 
   app.get('/{*path}', (req, res) => deps.pages(req, res));
