@@ -2,8 +2,9 @@
  * The two shared tiers keep one set of rules: Redis (a fleet, through a real redis-server) and the
  * primary's memory (one machine's workers). The same cases run against both, and against a real
  * Redis Cluster of three masters (whose scripts must name every key they touch, all in one slot):
- * answers stored and read, an answer fetched before a purge stored stale, purges by tag, the
- * fetch lock, waiting for another's fetch, and claims.
+ * answers stored and read, an answer fetched before a purge stored stale (ordered by the purge
+ * generation, never by clocks), purges by tag, the fetch lock, waiting for another's fetch, and
+ * claims.
  */
 import { pino } from 'pino';
 import { createCluster } from 'redis';
@@ -64,36 +65,45 @@ describe.each(tiers)('the shared tier in %s', (_name, make) => {
   it('stores an answer with its freshness and validators, and gives it back', async () => {
     const tier = make();
     const stored = answer('{"data":1}');
-    expect(await tier.put('/api/a', stored, ['/api/a'], Date.now(), 0)).toBe(stored.freshUntil);
+    expect(await tier.put('/api/a', stored, ['/api/a'], (await tier.generation())!, 0)).toBe(stored.freshUntil);
     expect(await tier.get('/api/a')).toEqual(stored);
     expect(await tier.get('/api/none')).toBeUndefined();
   });
 
   it('marks stale by tag only the fresh answers carrying it (a 404 is never indexed), and counts them', async () => {
     const tier = make();
-    await tier.put('/api/news/1', answer('{"data":"one"}'), ['news:1', '/api/news/{id}'], Date.now(), 0);
-    await tier.put('/api/news/2', answer('{"data":"two"}'), ['news:2', '/api/news/{id}'], Date.now(), 0);
-    await tier.put('/api/news/3', answer('null', 10_000, 404), ['news:3'], Date.now(), 0);
+    const generation = (await tier.generation())!;
+    await tier.put('/api/news/1', answer('{"data":"one"}'), ['news:1', '/api/news/{id}'], generation, 0);
+    await tier.put('/api/news/2', answer('{"data":"two"}'), ['news:2', '/api/news/{id}'], generation, 0);
+    await tier.put('/api/news/3', answer('null', 10_000, 404), ['news:3'], generation, 0);
     const before = Date.now() - 1;
     expect(await tier.markStale(['news:1', 'news:3'], before)).toBe(1);
-    expect((await tier.get('/api/news/1'))!.freshUntil).toBe(before);
+    // Marked purged too: stale for every reader by its own clock, whatever freshness says.
+    expect(await tier.get('/api/news/1')).toMatchObject({ freshUntil: before, purged: true });
     expect((await tier.get('/api/news/2'))!.freshUntil).toBeGreaterThan(Date.now());
+    expect((await tier.get('/api/news/2'))!.purged).toBeUndefined();
     expect((await tier.get('/api/news/3'))!.freshUntil).toBeGreaterThan(Date.now());
     // Already stale: not marked again.
     expect(await tier.markStale(['news:1'], before)).toBe(0);
     expect(await tier.markStale(['/api/news/{id}'], before)).toBe(1);
   });
 
-  it('stores stale an answer whose fetch began before one of its tags was purged', async () => {
+  it('stores stale an answer whose fetch began before one of its tags was purged, by generation, not time', async () => {
     const tier = make();
-    const fetchedSince = Date.now() - 50;
+    const began = (await tier.generation())!;
     await tier.markStale(['expert:4'], 0);
     const purgedFreshUntil = Date.now() - 60_000;
-    expect(await tier.put('/api/experts/4', answer('{"data":4}'), ['expert:4'], fetchedSince, purgedFreshUntil)).toBe(purgedFreshUntil);
-    expect((await tier.get('/api/experts/4'))!.freshUntil).toBe(purgedFreshUntil);
-    // A fetch that began after the purge is stored as it is.
+    // Whatever the clocks of the machines that fetched and purged said, the purge came after the fetch began.
+    const fetched = { ...answer('{"data":4}'), storedAt: Date.now() + 60_000 };
+    expect(await tier.put('/api/experts/4', fetched, ['expert:4'], began, purgedFreshUntil)).toBe(purgedFreshUntil);
+    expect(await tier.get('/api/experts/4')).toMatchObject({ freshUntil: purgedFreshUntil, purged: true });
+    // A fetch that began after the purge is stored as it is; a purge of another tag does not touch it.
+    const after = (await tier.generation())!;
+    expect(after).toBeGreaterThan(began);
+    await tier.markStale(['expert:5'], 0);
     const later = answer('{"data":5}');
-    expect(await tier.put('/api/experts/4', later, ['expert:4'], Date.now() + 1, purgedFreshUntil)).toBe(later.freshUntil);
+    expect(await tier.put('/api/experts/4', later, ['expert:4'], after, purgedFreshUntil)).toBe(later.freshUntil);
+    expect((await tier.get('/api/experts/4'))!.purged).toBeUndefined();
   });
 
   it('gives the fetch lock of a key to one holder, which only its own token lets go', async () => {
@@ -113,7 +123,7 @@ describe.each(tiers)('the shared tier in %s', (_name, make) => {
     const asked = Date.now() - 1;
     const waiting = tier.waitFor('/api/c', asked, Date.now() + 3_000);
     const stored = answer('{"data":"c"}');
-    await tier.put('/api/c', stored, ['/api/c'], asked, 0);
+    await tier.put('/api/c', stored, ['/api/c'], (await tier.generation())!, 0);
     await tier.unlock('/api/c', token!);
     expect(await waiting).toEqual(stored);
 

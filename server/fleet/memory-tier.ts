@@ -26,8 +26,10 @@ export class MemoryTier implements SharedTier {
   readonly #answers: LRUCache<string, Held>;
   /** Tag → keys of the answers carrying it (an entry may outlive its answer; markStale drops it then). */
   readonly #byTag = new Map<string, Set<string>>();
-  /** Tag → when it was last purged (epoch ms), kept for PURGE_MEMORY_MS. */
-  readonly #purgedAt = new LRUCache<string, number>({ max: 100_000, ttl: PURGE_MEMORY_MS });
+  /** The purge generation (shared-tier.ts): raised by every purge. */
+  #generation = 0;
+  /** Tag → the generation of its last purge, kept for PURGE_MEMORY_MS. */
+  readonly #purgedIn = new LRUCache<string, number>({ max: 100_000, ttl: PURGE_MEMORY_MS });
   readonly #locks = new LRUCache<string, string>({ max: 100_000, ttl: 1, ttlAutopurge: true, dispose: (_t, key) => this.#wake(key) });
   readonly #claims = new LRUCache<string, true>({ max: 100_000, ttl: 1 });
   readonly #waiting = new Map<string, Set<Waiter>>();
@@ -48,9 +50,13 @@ export class MemoryTier implements SharedTier {
     return Promise.resolve(this.#answers.get(key)?.answer);
   }
 
-  put(key: string, answer: SharedAnswer, tags: readonly string[], fetchedSince: number, purgedFreshUntil: number): Promise<number> {
-    const purgedSince = tags.some((tag) => (this.#purgedAt.get(tag) ?? -Infinity) >= fetchedSince);
-    const stored = purgedSince ? { ...answer, freshUntil: purgedFreshUntil } : answer;
+  generation(): Promise<number> {
+    return Promise.resolve(this.#generation);
+  }
+
+  put(key: string, answer: SharedAnswer, tags: readonly string[], generation: number, purgedFreshUntil: number): Promise<number> {
+    const purgedSince = tags.some((tag) => (this.#purgedIn.get(tag) ?? -Infinity) > generation);
+    const stored: SharedAnswer = purgedSince ? { ...answer, freshUntil: purgedFreshUntil, purged: true } : answer;
     const keepMs = Math.max(1, stored.freshUntil - Date.now() + this.keepAfterFreshMs);
     this.#answers.set(key, { answer: stored, tags }, { ttl: keepMs });
     if (stored.status === 200) {
@@ -68,15 +74,15 @@ export class MemoryTier implements SharedTier {
 
   markStale(tags: readonly string[], before: number): Promise<number> {
     let marked = 0;
-    const now = Date.now();
+    const generation = ++this.#generation;
     for (const tag of tags) {
-      this.#purgedAt.set(tag, now);
+      this.#purgedIn.set(tag, generation);
       for (const key of this.#byTag.get(tag) ?? []) {
         const held = this.#answers.get(key);
         if (!held) {
           this.#byTag.get(tag)!.delete(key);
         } else if (held.answer.freshUntil > before) {
-          held.answer = { ...held.answer, freshUntil: before };
+          held.answer = { ...held.answer, freshUntil: before, purged: true };
           marked++;
         }
       }
@@ -98,10 +104,10 @@ export class MemoryTier implements SharedTier {
     return Promise.resolve();
   }
 
-  waitFor(key: string, after: number, deadline: number, signal?: AbortSignal): Promise<SharedAnswer | undefined> {
+  waitFor(key: string, after: number, deadline: number): Promise<SharedAnswer | undefined> {
     const found = this.#answers.get(key)?.answer;
     if (found && found.storedAt > after) return Promise.resolve(found);
-    if (!this.#locks.has(key) || Date.now() >= deadline || signal?.aborted) return Promise.resolve(undefined);
+    if (!this.#locks.has(key) || Date.now() >= deadline) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       const waiters = this.#waiting.get(key) ?? new Set<Waiter>();
       this.#waiting.set(key, waiters);
@@ -109,15 +115,12 @@ export class MemoryTier implements SharedTier {
         after,
         done: (answer) => {
           clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
           waiters.delete(waiter);
           if (waiters.size === 0 && this.#waiting.get(key) === waiters) this.#waiting.delete(key);
           resolve(answer);
         },
       };
-      const onAbort = () => waiter.done(undefined);
-      const timer = setTimeout(onAbort, deadline - Date.now());
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const timer = setTimeout(() => waiter.done(undefined), deadline - Date.now());
       waiters.add(waiter);
     });
   }

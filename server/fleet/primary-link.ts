@@ -94,6 +94,7 @@ export class PrimaryLink {
       return process.connected;
     },
     get: (key) => this.#tier('get', [key]) as Promise<SharedAnswer | undefined>,
+    generation: () => this.#tier('generation', []) as Promise<number | undefined>,
     put: (...args) => this.#tier('put', args) as Promise<number | undefined>,
     markStale: (...args) => this.#tier('markStale', args) as Promise<number | undefined>,
     lock: (...args) => this.#tier('lock', args) as Promise<string | null | undefined>,
@@ -101,16 +102,11 @@ export class PrimaryLink {
       await this.#tier('unlock', args);
     },
     claimOnce: (...args) => this.#tier('claimOnce', args) as Promise<boolean | undefined>,
-    // The wait happens in the primary (it answers when the answer is stored); a signal cannot
-    // cross processes, so an abort here stops waiting for the reply.
-    waitFor: (key, after, deadline, signal) => {
-      const reply = this.#tier('waitFor', [key, after, deadline], Math.max(0, deadline - Date.now()) + CALL_BUDGET_MS);
-      if (!signal) return reply as Promise<SharedAnswer | undefined>;
-      return Promise.race([
-        reply as Promise<SharedAnswer | undefined>,
-        new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true })),
-      ]);
-    },
+    // The wait happens in the primary: it answers when the answer is stored.
+    waitFor: (key, after, deadline) =>
+      this.#tier('waitFor', [key, after, deadline], Math.max(0, deadline - Date.now()) + CALL_BUDGET_MS) as Promise<
+        SharedAnswer | undefined
+      >,
   };
 
   /** How purges reach the machine's other workers: through the primary. */

@@ -17,7 +17,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { ALL_TAG } from '../proxy/cache-tags.js';
 import type { ContentCache } from '../proxy/content-cache.js';
 import type { PageCache } from '../render/page-cache.js';
-import type { PurgeClock } from './purge-clock.js';
+import type { PurgeGeneration } from './purge-generation.js';
 import type { SharedTier } from './shared-tier.js';
 
 /** A purge as the fleet passes it on: the tags, and the process that was asked for it. */
@@ -51,7 +51,7 @@ export interface PurgerDeps {
   cache: ContentCache;
   pageCache: PageCache | undefined;
   /** When this process last purged, for both caches. */
-  purges: PurgeClock;
+  purges: PurgeGeneration;
   /** The media endpoint's originals: a purged one is asked of its origin again (server/media). */
   media?: { markStale(tags: ReadonlySet<string>): number } | undefined;
   shared: SharedTier | undefined;

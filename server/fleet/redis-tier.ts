@@ -21,16 +21,19 @@ const RELEASE = `#!lua
 if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
 
 /**
- * The first half of a purge: records each tag's purge time (KEYS[1..n], kept ARGV[2] ms), so
- * that an answer fetched before the purge and stored after it is stored stale (PUT), and returns
- * the keys indexed under the tags (KEYS[n+1..2n]), each once. Their answers can only be named
- * in a second call (MARK_ENTRIES): a script may touch no key it was not given.
+ * The first half of a purge: raises the purge generation (KEYS[1]) and records it as each tag's
+ * last purge (KEYS[2..n+1], kept ARGV[1] ms), so that an answer whose fetch began before the purge
+ * and stored after it is stored stale (PUT), and returns the keys indexed under the tags
+ * (KEYS[n+2..2n+1]), each once. Their answers can only be named in a second call
+ * (MARK_ENTRIES): a script may touch no key it was not given. A count in Redis orders the purge
+ * and every fetch of the fleet, whatever each machine's clock says (docs/decisions/033).
  */
 const MARK_PURGED = `#!lua
-local n = #KEYS / 2
+local n = (#KEYS - 1) / 2
+local generation = redis.call("incr", KEYS[1])
 local seen, members = {}, {}
-for i = 1, n do
-  redis.call("set", KEYS[i], ARGV[1], "PX", ARGV[2])
+for i = 2, n + 1 do
+  redis.call("set", KEYS[i], generation, "PX", ARGV[1])
   for _, member in ipairs(redis.call("smembers", KEYS[n + i])) do
     if not seen[member] then
       seen[member] = true
@@ -42,9 +45,9 @@ return members`;
 
 /**
  * The second half: marks stale each answer (KEYS[n+1..], n = ARGV[1] tag sets first): its
- * freshness ends at ARGV[2] unless it ended earlier. A key whose answer has expired (its name
- * in ARGV[3..], in the order of the answers' keys) is dropped from the tag sets. Returns how
- * many answers it marked.
+ * freshness ends at ARGV[2] unless it ended earlier, and it is marked purged, which every reader
+ * takes as stale by its own clock. A key whose answer has expired (its name in ARGV[3..], in the
+ * order of the answers' keys) is dropped from the tag sets. Returns how many answers it marked.
  */
 const MARK_ENTRIES = `#!lua
 local n, before = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -54,31 +57,32 @@ for i = n + 1, #KEYS do
   if not fresh then
     for t = 1, n do redis.call("srem", KEYS[t], ARGV[i - n + 2]) end
   elseif tonumber(fresh) > before then
-    redis.call("hset", KEYS[i], "freshUntil", ARGV[2])
+    redis.call("hset", KEYS[i], "freshUntil", ARGV[2], "purged", "1")
     marked = marked + 1
   end
 end
 return marked`;
 
 /**
- * Stores an answer (KEYS[1]) and indexes it under its tags: n tags' purge times in
- * KEYS[2..n+1], their sets in KEYS[n+2..2n+1]. An answer whose fetch began before one of its
- * tags was last purged (ARGV[2]) is stored stale (freshUntil ARGV[3]). Returns the freshness
- * it was stored with.
+ * Stores an answer (KEYS[1]) and indexes it under its tags: n tags' last purges in
+ * KEYS[2..n+1], their sets in KEYS[n+2..2n+1]. An answer whose fetch began at generation
+ * ARGV[2], before one of its tags was last purged, is stored stale (freshUntil ARGV[3]) and
+ * marked purged (as is one its process marked so, ARGV[11]). Returns the freshness it was
+ * stored with.
  */
 const PUT = `#!lua
 local n = (#KEYS - 1) / 2
 local keepMs, started = ARGV[1], tonumber(ARGV[2])
-local freshUntil = ARGV[8]
+local freshUntil, purged = ARGV[8], ARGV[11]
 for i = 2, n + 1 do
-  local purged = redis.call("get", KEYS[i])
-  if purged and tonumber(purged) >= started then
-    freshUntil = ARGV[3]
+  local last = redis.call("get", KEYS[i])
+  if last and tonumber(last) > started then
+    freshUntil, purged = ARGV[3], "1"
     break
   end
 end
 redis.call("del", KEYS[1])
-redis.call("hset", KEYS[1], "status", ARGV[4], "json", ARGV[5], "storedAt", ARGV[6], "etag", ARGV[7], "freshUntil", freshUntil, "lastModified", ARGV[9])
+redis.call("hset", KEYS[1], "status", ARGV[4], "json", ARGV[5], "storedAt", ARGV[6], "etag", ARGV[7], "freshUntil", freshUntil, "lastModified", ARGV[9], "purged", purged)
 redis.call("pexpire", KEYS[1], keepMs)
 if ARGV[4] == "200" then
   for i = n + 2, 2 * n + 1 do
@@ -89,7 +93,7 @@ end
 return freshUntil`;
 
 /** The commands the tier sends, which one Redis and a Redis Cluster client both have. */
-type TierCommands = Pick<RedisClient, 'eval' | 'exists' | 'hGetAll' | 'set'>;
+type TierCommands = Pick<RedisClient, 'eval' | 'exists' | 'get' | 'hGetAll' | 'set'>;
 
 /** How the tier reaches Redis: RedisLink (a budget per call, undefined when Redis cannot answer). */
 export interface TierLink {
@@ -117,8 +121,10 @@ export class RedisTier implements SharedTier {
   #entry = (key: string) => `${this.#prefix}c:${key}`;
   /** The set of answer keys indexed under a tag. */
   #tagSet = (tag: string) => `${this.#prefix}t:${tag}`;
-  /** When a tag was last purged. */
-  #purgedAt = (tag: string) => `${this.#prefix}p:${tag}`;
+  /** The generation of a tag's last purge (`g:`: the `p:` keys of earlier versions held times). */
+  #purgedIn = (tag: string) => `${this.#prefix}g:${tag}`;
+  /** The purge generation. */
+  #generationKey = () => `${this.#prefix}generation`;
   #lockKey = (key: string) => `${this.#prefix}l:${key}`;
 
   get available(): boolean {
@@ -135,23 +141,29 @@ export class RedisTier implements SharedTier {
       freshUntil: Number(fields.freshUntil),
       etag: fields.etag || undefined,
       lastModified: fields.lastModified || undefined,
+      purged: fields.purged === '1' || undefined,
     };
+  }
+
+  async generation(): Promise<number | undefined> {
+    const found = await this.link.call('generation', (c) => c.get(this.#generationKey()));
+    return found === undefined ? undefined : Number(found ?? 0);
   }
 
   async put(
     key: string,
     answer: SharedAnswer,
     tags: readonly string[],
-    fetchedSince: number,
+    generation: number,
     purgedFreshUntil: number,
   ): Promise<number | undefined> {
     const keepMs = Math.max(1, answer.freshUntil - Date.now() + this.keepAfterFreshMs);
     const stored = await this.link.call('set', (c) =>
       c.eval(PUT, {
-        keys: [this.#entry(key), ...tags.map(this.#purgedAt), ...tags.map(this.#tagSet)],
+        keys: [this.#entry(key), ...tags.map(this.#purgedIn), ...tags.map(this.#tagSet)],
         arguments: [
           String(keepMs),
-          String(fetchedSince),
+          String(generation),
           String(purgedFreshUntil),
           String(answer.status),
           answer.json,
@@ -160,6 +172,7 @@ export class RedisTier implements SharedTier {
           String(answer.freshUntil),
           answer.lastModified ?? '',
           key,
+          answer.purged ? '1' : '',
         ],
       }),
     );
@@ -169,9 +182,12 @@ export class RedisTier implements SharedTier {
   async markStale(tags: readonly string[], before: number): Promise<number | undefined> {
     if (tags.length === 0) return 0;
     const tagSets = tags.map(this.#tagSet);
-    // The purge times first: an answer stored from now on sees them (PUT); one stored before is in the sets read here.
+    // The purge's generation first: an answer stored from now on sees it (PUT); one stored before is in the sets read here.
     const members = await this.link.call('purge', (c) =>
-      c.eval(MARK_PURGED, { keys: [...tags.map(this.#purgedAt), ...tagSets], arguments: [String(Date.now()), String(PURGE_MEMORY_MS)] }),
+      c.eval(MARK_PURGED, {
+        keys: [this.#generationKey(), ...tags.map(this.#purgedIn), ...tagSets],
+        arguments: [String(PURGE_MEMORY_MS)],
+      }),
     );
     if (!Array.isArray(members)) return undefined;
     if (members.length === 0) return 0;
@@ -198,8 +214,8 @@ export class RedisTier implements SharedTier {
     await this.link.call('unlock', (c) => c.eval(RELEASE, { keys: [this.#lockKey(key)], arguments: [token] }));
   }
 
-  async waitFor(key: string, after: number, deadline: number, signal?: AbortSignal): Promise<SharedAnswer | undefined> {
-    while (Date.now() < deadline && !signal?.aborted) {
+  async waitFor(key: string, after: number, deadline: number): Promise<SharedAnswer | undefined> {
+    while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       // The lock first: its holder stores the answer before it lets go, so an answer stored by
       // a holder that has let go is found by the read that follows.

@@ -21,9 +21,14 @@ export interface SharedAnswer {
   /** The content API's validators, for a conditional refresh. */
   etag?: string | undefined;
   lastModified?: string | undefined;
+  /**
+   * Marked stale by a purge, or fetched before one: stale for every process by its own clock,
+   * whatever `freshUntil` says on another machine's.
+   */
+  purged?: true | undefined;
 }
 
-/** How long a tag's purge time is kept: longer than any fetch takes. */
+/** How long a tag's purge is remembered: longer than any fetch takes. */
 export const PURGE_MEMORY_MS = 120_000;
 
 export interface SharedTier {
@@ -31,19 +36,25 @@ export interface SharedTier {
   readonly available: boolean;
   get(key: string): Promise<SharedAnswer | undefined>;
   /**
+   * The purge generation (docs/decisions/033): a count every purge raises, in the tier itself,
+   * so that purges and fetches on any machine are ordered without their clocks. Read when a fetch
+   * begins; undefined when the tier cannot say.
+   */
+  generation(): Promise<number | undefined>;
+  /**
    * Stores an answer for all, indexed under its tags (a 404 is short-lived and not indexed).
-   * `fetchedSince` is when its fetch began: if one of its tags was purged since, it is stored
-   * stale (freshness `purgedFreshUntil`), since it may be what the purge was for. Returns the
-   * freshness it was stored with; undefined when it could not be stored.
+   * `generation` is the one read when its fetch began: if one of its tags was purged since, it is
+   * stored stale (freshness `purgedFreshUntil`, and marked purged), since it may be what the purge
+   * was for. Returns the freshness it was stored with; undefined when it could not be stored.
    */
   put(
     key: string,
     answer: SharedAnswer,
     tags: readonly string[],
-    fetchedSince: number,
+    generation: number,
     purgedFreshUntil: number,
   ): Promise<number | undefined>;
-  /** Marks stale every answer carrying one of the tags (freshness `before`); how many, or undefined. */
+  /** Raises the generation and marks stale every answer carrying one of the tags (freshness `before`); how many, or undefined. */
   markStale(tags: readonly string[], before: number): Promise<number | undefined>;
   /**
    * Takes the fetch lock of a key: a token when this process is to call the content API, null
@@ -55,7 +66,7 @@ export interface SharedTier {
    * Waits while another process fetches a key: the answer it stores (one fetched after `after`),
    * or undefined when the lock is let go or expires without one, or the time is up.
    */
-  waitFor(key: string, after: number, deadline: number, signal?: AbortSignal): Promise<SharedAnswer | undefined>;
+  waitFor(key: string, after: number, deadline: number): Promise<SharedAnswer | undefined>;
   /** Claims a name for all, for a while: true the first time, false when claimed already, undefined when unknown. */
   claimOnce(name: string, ttlMs: number): Promise<boolean | undefined>;
 }

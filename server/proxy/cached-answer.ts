@@ -141,7 +141,11 @@ async function answerFromUpstream(
   return makeAnswer(request, 200, data, body, freshFor(request, 200, windows), upstreamMs, validators, windows);
 }
 
-/** An answer as another process stored it; its body and payload are reused from `previous` when they have not changed. */
+/**
+ * An answer as another process stored it; its body and payload are reused from `previous` when
+ * they have not changed. One marked purged is stale here by this process's clock, whatever the
+ * freshness another machine's clock gave it.
+ */
 export function answerFromShared(
   request: ApiRequest,
   found: SharedAnswer,
@@ -156,7 +160,7 @@ export function answerFromShared(
   const answer = makeAnswer(request, found.status, data, body, found.freshUntil - found.storedAt, 0, validators, windows);
   answer.storedAt = found.storedAt;
   answer.freshUntil = found.freshUntil;
-  return answer;
+  return found.purged ? asPurged(answer, Math.min(found.freshUntil, purgedFreshUntil(windows)), windows) : answer;
 }
 
 /** What the processes share of an answer. */
@@ -168,7 +172,13 @@ export function toShared(answer: CachedAnswer): SharedAnswer {
     freshUntil: answer.freshUntil,
     etag: answer.validators.etag,
     lastModified: answer.validators.lastModified,
+    purged: answer.purged,
   };
+}
+
+/** The freshness a purged answer is given: past the stale-while-revalidate window, within stale-if-error. */
+export function purgedFreshUntil(windows: Pick<CacheWindows, 'CACHE_STALE_WHILE_REVALIDATE_S'>): number {
+  return Date.now() - windows.CACHE_STALE_WHILE_REVALIDATE_S * 1000 - 1;
 }
 
 /** A purged copy of an answer: stale here from `freshUntil` (in the past), and for an edge (s-maxage=0). */
@@ -193,19 +203,14 @@ export function cacheControl(
 }
 
 /** One call to the content API, made into an answer; an unchanged answer (304) renews `previous`. */
-export async function fetchAnswer(
-  request: ApiRequest,
-  previous: CachedAnswer | undefined,
-  signal: AbortSignal,
-  deps: FetchDeps,
-): Promise<CachedAnswer> {
+export async function fetchAnswer(request: ApiRequest, previous: CachedAnswer | undefined, deps: FetchDeps): Promise<CachedAnswer> {
   const { upstream, metrics, log, config } = deps;
   const path = API_PATHS[request.name].template;
   const started = performance.now();
   try {
     // A purged answer is asked for whole and read anew: what it names may have changed behind an
     // unchanged answer (an image's bytes under the same address), and the reader learns it.
-    const res = await upstream.get(request.key, signal, previous?.purged ? undefined : previous?.validators);
+    const res = await upstream.get(request.key, previous?.purged ? undefined : previous?.validators);
     const upstreamMs = performance.now() - started;
     metrics.upstreamDuration(path).observe(upstreamMs / 1000);
     if (res.status === 304 && previous) {

@@ -4,13 +4,15 @@
  * while one refresh runs), over the tier the service's processes share (Redis, or one machine's
  * primary), where a load looks first and takes the key's lock before it calls the content API.
  * Only the request that makes a call pays for it (`admit`). Answers are made in cached-answer.ts;
- * lookups are published on diagnostics channels (observability/diagnostics.ts).
+ * lookups are published on diagnostics channels (observability/diagnostics.ts). A load whose
+ * entry the cache lets go of (evicted, replaced, deleted) runs on to its answer, which its waiters
+ * get: the cache's housekeeping never cancels a call nor fails a request (docs/decisions/033).
  */
 import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { isContentError } from '../../shared/content-api.js';
 import type { Config } from '../config.js';
-import type { PurgeClock } from '../fleet/purge-clock.js';
+import type { PurgeGeneration } from '../fleet/purge-generation.js';
 import type { SharedTier } from '../fleet/shared-tier.js';
 import { problem } from '../http/problem.js';
 import { MEDIA_TAG_PREFIX } from '../media/media-address.js';
@@ -23,6 +25,7 @@ import {
   answerFromShared,
   asPurged,
   fetchAnswer,
+  purgedFreshUntil,
   toShared,
   type Admit,
   type CachedAnswer,
@@ -58,7 +61,7 @@ export interface ContentCacheDeps {
   log: Logger;
   /** The tier the service's processes share: Redis, or one machine's primary; none for a lone process. */
   shared?: SharedTier | undefined;
-  purges: PurgeClock;
+  purges: PurgeGeneration;
 }
 
 export class ContentCache {
@@ -83,7 +86,9 @@ export class ContentCache {
       noDeleteOnStaleGet: true,
       allowStaleOnFetchRejection: true,
       noDeleteOnFetchRejection: true,
-      fetchMethod: (_key, stale, { signal, options, context }) => this.#load(context, stale, signal, options),
+      // lru-cache aborts a load whose entry it evicts, replaces or deletes: ours run on (they pass no signal).
+      ignoreFetchAbort: true,
+      fetchMethod: (_key, stale, { options, context }) => this.#load(context, stale, options),
     });
     deps.metrics.stats.entries = () => this.#lru.size;
     deps.metrics.stats.bytes = () => this.#lru.calculatedSize;
@@ -110,10 +115,9 @@ export class ContentCache {
   }
 
   async #getAfterPurges(request: ApiRequest, admit: Admit | undefined, lookup: LookupEvent | undefined): Promise<CacheResult> {
-    const asked = Date.now();
+    const asked = this.#deps.purges.now;
     const result = await this.#get(request, admit, lookup);
-    // A request made after a purge that got an answer from before it (it joined a fetch that
-    // began before the purge) asks once more: it must see what was published.
+    // Asked after a purge, answered from before it (a fetch it joined began earlier): ask once more.
     if (result.answer.purged && !this.#deps.purges.purgedSince(asked)) return this.#get(request, admit, lookup, true);
     return result;
   }
@@ -128,8 +132,8 @@ export class ContentCache {
     const now = Date.now();
     let entry = this.#lru.peek(request.key, { allowStale: true });
     if (entry && now >= entry.freshUntil + this.#keepAfterFreshMs) {
-      // Too old to stand in for anything: forget it and fetch afresh.
-      this.#lru.delete(request.key);
+      // Too old to stand in for anything: forget it and fetch afresh (or join the fetch under way).
+      if (!this.#loading.has(request.key)) this.#lru.delete(request.key);
       entry = undefined;
     }
     const withinSwr = entry !== undefined && now < entry.freshUntil + this.#config.CACHE_STALE_WHILE_REVALIDATE_S * 1000;
@@ -140,8 +144,7 @@ export class ContentCache {
     const joined = this.#loading.get(request.key);
     const answer = await this.#lru.fetch(request.key, {
       context,
-      // Within stale-while-revalidate: answer at once, refresh in the background.
-      // Beyond it: wait for the upstream, and fall back to the stale entry only if it fails.
+      // Within stale-while-revalidate: answer at once, refresh behind; beyond it, wait (stale only if the call fails).
       allowStale: withinSwr,
       // lru-cache keeps its own time; an answer a purge made stale is stale by ours.
       forceRefresh: force || (entry !== undefined && entry.freshUntil <= now),
@@ -206,7 +209,7 @@ export class ContentCache {
 
   /** The freshness a purged answer is given: past the stale-while-revalidate window, within stale-if-error. */
   purgedFreshUntil(): number {
-    return Date.now() - this.#config.CACHE_STALE_WHILE_REVALIDATE_S * 1000 - 1;
+    return purgedFreshUntil(this.#config);
   }
 
   /** True when anything is cached: used by readiness. */
@@ -218,35 +221,34 @@ export class ContentCache {
    * Loads a key the process does not have fresh: from the shared tier when another process has
    * fetched it, else from the content API (once for the service), else the last good answer.
    */
-  async #load(context: FetchContext, stale: CachedAnswer | undefined, signal: AbortSignal, options: FetchOptions): Promise<CachedAnswer> {
-    this.#loading.set(context.request.key, context);
+  async #load(context: FetchContext, stale: CachedAnswer | undefined, options: FetchOptions): Promise<CachedAnswer> {
+    const { key } = context.request;
+    this.#loading.set(key, context);
     try {
-      return await this.#loadNow(context, stale, signal, options);
+      return await this.#loadNow(context, stale, options);
     } catch (error) {
       context.error = error;
       throw error;
     } finally {
-      this.#loading.delete(context.request.key);
+      // A load let go of by the cache may end after another load of its key began: that one stays.
+      if (this.#loading.get(key) === context) this.#loading.delete(key);
     }
   }
 
-  async #loadNow(
-    context: FetchContext,
-    stale: CachedAnswer | undefined,
-    signal: AbortSignal,
-    options: FetchOptions,
-  ): Promise<CachedAnswer> {
+  async #loadNow(context: FetchContext, stale: CachedAnswer | undefined, options: FetchOptions): Promise<CachedAnswer> {
     const { request } = context;
     const shared = this.#deps.shared?.available ? this.#deps.shared : undefined;
     // The freshest answer known, to ask the upstream whether it changed and to stand in if it fails.
     let previous = stale;
     let token: string | null | undefined;
+    let generation: number | undefined;
     if (shared) {
-      // The look-up and the lock at once: one round trip instead of two on every miss. One process
-      // of the service calls the content API; the others wait for its answer.
+      // The look-up, the lock and the purge generation at once: one round trip on every miss. One
+      // process of the service calls the content API; the others wait for its answer.
       const [found, lock] = await Promise.all([
         shared.get(request.key),
         shared.lock(request.key, this.#config.UPSTREAM_TIMEOUT_MS + 1_000),
+        shared.generation().then((g) => (generation = g)),
       ]);
       token = lock;
       if (found) {
@@ -259,25 +261,24 @@ export class ContentCache {
       }
       if (token === null) {
         const deadline = Date.now() + this.#config.UPSTREAM_TIMEOUT_MS + 500;
-        const waited = await shared.waitFor(request.key, previous?.storedAt ?? 0, deadline, signal);
+        const waited = await shared.waitFor(request.key, previous?.storedAt ?? 0, deadline);
         if (waited) return this.#keep(answerFromShared(request, waited, previous, this.#config), options, context, 'SHARED');
       }
     }
-    const fetchedSince = Date.now();
+    const fetchedAt = this.#deps.purges.now;
     try {
       // The request that makes the call pays for it; a refusal falls back like a failed call.
       await context.admit?.();
-      let answer = await fetchAnswer(request, previous, signal, this.#deps);
-      // Fetched before a purge and stored after it, it may be what the purge was for: kept stale.
-      if (this.#deps.purges.purgedSince(fetchedSince)) answer = asPurged(answer, this.purgedFreshUntil(), this.#config);
-      if (shared) {
-        const freshUntil = await shared.put(request.key, toShared(answer), answer.tags, fetchedSince, this.purgedFreshUntil());
+      let answer = await fetchAnswer(request, previous, this.#deps);
+      // Fetched before a purge (here; anywhere, by the shared generation) and kept after it: kept stale.
+      if (this.#deps.purges.purgedSince(fetchedAt)) answer = asPurged(answer, this.purgedFreshUntil(), this.#config);
+      if (shared && generation !== undefined) {
+        const freshUntil = await shared.put(request.key, toShared(answer), answer.tags, generation, this.purgedFreshUntil());
         if (freshUntil !== undefined && freshUntil < answer.freshUntil) answer = asPurged(answer, freshUntil, this.#config);
       }
       return this.#keep(answer, options, context);
     } catch (error) {
-      // A process that starts while the content API is down has nothing of its own: the
-      // service's last good answer stands in, within the stale-if-error window.
+      // Started while the content API is down: the service's last good answer stands in (stale-if-error).
       if (previous && previous !== stale && Date.now() < previous.freshUntil + this.#config.CACHE_STALE_IF_ERROR_S * 1000) {
         options.ttl = STALE_REUSE_MS;
         context.outcome = 'STALE';

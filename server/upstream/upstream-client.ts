@@ -82,18 +82,18 @@ export class UpstreamClient {
    * GET a path (with its query) through the circuit breaker; with the validators of an answer
    * already held, the content API may say it has not changed (304) instead of sending it again.
    */
-  async get(pathAndQuery: string, signal?: AbortSignal, validators: Validators = {}): Promise<UpstreamAnswer> {
+  async get(pathAndQuery: string, validators: Validators = {}): Promise<UpstreamAnswer> {
     return guardedCall(
       this.#breaker,
       this.gate,
       () => upstreamError('circuit_open', 'the content API is failing; calls are paused for a cool-down'),
-      () => this.#call(pathAndQuery, signal, validators),
+      () => this.#call(pathAndQuery, validators),
     );
   }
 
-  async #call(pathAndQuery: string, signal: AbortSignal | undefined, validators: Validators): Promise<UpstreamAnswer> {
+  async #call(pathAndQuery: string, validators: Validators): Promise<UpstreamAnswer> {
     try {
-      const answer = await this.#request(pathAndQuery, signal, validators);
+      const answer = await this.#request(pathAndQuery, validators);
       if (answer.status >= 500) this.#breaker.failure();
       else this.#breaker.success();
       return answer;
@@ -106,19 +106,22 @@ export class UpstreamClient {
   }
 
   /** One GET, with the validators held. */
-  #request(pathAndQuery: string, signal: AbortSignal | undefined, validators: Validators): Promise<UpstreamAnswer> {
+  #request(pathAndQuery: string, validators: Validators): Promise<UpstreamAnswer> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (validators.etag) headers['if-none-match'] = validators.etag;
     if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
-    return this.#send(pathAndQuery, headers, signal);
+    return this.#send(pathAndQuery, headers);
   }
 
-  /** Sends the GET, reading at most maxBytes of the answer. */
-  async #send(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<UpstreamAnswer> {
+  /**
+   * Sends the GET, reading at most maxBytes of the answer. Nothing of ours cancels a call once made
+   * (docs/decisions/033): it ends with an answer or its time budget, so that every failure counted
+   * here is the content API's.
+   */
+  async #send(pathAndQuery: string, headers: Record<string, string>): Promise<UpstreamAnswer> {
     const timeout = AbortSignal.timeout(this.options.UPSTREAM_TIMEOUT_MS);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
-      const res = await this.#pool.request({ path: this.#basePath + pathAndQuery, method: 'GET', headers, signal: combined });
+      const res = await this.#pool.request({ path: this.#basePath + pathAndQuery, method: 'GET', headers, signal: timeout });
       const header = (name: string) => (typeof res.headers[name] === 'string' ? res.headers[name] : undefined);
       const sent = { etag: header('etag'), lastModified: header('last-modified') };
       if (res.statusCode === 304) {
