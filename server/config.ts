@@ -97,6 +97,14 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_CLIENT: int(1, 1_000_000)
     .default(100)
     .describe('open connections per client address per process (trusted proxies are not limited)'),
+  MAX_URL_BYTES: int(1_024, 65_536)
+    .default(8_192)
+    .describe('longest request target (path and query) taken; past it, 414 before anything reads it'),
+  RENDERS_PER_CLIENT: int(0, 1_000)
+    .default(2)
+    .describe(
+      "page renders one client address runs at once (trusted proxies' clients each count as one): the rest wait their turn, so one client cannot make pages late for others; `0` turns the limit off",
+    ),
   PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024)
     .default(64 * 1024 * 1024)
     .describe('bound of the rendered-page cache; `0` switches it off'),

@@ -26,7 +26,7 @@ import { apiDocsHeaders, apiHeaders, securityHeaders } from './http/security-hea
 import { PartnerKeys } from './http/partner-keys.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
 import { UntrustedForwarders, warnUntrustedForwarder } from './http/untrusted-forwarders.js';
-import { PurgeClock } from './fleet/purge-clock.js';
+import { PurgeGeneration } from './fleet/purge-generation.js';
 import { MediaEndpoint } from './media/media-endpoint.js';
 import { ContentReader } from './proxy/content-reader.js';
 import { createLogger, type Logger } from './observability/logger.js';
@@ -41,6 +41,7 @@ import { createApiHandler } from './proxy/api-handler.js';
 import { ContentCache } from './proxy/content-cache.js';
 import { buildOpenApi } from './proxy/openapi.js';
 import { createAdmission } from './reliability/admission.js';
+import { RenderLanes } from './reliability/render-lanes.js';
 import { PageCache } from './render/page-cache.js';
 import { createPageHandler } from './render/page-handler.js';
 import { seoRoutes } from './render/seo-routes.js';
@@ -139,7 +140,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ? new RedisTier(redis, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000)
     : link?.tier;
   // When this process last purged: one clock for the answers and the pages.
-  const purges = new PurgeClock();
+  const purges = new PurgeGeneration();
   const media = new MediaEndpoint({
     config,
     contentApiUrl: upstreamUrl,
@@ -155,6 +156,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const pageHeaders = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
   // No page cache in development: an edit must show on the next request.
+  const lanes = new RenderLanes(config.RENDERS_PER_CLIENT, config.MAX_CONNECTIONS_PER_CLIENT, trusted, (why) => admission.laneRefused(why));
   const pageCache =
     config.PAGE_CACHE_MAX_BYTES > 0 && !source.development
       ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted, metrics, purges)
@@ -191,6 +193,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const app = createApp({
     source,
     log,
+    secureCookies: config.PUBLIC_ORIGIN?.startsWith('https:') === true,
     operatorRoutes: config.METRICS_PORT === undefined ? operatorRoutes(operator, false) : undefined,
     extraRoutes: (app) => {
       seoRoutes(api, publicOrigin, log, { indexNowKey: config.INDEXNOW_KEY })(app);
@@ -220,8 +223,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       pageCache,
       transformHead: source.transformHead,
       trusted,
-      overloaded: () => admission.overloaded(),
       admission,
+      lanes,
       windows: config,
       log,
     }),
@@ -230,20 +233,25 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const documentServer = config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).origin : 'http://localhost:*';
   const headers = { pages: pageHeaders, api: apiHeaders(pageHeaders), apiDocs: apiDocsHeaders(pageHeaders, [documentServer]) };
   const observer = createRequestObserver(log, metrics, tracing && ((res) => tracing.traceIdOf(res)));
-  const frontDoor = createFrontDoor(headers, observer, {
-    apiDocs: createApiDocsPage(source.apiReferenceScript),
-    api: createApiHandler({
-      cache,
-      openApi: () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin() }))),
-      log,
-      admission,
-      partners,
-      metrics,
-    }),
-    cachedPage: pageCache && ((req, res) => pageCache.serve(req, res)),
-    media: media.handle,
-    app,
-  });
+  const frontDoor = createFrontDoor(
+    headers,
+    observer,
+    {
+      apiDocs: createApiDocsPage(source.apiReferenceScript),
+      api: createApiHandler({
+        cache,
+        openApi: () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin() }))),
+        log,
+        admission,
+        partners,
+        metrics,
+      }),
+      cachedPage: pageCache && ((req, res) => pageCache.serve(req, res)),
+      media: media.handle,
+      app,
+    },
+    config.MAX_URL_BYTES,
+  );
   const served = tracing ? tracing.serve(frontDoor) : frontDoor;
   const server = publicServer(config, served, { trusted, metrics, forwarders });
   const guard = guardConnections(server, { config, trusted, metrics, log });

@@ -12,6 +12,7 @@ const PROBLEM_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   payload_too_large: 413,
+  uri_too_long: 414,
   range_not_satisfiable: 416,
   too_many_requests: 429,
   busy: 503,

@@ -1,7 +1,8 @@
 /**
- * Every request enters here. The front door gives it its id and its log record, turns its
- * target into a path, and hands it to the first layer that answers: the API reference page,
- * the proxy API, the page cache, then Express. The headers every answer carries (security
+ * Every request enters here. The front door gives it its id and its log record, refuses a
+ * target longer than MAX_URL_BYTES (414) before anything parses it, turns the target into a path,
+ * and hands it to the first layer that answers: the API reference page, the proxy API, the page
+ * cache, then Express. The headers every answer carries (security
  * headers, the request id) are decided here once, by layer (the API's JSON is read across
  * origins, pages are not), and every layer takes them from base-headers.ts.
  */
@@ -58,14 +59,30 @@ const pathOf = (url: string) => {
   return q === -1 ? url : url.slice(0, q);
 };
 
-export function createFrontDoor(security: HeaderSets, observeRequest: RequestObserver, layers: Layers): RequestListener {
+/**
+ * `maxUrlBytes`: the longest request target taken (MAX_URL_BYTES). Past it the answer is 414 at
+ * once, as nginx's large_client_header_buffers answers: every memo and cache keyed by a target
+ * is bounded by bytes, and no parser, router or log line ever sees a longer one
+ * (docs/decisions/032). node:http delivers the target as one byte per character.
+ */
+export function createFrontDoor(
+  security: HeaderSets,
+  observeRequest: RequestObserver,
+  layers: Layers,
+  maxUrlBytes = Infinity,
+): RequestListener {
   const pagePairs = pairsOf(security.pages);
   const apiPairs = pairsOf(security.api);
   const apiDocsPairs = pairsOf(security.apiDocs);
   return (req, res) => {
     observeRequest(req, res);
     useHeaderSet(res, pagePairs);
-    const url = originForm(req.url ?? '/');
+    const target = req.url ?? '/';
+    if (target.length > maxUrlBytes) {
+      sendProblem(res, problem('uri_too_long', `the request target is longer than ${maxUrlBytes} bytes`));
+      return;
+    }
+    const url = originForm(target);
     if (url === undefined) {
       sendProblem(res, problem('bad_request', 'the request target must be a path'));
       return;

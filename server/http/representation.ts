@@ -17,14 +17,15 @@ import {
   type ZstdCompress,
 } from 'node:zlib';
 import Negotiator from 'negotiator';
+import { clientMemo } from './client-memo.js';
 
 type Encoding = 'br' | 'zstd' | 'gzip' | 'identity';
 /** On a tie in the client's weights, the first wins: brotli is the smallest, zstd the quickest to make. */
 const ENCODINGS: Encoding[] = ['br', 'zstd', 'gzip', 'identity'];
 const IDENTITY: readonly Encoding[] = ['identity'];
-const encodingMemo = new Map<string, readonly Encoding[]>();
+const encodingMemo = clientMemo<readonly Encoding[]>();
 
-/** The encodings the client accepts, best first; the few distinct Accept-Encoding values are memoised. */
+/** The encodings the client accepts, best first; each distinct Accept-Encoding is worked out once. */
 function acceptedEncodings(acceptEncoding: string | undefined): readonly Encoding[] {
   const header = acceptEncoding ?? '';
   let found = encodingMemo.get(header);
@@ -35,7 +36,7 @@ function acceptedEncodings(acceptEncoding: string | undefined): readonly Encodin
     };
     found = negotiator.encodings(ENCODINGS, { preferred: ENCODINGS });
     if (found.length === 0) found = IDENTITY;
-    if (encodingMemo.size < 100) encodingMemo.set(header, found);
+    encodingMemo.set(header, found);
   }
   return found;
 }

@@ -7,7 +7,7 @@
  * through, with byte ranges. `describe()` tells pages an original's size, version and colour.
  */
 import { availableParallelism } from 'node:os';
-import { LRUCache } from 'lru-cache';
+import { clientMemo } from '../http/client-memo.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
@@ -79,7 +79,7 @@ export class MediaEndpoint {
     if (this.#burst.first(msg)) this.#log.warn({ why }, msg);
   };
   /** Each distinct address is checked once; the answer (an address or a refusal) is reused. */
-  readonly #parsed = new LRUCache<string, MediaAddress | RefusedAddress>({ max: 10_000 });
+  readonly #parsed = clientMemo<MediaAddress | RefusedAddress>();
 
   constructor({ config, contentApiUrl, metrics, log, beforeOriginFetch }: MediaDeps) {
     this.policy = new SourcePolicy(contentApiUrl, config.MEDIA_ORIGINS ?? []);

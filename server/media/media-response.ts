@@ -5,13 +5,14 @@
  */
 import type { ServerResponse } from 'node:http';
 import { baseHeaders } from '../http/base-headers.js';
+import { clientMemo } from '../http/client-memo.js';
 import { ALL_TAG } from '../proxy/cache-tags.js';
 import type { OutputFormat } from './transform.js';
 
 /** The three kinds of client an address is answered for: AVIF, else WebP, else JPEG (PNG for transparency). */
 export type AcceptClass = 'avif' | 'webp' | 'legacy';
 
-const acceptMemo = new Map<string, AcceptClass>();
+const acceptMemo = clientMemo<AcceptClass>();
 
 /** The class of a client's Accept: a format counts only when named with a weight above zero (`*\/*` names none). */
 export function acceptClass(accept: string | undefined): AcceptClass {
@@ -25,7 +26,7 @@ export function acceptClass(accept: string | undefined): AcceptClass {
       if (type && (q === undefined || Number(q.slice(2)) > 0)) named.add(type);
     }
     found = named.has('image/avif') ? 'avif' : named.has('image/webp') ? 'webp' : 'legacy';
-    if (acceptMemo.size < 1_000) acceptMemo.set(header, found);
+    acceptMemo.set(header, found);
   }
   return found;
 }

@@ -159,7 +159,7 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
     }),
     shed: labelledCounter({
       name: 'load_shed_total',
-      help: 'Requests refused (503) to keep the service answering, by reason: event_loop (busy), upstream_queue (too many content API calls waiting).',
+      help: 'Requests refused (503) to keep the service answering, by reason: event_loop (busy), upstream_queue (too many content API calls waiting), render_lane (a client waited too long for its turn to render).',
       labelNames: ['reason'],
       registers,
     }),

@@ -3,9 +3,9 @@
  * of Express, so that a cached hit costs little more than writing its bytes (docs/decisions/001).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
+import { clientMemo } from '../http/client-memo.js';
 import { answerPreflight } from '../http/cors.js';
 import type { Partner, PartnerKeys } from '../http/partner-keys.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
@@ -54,7 +54,7 @@ export function createApiHandler({ cache, openApi, log, admission, partners, met
     });
 
   // Each distinct URL is checked once; the answer (a request or a problem) is reused.
-  const parsed = new LRUCache<string, ApiRequest | ContentError>({ max: 10_000 });
+  const parsed = clientMemo<ApiRequest | ContentError>();
   function parse(url: string): ApiRequest | ContentError {
     let request = parsed.get(url);
     if (!request) {

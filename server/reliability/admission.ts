@@ -3,8 +3,11 @@
  * overloaded refuses new renders (503) and calls to the content API, and a client over its budget
  * is refused the call (429). Only the request that causes a call to the content API comes here
  * (content-cache.ts asks, through the `admit` its caller gave it): cached, shared and stale
- * answers, and requests waiting for another's fetch, never do. Also what is counted and logged
- * when a call to the content API is refused a slot.
+ * answers, and requests waiting for another's fetch, never do. A render that called nothing and
+ * left nothing a cache keeps (an error page for a parameter that names nothing) is charged when
+ * it is done (docs/decisions/032), and a client refused within its window gets no new render
+ * until the window ends. Also what is counted and logged when a call to the content API is
+ * refused a slot.
  */
 import type { IncomingMessage } from 'node:http';
 import type { ContentError } from '../../shared/content-api.js';
@@ -28,12 +31,18 @@ export interface Admission {
    * budget stands, and the 503 or 429 to refuse it with, if it is refused.
    */
   admitCall(req: IncomingMessage, kind: MissKind, partner?: Partner): Promise<Spent>;
+  /** Before a render starts: the 503 of an overloaded process, or the 429 of a client refused within its window. */
+  refuseRender(req: IncomingMessage): ContentError | undefined;
+  /** Spends a point for a render done that called nothing and left nothing a cache keeps. */
+  charge(req: IncomingMessage): void;
   /** The budget a refused request was under, for the RateLimit headers of its 429. */
   budgetOf(partner: Partner | undefined, retryAfterS: number): Budget | undefined;
   /** The clients that asked for the most budget lately, most first. */
   spenders(): [client: string, points: number][];
   /** A call to the content API was refused a slot (upstream-gate.ts). */
   upstreamRefused(why: GateRefusal): void;
+  /** A render was refused a turn in its client's lane (render-lanes.ts). */
+  laneRefused(why: GateRefusal): void;
   readonly busy: boolean;
   stop(): void;
 }
@@ -48,6 +57,7 @@ export function createAdmission(deps: {
     | 'REDIS_TIMEOUT_MS'
     | 'UPSTREAM_QUEUE'
     | 'UPSTREAM_CONNECTIONS'
+    | 'RENDERS_PER_CLIENT'
   >;
   redis: RedisLink | undefined;
   trusted: TrustedProxies;
@@ -82,6 +92,14 @@ export function createAdmission(deps: {
       const busy = overloaded();
       return busy ? Promise.resolve({ refusal: busy }) : limiter.spend(req, kind, partner);
     },
+    refuseRender(req) {
+      const refusal = overloaded() ?? limiter.refusedNow(req);
+      if (refusal?.code === 'too_many_requests') metrics.rateLimited('page').inc();
+      return refusal;
+    },
+    charge(req) {
+      void limiter.spend(req, 'render');
+    },
     budgetOf: (partner, retryAfterS) => limiter.budgetOf(partner, retryAfterS),
     spenders: () => limiter.spenders(),
     upstreamRefused(why) {
@@ -92,6 +110,11 @@ export function createAdmission(deps: {
           'calls to the content API refused: too many at once',
         );
       }
+    },
+    laneRefused(why) {
+      metrics.shed('render_lane').inc();
+      if (bursts.first(`lane ${why}`))
+        log.warn({ why, perClient: config.RENDERS_PER_CLIENT }, 'a render refused: its client waited too long for its turn');
     },
     get busy() {
       return load.busy;

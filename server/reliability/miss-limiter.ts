@@ -8,7 +8,9 @@
  * memory standing in whenever Redis cannot answer), the machine's with workers (kept by their
  * primary: rate-limiter-flexible's cluster limiter), else this process's. A partner that sends
  * its key (partner-keys.ts) spends a budget of its own, RATE_LIMIT_MISSES_PER_KEY. Each spend says
- * what is left, for the RateLimit and RateLimit-Policy headers (rate-limit-headers.ts).
+ * what is left, for the RateLimit and RateLimit-Policy headers (rate-limit-headers.ts). A client
+ * refused is remembered here until its window ends, so that work that would cost before it could
+ * spend (a render) is refused at once, with no call to the budget's store (docs/decisions/032).
  */
 import cluster from 'node:cluster';
 import type { IncomingMessage } from 'node:http';
@@ -22,6 +24,7 @@ import {
 } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
 import type { RedisLink } from '../fleet/redis-link.js';
+import { clientMemo } from '../http/client-memo.js';
 import { problem } from '../http/problem.js';
 import { clientKey, type TrustedProxies } from '../http/trusted-proxies.js';
 import { BurstLog } from '../observability/burst-log.js';
@@ -31,7 +34,8 @@ import type { ContentError } from '../../shared/content-api.js';
 import type { Partner } from '../http/partner-keys.js';
 import { SpendLedger } from './spend-ledger.js';
 
-export type MissKind = 'api' | 'page';
+/** What spends: an API miss, a page render's call, or a render charged when done (refused only for the next one). */
+export type MissKind = 'api' | 'page' | 'render';
 
 /** A budget as a client is told of it: its policy, and what is left of it in this window. */
 export interface Budget {
@@ -54,6 +58,8 @@ export interface Spent {
 export interface MissLimiter {
   /** Spends one point of the client's budget (a partner's, with its key). */
   spend(req: IncomingMessage, kind: MissKind, partner?: Partner): Promise<Spent>;
+  /** The 429 of a client (never a partner) refused within its current window, if it was; spends nothing. */
+  refusedNow(req: IncomingMessage): ContentError | undefined;
   /** The budget a request is under, for the headers of a 429 (`remaining` 0). */
   budgetOf(partner: Partner | undefined, retryAfterS: number): Budget | undefined;
   /** The clients that asked this process for the most points in the last window or two, most first. */
@@ -107,6 +113,10 @@ export function createMissLimiter(deps: MissLimiterDeps): MissLimiter {
     },
   };
   const bursts = new BurstLog(duration * 1000);
+  /** Client → until when (epoch ms) it is refused: the end of the window it was refused in. */
+  const refusedUntil = clientMemo<number>();
+  const tooMany = (retryAfterS: number) =>
+    problem('too_many_requests', `too many requests for content that is not cached; try again in ${retryAfterS} s`, retryAfterS);
   const budget = (policy: Budget['policy'], remaining: number, msBeforeNext: number): Budget => ({
     policy,
     quota: budgets[policy].points,
@@ -117,6 +127,11 @@ export function createMissLimiter(deps: MissLimiterDeps): MissLimiter {
 
   return {
     spenders: () => ledger.top(),
+    refusedNow(req) {
+      const until = refusedUntil.get(clientKey(trusted.clientOf(req)));
+      const left = until === undefined ? 0 : until - Date.now();
+      return left > 0 ? tooMany(Math.ceil(left / 1000)) : undefined;
+    },
     budgetOf(partner, retryAfterS) {
       const policy = partner ? 'partner' : 'calls';
       return budgets[policy].limiter ? budget(policy, 0, retryAfterS * 1000) : undefined;
@@ -138,20 +153,14 @@ export function createMissLimiter(deps: MissLimiterDeps): MissLimiter {
           log.error({ err: rejected, client }, 'rate limiter failed; request let through');
           return {};
         }
-        metrics.rateLimited(kind).inc();
+        if (kind !== 'render') metrics.rateLimited(kind).inc();
         if (partner) metrics.partnerLimited(partner.name).inc();
         const retryAfterS = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
+        if (!partner) refusedUntil.set(client, Date.now() + rejected.msBeforeNext);
         if (bursts.first(client)) {
           log.warn({ client, kind, limit: points, windowS: duration, retryAfterS }, 'client over its budget of calls to the content API');
         }
-        return {
-          budget: budget(policy, 0, rejected.msBeforeNext),
-          refusal: problem(
-            'too_many_requests',
-            `too many requests for content that is not cached; try again in ${retryAfterS} s`,
-            retryAfterS,
-          ),
-        };
+        return { budget: budget(policy, 0, rejected.msBeforeNext), refusal: tooMany(retryAfterS) };
       }
     },
   };

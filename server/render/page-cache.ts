@@ -1,17 +1,18 @@
 /**
  * Rendered pages, cached per canonical address and page variant (page-variant.ts) and answered ahead of Express
- * (docs/decisions/008). A page is kept only as long as the answers it was built from may be
- * reused, so it is never older than its data may be.
+ * (docs/decisions/008), and the one not-found page of each variant (page-key.ts, docs/decisions/032).
+ * A page is kept only as long as the answers it was built from may be reused, so it is never
+ * older than its data may be.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import type { PurgeClock } from '../fleet/purge-clock.js';
+import type { PurgeGeneration } from '../fleet/purge-generation.js';
 import { sendStored, type StoredAnswer } from '../http/stored-response.js';
 import { pageHitChannel } from '../observability/diagnostics.js';
 import { observe } from '../observability/request-observer.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import type { Metrics } from '../observability/metrics.js';
-import { pageKey } from './page-key.js';
+import { notFoundKey, pageKey } from './page-key.js';
 import { variantOf, varyOf } from './page-variant.js';
 
 export interface CachedPage extends StoredAnswer {
@@ -31,7 +32,7 @@ export class PageCache {
     maxBytes: number,
     private readonly trusted: TrustedProxies,
     private readonly metrics: Metrics,
-    private readonly purges: PurgeClock,
+    private readonly purges: PurgeGeneration,
   ) {
     this.#lru = new LRUCache<string, CachedPage>({
       maxSize: maxBytes,
@@ -45,16 +46,30 @@ export class PageCache {
     this.metrics.pageCacheEvents(route, 'miss').inc();
   }
 
-  /** Keeps a page rendered since `renderedSince` (epoch ms), unless a purge came meanwhile: it may show what was purged. */
-  store(key: string, page: CachedPage, reuseUntil: number, renderedSince: number): void {
-    const ttl = reuseUntil - Date.now();
-    if (ttl >= MIN_TTL_MS && !this.purges.purgedSince(renderedSince)) this.#lru.set(key, page, { ttl });
+  /** The purge generation now: read when a render begins, and given back to `store`. */
+  get generation(): number {
+    return this.purges.now;
   }
 
-  /** Answers a GET or HEAD from the cache; false when the page is not there. */
+  /** Keeps a page whose render began at purge generation `renderedAt`, unless a purge came since: it may show what was purged. */
+  store(key: string, page: CachedPage, reuseUntil: number, renderedAt: number): void {
+    const ttl = reuseUntil - Date.now();
+    if (ttl >= MIN_TTL_MS && !this.purges.purgedSince(renderedAt)) this.#lru.set(key, page, { ttl });
+  }
+
+  /** Answers a GET or HEAD for a route's page from the cache; false when the page is not there. */
   serve(req: IncomingMessage, res: ServerResponse): boolean {
+    return this.#serve(req, res, pageKey);
+  }
+
+  /** Answers a page request that names no route with the not-found page, if it is kept. */
+  serveNotFound(req: IncomingMessage, res: ServerResponse): boolean {
+    return this.#serve(req, res, notFoundKey);
+  }
+
+  #serve(req: IncomingMessage, res: ServerResponse, keyOf: typeof pageKey): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const key = pageKey(req, this.trusted);
+    const key = keyOf(req, this.trusted);
     const page = key === undefined ? undefined : this.#lru.get(key);
     if (!page) return false;
     observe(res, { route: page.route, cache: 'HIT' });

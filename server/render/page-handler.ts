@@ -4,7 +4,11 @@
  * before the first byte: 200, 404 for an unknown route or id, 503 when the page's data cannot
  * be had. The page's ETag is made from what it was drawn from (the build, the variant, the
  * address and the validators of its data), so it is known before rendering: a client whose copy
- * is current gets a 304 without a render. A 200 is kept in the page cache.
+ * is current gets a 304 without a render. A 200 is kept in the page cache, and so is the one
+ * not-found page of each variant, drawn at NOT_FOUND_PATH for every address that is no route. A
+ * render must first pass its admission (shedding, its client's budget) and wait its turn in its
+ * client's lane (reliability/render-lanes.ts); one that called nothing and left nothing the page
+ * cache keeps is charged to its client when done (docs/decisions/032).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
@@ -14,7 +18,6 @@ import { canonicalHref } from '../../client/href.js';
 import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../client/route-table.js';
 import { ALL_TAG, urlTag } from '../proxy/cache-tags.js';
 import { cacheControl } from '../proxy/cached-answer.js';
-import type { ContentError } from '../../shared/content-api.js';
 import { pageStatus } from '../../shared/problems.js';
 import { routerSafe } from '../../shared/router-safe.js';
 import { etagMatches, Representation, streamEncoder, weakEtag } from '../http/representation.js';
@@ -26,11 +29,13 @@ import type { ContentCache } from '../proxy/content-cache.js';
 import { rateLimitHeaders } from '../http/rate-limit-headers.js';
 import type { Admission } from '../reliability/admission.js';
 import type { Budget, Spent } from '../reliability/miss-limiter.js';
+import type { RenderLanes } from '../reliability/render-lanes.js';
 import type { ClientAssets } from './client-assets.js';
 import { canonicalUrl, documentHead } from './document-head.js';
 import type { PageCache } from './page-cache.js';
-import { pageKey } from './page-key.js';
-import { BUSY_HTML, UNAVAILABLE_HTML } from './plain-pages.js';
+import { notFoundKey, NOT_FOUND_PATH, pageKey } from './page-key.js';
+import { admittedRenders, sendRefused } from './page-admission.js';
+import { UNAVAILABLE_HTML } from './plain-pages.js';
 import { RenderReads } from './render-tracking.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import { variantOf, varyOf } from './page-variant.js';
@@ -52,35 +57,34 @@ export interface PageHandlerDeps {
   /** Development: Vite adds its client and React's refresh preamble to the head. */
   transformHead?: ((url: string, head: string) => Promise<string>) | undefined;
   trusted: TrustedProxies;
-  /** What a render must pass: shedding (refused before it starts), then, at its first read that calls the content API, its client's budget. */
-  overloaded: () => ContentError | undefined;
-  admission: Pick<Admission, 'admitCall' | 'budgetOf'>;
+  /**
+   * What a render must pass: before it starts, shedding and its client's standing (refuseRender);
+   * at its first read that calls the content API, its client's budget (admitCall); when it is
+   * done, a charge if it called nothing and left nothing kept.
+   */
+  admission: Pick<Admission, 'refuseRender' | 'admitCall' | 'charge' | 'budgetOf'>;
+  /** Each client's renders, a few at once. */
+  lanes: RenderLanes;
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
 }
 
-/** The page of a process too busy to render now (docs/decisions/020), whenever the overload is found. */
-function sendBusy(req: IncomingMessage, res: ServerResponse, retryAfterS = 1): void {
-  observe(res, { cache: 'REFUSED' });
-  res
-    .writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(retryAfterS) })
-    .end(req.method === 'HEAD' ? undefined : BUSY_HTML);
-}
-
 export function createPageHandler(deps: PageHandlerDeps) {
-  return async function handlePage(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return admittedRenders(deps, render);
+
+  async function render(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const controller = new AbortController();
     res.once('close', () => controller.abort());
-    // The route is known once the router has matched; until then a page is a page.
-    observe(res, { route: 'page' });
-    const target = req.url ?? '/';
+    // Every address that is no route gets the one not-found page, drawn where it names no address a client chose.
+    const notFound = notFoundKey(req, deps.trusted) !== undefined;
+    const target = notFound ? NOT_FOUND_PATH : (req.url ?? '/');
     const origin = deps.publicOrigin();
     // Concatenated, not resolved: a URL such as //other.host/ must stay a path on this origin.
     const url = new URL(origin + routerSafe(target));
     const variant = variantOf(req, deps.trusted);
     const fail = (error: unknown, what: string) => {
-      deps.log.error({ err: error, url: target }, what);
+      deps.log.error({ err: error, url: req.url }, what);
       if (observed) observed.error = error;
       if (res.headersSent) {
         res.destroy();
@@ -89,17 +93,10 @@ export function createPageHandler(deps: PageHandlerDeps) {
       res.writeHead(500, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(UNAVAILABLE_HTML);
     };
 
-    // Too busy to render: a small page at once, while cached pages are still served ahead of this.
-    const busy = deps.overloaded();
-    if (busy) {
-      sendBusy(req, res, busy.retryAfterS);
-      return;
-    }
-
     // What observers (tracing) see of this render, when any listens.
     const observed: RenderEvent | undefined = renderChannel.hasSubscribers ? { res, variant, bytes: 0 } : undefined;
     const started = performance.now();
-    const renderedSince = Date.now();
+    const renderedAt = deps.pageCache?.generation ?? 0;
     const reads = new RenderReads();
     // The client's budget is spent once per render, at its first read that calls the content API.
     let admitted: Promise<Spent> | undefined;
@@ -113,9 +110,9 @@ export function createPageHandler(deps: PageHandlerDeps) {
     let page;
     try {
       const renderer = await deps.renderer();
-      const render = () =>
+      const draw = () =>
         renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads, admit), variant === 'large');
-      page = await (observed ? renderChannel.tracePromise(render, observed) : render());
+      page = await (observed ? renderChannel.tracePromise(draw, observed) : draw());
     } catch (error) {
       if (!controller.signal.aborted) fail(error, 'page loaders failed');
       return;
@@ -131,7 +128,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     // Refused as too busy while its loaders ran: the same page as when refused before them.
     if (page.errorCode === 'busy') {
       observe(res, { route });
-      sendBusy(req, res, reads.retryAfterS);
+      sendRefused(req, res, 503, reads.retryAfterS);
       return;
     }
     observe(res, { route, cache: 'MISS' });
@@ -166,8 +163,15 @@ export function createPageHandler(deps: PageHandlerDeps) {
       ...((status === 429 || status === 503) && reads.retryAfterS !== undefined ? ['retry-after', String(reads.retryAfterS)] : []),
     ];
     const vary = ['vary', varyOf(req, deps.trusted)];
-    const key = status === 200 && deps.pageCache ? pageKey(req, deps.trusted) : undefined;
+    const key = !deps.pageCache
+      ? undefined
+      : notFound
+        ? status === 404 && notFoundKey(req, deps.trusted)
+        : status === 200 && pageKey(req, deps.trusted);
     if (key) deps.pageCache!.missed(route);
+    // Nothing kept and nothing spent: the render itself costs its client a point (an error page for
+    // a parameter that names nothing, an address the router reads as a route that is not its own).
+    else if (!admitted) deps.admission.charge(req);
     if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
       if (observed) observed.notModified = true;
       res.writeHead(304, [...headers, ...vary, 'etag', etag]).end();
@@ -203,12 +207,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
         out.end();
         if (key) {
           const html = new Representation(Buffer.concat(chunks), etag);
-          deps.pageCache!.store(
-            key,
-            { status: 200, body: html, headers, storedAt: Date.now(), route, tags },
-            reads.reuseUntil,
-            renderedSince,
-          );
+          deps.pageCache!.store(key, { status, body: html, headers, storedAt: Date.now(), route, tags }, reads.reuseUntil, renderedAt);
         }
       },
     });
@@ -241,7 +240,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       },
       onError(error) {
         if (controller.signal.aborted) return;
-        deps.log.error({ err: error, url: target }, 'page render error');
+        deps.log.error({ err: error, url: req.url }, 'page render error');
         if (observed) observed.error = error;
       },
     });
@@ -259,5 +258,5 @@ export function createPageHandler(deps: PageHandlerDeps) {
       stream.abort();
       encoder?.destroy();
     });
-  };
+  }
 }

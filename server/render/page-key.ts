@@ -1,24 +1,58 @@
 /**
- * The key of a page in the page cache: the variant the visitor gets and the page's canonical
- * address, so that `/?utm_source=x` is the page `/` and parameters a page does not read never
- * make a new entry. Undefined for an address that is no route (never cached).
+ * Where a page request is answered from, worked out once per distinct target (a memo bounded in
+ * bytes: http/client-memo.ts), with the variant the visitor gets:
+ * - a route's canonical address: the page cache keeps the page per canonical address, so that
+ *   `/?utm_source=x` is the page `/` and parameters a page does not read never make a new entry;
+ * - no route at all (what every scanner asks for): the one not-found page of the variant, drawn at
+ *   NOT_FOUND_PATH and kept like a page, so that it names no address a client chose
+ *   (docs/decisions/032);
+ * - an address React Router takes for a route that is not the route's own spelling
+ *   (`/JTJJ/QYWH`, an encoded letter): drawn as asked, never kept.
  */
 import type { IncomingMessage } from 'node:http';
-import { LRUCache } from 'lru-cache';
+import { matchRoutes } from 'react-router';
 import { canonicalHref } from '../../client/href.js';
+import { ROUTES } from '../../client/route-table.js';
+import { routerSafe } from '../../shared/router-safe.js';
+import { clientMemo } from '../http/client-memo.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import { variantOf } from './page-variant.js';
 
-/** Canonical addresses of the targets seen lately ('' for no route): every cached page's lookup needs one. */
-const canonicalOf = new LRUCache<string, string>({ max: 10_000 });
+/** Where the not-found page is drawn: an address that is no route. */
+export const NOT_FOUND_PATH = '/404';
+/** A target's class: the canonical address (which starts with `/`), NOT_FOUND, or AS_ASKED. */
+const NOT_FOUND = '404';
+const AS_ASKED = '';
 
-export function pageKey(req: IncomingMessage, trusted: TrustedProxies): string | undefined {
-  const target = req.url ?? '/';
-  let canonical = canonicalOf.get(target);
-  if (canonical === undefined) {
+/** The routes' paths as React Router matches them (client/app-routes.ts, without its catch-all). */
+const ROUTE_PATHS = [{ path: '/', children: Object.values(ROUTES).map((r) => (r.path === '/' ? { index: true } : { path: r.path })) }];
+
+const classes = clientMemo<string>();
+
+function classOf(target: string): string {
+  let found = classes.get(target);
+  if (found === undefined) {
     const q = target.indexOf('?');
-    canonical = canonicalHref(q === -1 ? target : target.slice(0, q), new URLSearchParams(q === -1 ? '' : target.slice(q + 1))) ?? '';
-    canonicalOf.set(target, canonical);
+    const search = new URLSearchParams(q === -1 ? '' : target.slice(q + 1));
+    found = canonicalHref(q === -1 ? target : target.slice(0, q), search) ?? AS_ASKED;
+    // As the page handler hands the target to the router: concatenated, never resolved.
+    if (found === AS_ASKED && !matchRoutes(ROUTE_PATHS, new URL(`http://site${routerSafe(target)}`).pathname)) found = NOT_FOUND;
+    classes.set(target, found);
   }
-  return canonical === '' ? undefined : `${variantOf(req, trusted)} ${canonical}`;
+  return found;
+}
+
+/** The page cache's key for a route's page; undefined for any other request. */
+export function pageKey(req: IncomingMessage, trusted: TrustedProxies): string | undefined {
+  const found = classOf(req.url ?? '/');
+  return found === AS_ASKED || found === NOT_FOUND ? undefined : `${variantOf(req, trusted)} ${found}`;
+}
+
+/**
+ * The page cache's key for the not-found page, for a page request that names no route; undefined
+ * for any other. Asked only of what reaches the page handler: the app's other routes (robots.txt,
+ * health, static files) name no route either.
+ */
+export function notFoundKey(req: IncomingMessage, trusted: TrustedProxies): string | undefined {
+  return classOf(req.url ?? '/') === NOT_FOUND ? `${variantOf(req, trusted)} ${NOT_FOUND}` : undefined;
 }

@@ -9,9 +9,9 @@
  * the page is then keyed and varied on that header, never on the raw User-Agent.
  */
 import type { IncomingMessage } from 'node:http';
-import { LRUCache } from 'lru-cache';
 import { UAParser } from 'ua-parser-js';
 import { PAGE_VARIANT_HEADER, TEXT_SIZE_COOKIE } from '../../shared/constants.js';
+import { clientMemo } from '../http/client-memo.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 
 type ScaleMode = 'zoom' | 'transform';
@@ -22,7 +22,7 @@ const TRANSFORM_BROWSERS = /\b(edge|opera|firefox)\b/i;
 const TRANSFORM_ENGINES = /^(gecko|goanna)$/i;
 const MAX_UA_LENGTH = 512;
 const LARGE_TEXT = new RegExp(`(?:^|;\\s*)${TEXT_SIZE_COOKIE}=large(?:;|$)`);
-const memo = new LRUCache<string, ScaleMode>({ max: 2_000 });
+const memo = clientMemo<ScaleMode>();
 
 /** The scaling mode for a User-Agent; each distinct string is parsed once. */
 function scaleModeFor(userAgent: string | undefined): ScaleMode {

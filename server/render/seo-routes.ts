@@ -1,8 +1,9 @@
 /**
  * /robots.txt, the sitemap (/sitemap.xml, and /sitemap-<n>.xml once it is split:
  * server/seo/sitemap.ts) and, with INDEXNOW_KEY, the IndexNow key file at /<key>.txt. The
- * sitemap is read through the cache and rebuilt at most every few minutes; while it cannot be
- * rebuilt the last one stands.
+ * sitemap is read through the cache and rebuilt at most every few minutes, whoever asks for it or
+ * its parts; while it cannot be rebuilt the last one stands, and a rebuild that failed is not
+ * tried again for a while (docs/decisions/032: no request makes the sitemap's reads on demand).
  */
 import type { Express, Request, Response } from 'express';
 import type { ContentApi } from '../../shared/content-api.js';
@@ -14,6 +15,8 @@ import { observe } from '../observability/request-observer.js';
 import { renderSitemaps, sitemapEntries } from '../seo/sitemap.js';
 
 const SITEMAP_TTL_MS = 5 * 60_000;
+/** After a rebuild that failed, the next is not tried before this. */
+const RETRY_AFTER_FAILURE_MS = 30_000;
 
 function xmlAnswer(xml: string, at: number): StoredAnswer {
   return {
@@ -32,16 +35,19 @@ export interface SeoRouteOptions {
 export function seoRoutes(api: ContentApi, origin: () => string, log: Logger, options: SeoRouteOptions = {}) {
   let built: { at: number; main: StoredAnswer; parts: StoredAnswer[] } | undefined;
   let building: Promise<void> | undefined;
+  let failedAt = -Infinity;
 
   /** Rebuilds when older than its time to live; concurrent requests share one rebuild. */
   const fresh = async (): Promise<typeof built> => {
     if (built && Date.now() - built.at <= SITEMAP_TTL_MS) return built;
+    if (Date.now() - failedAt < RETRY_AFTER_FAILURE_MS) return built;
     building ??= (async () => {
       try {
         const sitemaps = renderSitemaps(origin(), await sitemapEntries(api));
         const at = Date.now();
         built = { at, main: xmlAnswer(sitemaps.main, at), parts: sitemaps.parts.map((xml) => xmlAnswer(xml, at)) };
       } catch (error) {
+        failedAt = Date.now();
         log.warn({ err: error }, 'sitemap could not be built');
       } finally {
         building = undefined;

@@ -3,8 +3,9 @@
  * pages have one: the route must be one of the route table's, and an item's id one the content
  * API knows, read through the cache as the page reads it (so a card for an unknown id costs what
  * a 404 page costs). A read that calls the content API spends the client's budget, once per
- * card, as a page render does; a card not in memory is drawn once (there are only as many as the
- * site has pages), and not while the process sheds load.
+ * card, as a page render does, and so does drawing a card not in memory (a tenth of a second of
+ * work that the cards' bounded memory may have let go: docs/decisions/032); a card is drawn once
+ * however many ask at the same time, and not while the process sheds load.
  */
 import type { Express, Request, Response } from 'express';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
@@ -67,6 +68,8 @@ export function shareCardRoutes(deps: ShareCardDeps) {
           res.status(304).set(headers).end();
           return;
         }
+        // Drawing costs as a call does: the client's budget pays for it (once, with any read's call).
+        if (!deps.cards.held(text)) await admit();
         const drawn = await deps.cards.card(text);
         observe(res, { cache: drawn.drawn ? 'MISS' : 'HIT' });
         res

@@ -113,6 +113,12 @@ export class ShareCards {
       .digest('base64url');
   }
 
+  /** Whether the card for this text is in memory or being drawn: asking for it draws nothing. */
+  held(text: CardText): boolean {
+    const key = this.keyOf(text);
+    return this.#cards.has(key) || this.#drawing.has(key);
+  }
+
   /** The card for this text: from memory, or drawn now (once, however many ask at the same time). */
   async card(text: CardText): Promise<DrawnCard> {
     const key = this.keyOf(text);

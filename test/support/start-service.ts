@@ -21,15 +21,17 @@ export async function startService(env: Record<string, string> = {}, options: { 
     },
   });
   // The per-client limits and load shedding are off unless a test asks for them: most tests send
-  // many misses over many connections from one address, on a machine busy with other test files.
+  // many misses and renders over many connections from one address, on a machine busy with other test files.
   const config = loadConfig({
     LOG_LEVEL: 'info',
     RATE_LIMIT_MISSES: '0',
     SHED_EVENT_LOOP_LAG_MS: '0',
     MAX_CONNECTIONS_PER_CLIENT: '100000',
+    RENDERS_PER_CLIENT: '0',
     ...env,
   });
-  const service = await createService(config, { logger: pino({ level: 'info' }, sink), app: builtApp(options.clientDir) });
+  // At LOG_LEVEL (info unless a test says): every line written is kept for the test to read.
+  const service = await createService(config, { logger: pino({ level: config.LOG_LEVEL }, sink), app: builtApp(options.clientDir) });
   const url = await service.listen(0, '127.0.0.1');
   return { service, url, logs, close: () => service.close() };
 }
