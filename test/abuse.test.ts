@@ -3,8 +3,9 @@
  * the service call the content API are limited (fleet-wide with Redis), and only those: cached and
  * shared answers, and requests that wait for another's call, spend nothing; calls to the
  * content API are capped, with a bounded queue, and the overflow gets a fast 503 that does not
- * open the breaker; an overloaded process refuses new renders and misses while it keeps serving
- * cached pages, and says so in /readyz. Clients are told apart by their loopback source address
+ * open the breaker; a render that called nothing and kept nothing is charged, and a client over
+ * its budget gets no new render; each client's renders run in a lane of their own; an overloaded
+ * process refuses new renders and misses while it keeps serving cached pages, and says so in /readyz. Clients are told apart by their loopback source address
  * (127.0.0.2, 127.0.0.3, …), as the service sees them.
  */
 import { Agent, request } from 'undici';
@@ -15,6 +16,7 @@ import { startTestUpstream, type TestUpstream } from './support/test-upstream.js
 import { metric, sleep, until } from './support/polling.js';
 import { problem } from '../server/http/problem.js';
 import { apiRequestFor } from '../server/proxy/api-request.js';
+import { TOO_MANY_HTML } from '../server/render/plain-pages.js';
 
 let upstream: TestUpstream;
 const running: RunningService[] = [];
@@ -164,6 +166,53 @@ describe('a client flooding what is not cached', () => {
     expect((await joined).status).toBe('MISS');
     expect(asked).toEqual(['over budget', 'within budget']);
     expect(upstream.callsTo('/api/news?page=8&pageSize=9')).toBe(1);
+  });
+
+  it('a render that called nothing and kept nothing spends a point; past the budget, no new render until the window ends', async () => {
+    const svc = await service({ RATE_LIMIT_MISSES: '4', RATE_LIMIT_WINDOW_S: '60' });
+    // The layout's data read by another visitor first (and the not-found page drawn): the attacker's renders call nothing.
+    const visitor = client('127.0.0.13');
+    expect((await visitor(`${svc.url}/`, { accept: 'text/html' })).status).toBe(200);
+    expect((await visitor(`${svc.url}/wp-admin/`, { accept: 'text/html' })).status).toBe(404);
+    const attacker = client('127.0.0.12');
+    const statuses: number[] = [];
+    let refused: Awaited<ReturnType<typeof attacker>> | undefined;
+    for (let i = 0; i < 8; i++) {
+      // An id that is no number: the page's 404, drawn without a call, different every time.
+      const res = await attacker(`${svc.url}/gnyy/detail?id=x${i}`, { accept: 'text/html' });
+      statuses.push(res.status);
+      if (res.status === 429) refused = res;
+    }
+    expect(upstream.totalCalls()).toBeGreaterThan(0);
+    // Four charged, the fifth refused its charge when done; from then on, refused before any render.
+    expect(statuses).toEqual([404, 404, 404, 404, 404, 429, 429, 429]);
+    expect(refused!.body).toBe(TOO_MANY_HTML);
+    expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused!.headers['ratelimit-policy']).toBeDefined();
+    expect(await metric(svc, 'rate_limited_total{kind="page"}')).toBe(3);
+    // Kept pages cost nothing and are still served to it, the not-found page of any address too.
+    expect((await attacker(`${svc.url}/`, { accept: 'text/html' })).headers['x-cache']).toBe('HIT');
+    const unknown = await attacker(`${svc.url}/no/such/page`, { accept: 'text/html' });
+    expect([unknown.status, unknown.headers['x-cache']]).toEqual([404, 'HIT']);
+  });
+
+  it('each client renders in a lane of its own: another client’s render never waits behind a flood of them', async () => {
+    const svc = await service({ RENDERS_PER_CLIENT: '1' });
+    const flooder = client('127.0.0.14');
+    const visitor = client('127.0.0.15');
+    expect((await visitor(`${svc.url}/`, { accept: 'text/html' })).status).toBe(200);
+    // Every expert's page reads its own answer, which the content API takes 300 ms to send.
+    upstream.delayMs = 300;
+    const done: string[] = [];
+    const asking = [1, 2, 3, 4].map((id) =>
+      flooder(`${svc.url}/zjxz/detail?id=${id}`, { accept: 'text/html' }).then((r) => done.push(`flooder ${id}: ${r.status}`)),
+    );
+    await until(() => upstream.callsTo('/api/experts/1') === 1, 'the flooder’s first render');
+    const visiting = visitor(`${svc.url}/zjxz/detail?id=5`, { accept: 'text/html' }).then((r) => done.push(`visitor: ${r.status}`));
+    await Promise.all([...asking, visiting]);
+    // The flooder's renders one at a time (each waited for the one before); the visitor's beside them.
+    expect(done.slice(0, 2).sort()).toEqual(['flooder 1: 200', 'visitor: 200']);
+    expect(done.slice(2)).toEqual(['flooder 2: 200', 'flooder 3: 200', 'flooder 4: 200']);
   });
 
   describe('with two instances sharing Redis', () => {

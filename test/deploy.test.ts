@@ -378,7 +378,11 @@ describe('the image', () => {
       expect(proof.healthcheck.join(' ')).toMatch(/^CMD node -e .*\/healthz/);
       // The very build these tests run on (test/node-runtime.test.ts), byte for byte.
       expect(proof.node).toBe(`v${runtime.version}`);
-      expect(proof.nodeSha256).toBe(createHash('sha256').update(readFileSync(realpathSync(process.execPath))).digest('hex'));
+      expect(proof.nodeSha256).toBe(
+        createHash('sha256')
+          .update(readFileSync(realpathSync(process.execPath)))
+          .digest('hex'),
+      );
       expect(proof.uid).toBe('1000');
       expect(proof.write.status).not.toBe(0);
       expect(proof.write.stderr).toMatch(/Read-only file system/);

@@ -24,14 +24,21 @@ describe('page variants', () => {
     const on = await fetch(`${svc.url}/text-size?large=1&back=${encodeURIComponent('/lxwm/index?x=1')}`, { redirect: 'manual' });
     expect(on.status).toBe(303);
     expect(on.headers.get('location')).toBe('/lxwm/index?x=1');
-    expect(on.headers.get('set-cookie')).toMatch(/^textsize=large; Path=\/; Max-Age=31536000; SameSite=Lax/);
+    // Only the server reads it: HttpOnly; Secure only where the site is served over https.
+    expect(on.headers.get('set-cookie')).toBe('textsize=large; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly');
     expect(on.headers.get('cache-control')).toBe('no-store');
     const off = await fetch(`${svc.url}/text-size?large=0&back=/`, { redirect: 'manual' });
-    expect(off.headers.get('set-cookie')).toMatch(/^textsize=; Path=\/; Max-Age=0/);
+    expect(off.headers.get('set-cookie')).toBe('textsize=; Path=/; Max-Age=0; SameSite=Lax; HttpOnly');
     for (const back of ['//evil.example/', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)']) {
       const res = await fetch(`${svc.url}/text-size?large=1&back=${encodeURIComponent(back)}`, { redirect: 'manual' });
       expect(res.headers.get('location'), back).toBe('/');
     }
+  });
+
+  it('the cookie is Secure when the site’s public origin is https', async () => {
+    svc = await startService({ PUBLIC_ORIGIN: 'https://www.example.cn' }, { clientDir: 'dist/client' });
+    const on = await fetch(`${svc.url}/text-size?large=1&back=/`, { redirect: 'manual' });
+    expect(on.headers.get('set-cookie')).toBe('textsize=large; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly; Secure');
   });
 
   it('the large-text mode is drawn by the server, for any browser, and cached apart', async () => {

@@ -2,7 +2,7 @@
  * Share cards (each page's og:image) from the real service: only the site's own pages have one
  * (a route of the table and, for an item's page, an id the content API knows); every parameter
  * is checked; a card is drawn once however many ask for it at once, kept within its memory bound,
- * revalidated by its ETag, and a card whose item must be fetched spends the client's budget. Hostile text
+ * revalidated by its ETag, and a card that must be drawn or whose item must be fetched spends the client's budget. Hostile text
  * (markup, characters XML cannot hold) is drawn as text.
  */
 import sharp from 'sharp';
@@ -139,5 +139,23 @@ describe('a card for an item nothing holds spends the client’s budget, as its 
     const refused = await request(svc.url).get(paths[4]!).expect(429);
     expect(refused.headers['retry-after']).toBeDefined();
     await getPng(svc.url, paths[0]!).expect(200);
+  });
+});
+
+describe('drawing a card spends the client’s budget, though its data is cached', () => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    svc = await startService({ RATE_LIMIT_MISSES: '3', RATE_LIMIT_WINDOW_S: '600' });
+  });
+  afterAll(() => svc?.close());
+
+  it('past the budget a card not in memory is refused with 429, while a card already drawn is still served', async () => {
+    // The routes' own cards read nothing the content API must be asked for: only the drawing costs.
+    const paths = ['home', 'culture', 'history', 'awards', 'contact'].map((route) => `/share-card/${route}.png`);
+    const statuses: number[] = [];
+    for (const path of paths) statuses.push((await getPng(svc.url, path)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    await getPng(svc.url, paths[0]!).expect(200);
+    expect(drawnLines(svc)).toHaveLength(3);
   });
 });
