@@ -7,7 +7,7 @@
 //   only shedding differs; the visitor reads a cached page.
 // Loopback only; every process started here is stopped here.
 import { writeFileSync } from 'node:fs';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import {
   commandLine,
   countingUpstream,
@@ -15,11 +15,11 @@ import {
   ensureWrk,
   fmt,
   isMain,
-  quantile,
   stamp,
   startService,
   table,
   tempPath,
+  visitor,
   writeSection,
   wrkAsync,
 } from './lib.js';
@@ -63,37 +63,6 @@ const refusals = (attack) => ({
   limited: Number(/^429: (\d+)$/m.exec(attack.out)?.[1] ?? NaN),
   shed: Number(/^503: (\d+)$/m.exec(attack.out)?.[1] ?? NaN),
 });
-
-/** An ordinary visitor at 127.0.0.2 asking for `paths` in turn every 20 ms until stopped: latencies and failures. */
-function visitor(base, paths) {
-  const agent = new Agent({ localAddress: '127.0.0.2', connections: 4 });
-  const latencies = [];
-  const failures = new Map();
-  let going = true;
-  const done = (async () => {
-    for (let i = 0; going; i++) {
-      const started = performance.now();
-      try {
-        const res = await request(base + paths[i % paths.length], { dispatcher: agent, headers: { accept: 'text/html' } });
-        await res.body.dump();
-        latencies.push(performance.now() - started);
-        if (res.statusCode >= 400 && res.statusCode !== 404) failures.set(res.statusCode, (failures.get(res.statusCode) ?? 0) + 1);
-      } catch (error) {
-        failures.set(String(error?.code ?? error), (failures.get(String(error?.code ?? error)) ?? 0) + 1);
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await agent.close();
-  })();
-  return {
-    async stop() {
-      going = false;
-      await done;
-      const errors = [...failures.values()].reduce((a, b) => a + b, 0);
-      return { requests: latencies.length + errors, errors, failures, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
-    },
-  };
-}
 
 const describeFailures = (failures) => (failures.size ? [...failures].map(([k, n]) => `${n}× ${k}`).join(', ') : 'none');
 

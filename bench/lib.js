@@ -322,6 +322,40 @@ export function quantile(values, q) {
 }
 
 /**
+ * An ordinary visitor at 127.0.0.2 (another client than wrk's 127.0.0.1) asking for `paths` in turn
+ * every 20 ms until stopped: latencies and failures (a 404 is an answer, not a failure).
+ */
+export function visitor(base, paths, headers = { accept: 'text/html' }) {
+  const agent = new Agent({ localAddress: '127.0.0.2', connections: 4 });
+  const latencies = [];
+  const failures = new Map();
+  let going = true;
+  const done = (async () => {
+    for (let i = 0; going; i++) {
+      const started = performance.now();
+      try {
+        const res = await request(base + paths[i % paths.length], { dispatcher: agent, headers });
+        await res.body.dump();
+        latencies.push(performance.now() - started);
+        if (res.statusCode >= 400 && res.statusCode !== 404) failures.set(res.statusCode, (failures.get(res.statusCode) ?? 0) + 1);
+      } catch (error) {
+        failures.set(String(error?.code ?? error), (failures.get(String(error?.code ?? error)) ?? 0) + 1);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await agent.close();
+  })();
+  return {
+    async stop() {
+      going = false;
+      await done;
+      const errors = [...failures.values()].reduce((a, b) => a + b, 0);
+      return { requests: latencies.length + errors, errors, failures, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+    },
+  };
+}
+
+/**
  * Alternate wrk runs between targets, `rounds` times; the median of each figure per target.
  * A one-second run per target comes first and is not counted: the first run after a server
  * starts or changes target is often the slowest (JIT, connection setup, caches).

@@ -15,6 +15,7 @@ const { runBrowser } = await import('./browser.js');
 const { runFleet } = await import('./fleet.js');
 const { runEdge } = await import('./edge.js');
 const { runAbuse } = await import('./abuse.js');
+const { runRequestClasses } = await import('./request-classes.js');
 const { runTracing } = await import('./tracing.js');
 const { runMedia } = await import('./media.js');
 
@@ -75,6 +76,14 @@ verdicts.push([
   abuse.ids.on.upstreamPerSecond < abuse.ids.off.upstreamPerSecond / 5 && abuse.ids.on.visits.errors === 0 ? 'yes' : '**no**',
 ]);
 
+const classes = await runRequestClasses();
+section('request-classes', classes.markdown);
+verdicts.push([
+  'request classes: unknown addresses from one client ≥ 0.5 × the cached home page; a visitor’s cached page p99 < 25 ms beside a 100-connection flood of them',
+  `${fmt(classes.unknownRatio, 2)} ×; p99 ${fmt(classes.floodP99, 1)} ms (alone ${fmt(classes.aloneP99, 1)} ms)`,
+  classes.met ? 'yes' : '**no**',
+]);
+
 const tracing = await runTracing();
 writeSection('tracing', tracing.markdown);
 section('tracing', tracing.markdown);
@@ -117,6 +126,7 @@ orderSections([
   'fleet',
   'edge',
   'abuse',
+  'request-classes',
   'tracing',
   'media',
   'browser',

@@ -100,6 +100,11 @@ const schema = z.object({
   MAX_URL_BYTES: int(1_024, 65_536)
     .default(8_192)
     .describe('longest request target (path and query) taken; past it, 414 before anything reads it'),
+  REQUESTS_PER_TURN: int(0, 10_000)
+    .default(8)
+    .describe(
+      'requests one client address starts in one turn of the event loop; the rest wait for the next turns, in which every waiting client starts its share, so that one client’s many connections cannot put their answers ahead of everyone else’s; `0` turns it off',
+    ),
   RENDERS_PER_CLIENT: int(0, 1_000)
     .default(2)
     .describe(

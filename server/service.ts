@@ -20,6 +20,7 @@ import { redisBus } from './fleet/purge-bus.js';
 import { RedisLink } from './fleet/redis-link.js';
 import { RedisTier } from './fleet/redis-tier.js';
 import { createFrontDoor } from './http/front-door.js';
+import { FairTurns } from './http/fair-turns.js';
 import { guardConnections } from './http/connection-guard.js';
 import { baseUrlOf, closeGracefully, listenOn, operatorListener, publicServer } from './listeners.js';
 import { apiDocsHeaders, apiHeaders, securityHeaders } from './http/security-headers.js';
@@ -139,7 +140,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const shared = redis
     ? new RedisTier(redis, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000)
     : link?.tier;
-  // When this process last purged: one clock for the answers and the pages.
+  // The purges this process has applied, counted: one count for the answers and the pages.
   const purges = new PurgeGeneration();
   const media = new MediaEndpoint({
     config,
@@ -250,7 +251,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       media: media.handle,
       app,
     },
-    config.MAX_URL_BYTES,
+    { maxUrlBytes: config.MAX_URL_BYTES, turns: new FairTurns(config.REQUESTS_PER_TURN, trusted) },
   );
   const served = tracing ? tracing.serve(frontDoor) : frontDoor;
   const server = publicServer(config, served, { trusted, metrics, forwarders });
@@ -258,8 +259,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   metrics.stats.ready = () => (admission.busy || !cache.warm ? 0 : 1);
   // A worker tells its primary when it holds answers, for the machine's readiness.
   const warmth = link && setInterval(() => link.state({ warm: cache.warm }), 500).unref();
-  // The internal listener for operators (METRICS_PORT), apart from the public port, behind a front
-  // door of its own request ids, the page headers, the request line and metrics, as on the public port.
+  // The operators' own listener (METRICS_PORT), behind a front door of its own: ids, headers, request line, metrics.
   const operatorServer =
     config.METRICS_PORT === undefined
       ? undefined

@@ -7,8 +7,12 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { matchRoutes } from 'react-router';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../client/route-table.js';
+import { routerTakes } from '../server/render/page-key.js';
+import { routerSafe } from '../shared/router-safe.js';
 import { startService, type RunningService } from './support/start-service.js';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -64,6 +68,24 @@ describe('an address that is no route', () => {
     // The app's own routes that are not pages are theirs, never the not-found page.
     expect((await fetch(`${svc.url}/robots.txt`)).status).toBe(200);
     expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('what React Router takes for a route', () => {
+  it('is decided without asking it to rank its routes, and as it decides', () => {
+    // The one expression holds only while every route is a plain path, with no parameter in it.
+    for (const route of Object.values(ROUTES)) expect(route.path).toMatch(/^\/[\w/-]*$/);
+    const routes = [{ path: '/', children: Object.values(ROUTES).map((r) => (r.path === '/' ? { index: true } : { path: r.path })) }];
+    const addresses = [
+      ...['/', '//', '/jtjj/qywh', '/JTJJ/QYWH', '/jtjj/qywh/', '/jtjj/qywh//', '/jtjj//qywh', '/%6Atjj/qywh', '/jtjj%2Fqywh'],
+      ...['/jtjj/qywh.', '/jtjj/./qywh', '/jtjj/../jtjj/qywh', '/jtjj/qywh?x=1', '/jtjj\\qywh', '/no/such', '/%09/', '/jtjj/qywh%20'],
+      ...['/ＪＴＪＪ/qywh', '/news/index', '/news/index/x', '/news%2Findex', '/zjxz/detail?id=1', '/Zjxz/Detail/'],
+    ];
+    for (const address of addresses) {
+      expect(routerTakes(address), address).toBe(matchRoutes(routes, new URL(`http://site${routerSafe(address)}`).pathname) !== null);
+    }
+    // One React Router warns of as it lets it through: nothing it knows.
+    expect(routerTakes('/%zz')).toBe(false);
   });
 });
 

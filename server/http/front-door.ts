@@ -1,8 +1,8 @@
 /**
  * Every request enters here. The front door gives it its id and its log record, refuses a
- * target longer than MAX_URL_BYTES (414) before anything parses it, turns the target into a path,
- * and hands it to the first layer that answers: the API reference page, the proxy API, the page
- * cache, then Express. The headers every answer carries (security
+ * target longer than MAX_URL_BYTES (414) before anything parses it, waits for its client's turn
+ * (fair-turns.ts), turns the target into a path, and hands it to the first layer that answers:
+ * the API reference page, the proxy API, the page cache, then Express. The headers every answer carries (security
  * headers, the request id) are decided here once, by layer (the API's JSON is read across
  * origins, pages are not), and every layer takes them from base-headers.ts.
  */
@@ -10,6 +10,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { RequestObserver } from '../observability/request-observer.js';
 import { API_DOCS_PATH } from '../proxy/api-docs-paths.js';
 import { applyBaseHeaders, useHeaderSet } from './base-headers.js';
+import type { FairTurns } from './fair-turns.js';
 import { problem, sendProblem } from './problem.js';
 import type { HeaderSet } from './security-headers.js';
 
@@ -59,30 +60,32 @@ const pathOf = (url: string) => {
   return q === -1 ? url : url.slice(0, q);
 };
 
-/**
- * `maxUrlBytes`: the longest request target taken (MAX_URL_BYTES). Past it the answer is 414 at
- * once, as nginx's large_client_header_buffers answers: every memo and cache keyed by a target
- * is bounded by bytes, and no parser, router or log line ever sees a longer one
- * (docs/decisions/032). node:http delivers the target as one byte per character.
- */
+/** What the public listener's front door holds every request to (docs/decisions/032). */
+export interface DoorLimits {
+  /**
+   * The longest request target taken (MAX_URL_BYTES): past it the answer is 414 at once, as
+   * nginx's large_client_header_buffers answers, so that no parser, router, memo or log line ever
+   * sees a longer one. node:http delivers the target as one byte per character.
+   */
+  maxUrlBytes: number;
+  /** Each client's share of a turn of the event loop. */
+  turns: FairTurns;
+}
+
 export function createFrontDoor(
   security: HeaderSets,
   observeRequest: RequestObserver,
   layers: Layers,
-  maxUrlBytes = Infinity,
+  limits?: DoorLimits,
 ): RequestListener {
   const pagePairs = pairsOf(security.pages);
   const apiPairs = pairsOf(security.api);
   const apiDocsPairs = pairsOf(security.apiDocs);
-  return (req, res) => {
-    observeRequest(req, res);
-    useHeaderSet(res, pagePairs);
-    const target = req.url ?? '/';
-    if (target.length > maxUrlBytes) {
-      sendProblem(res, problem('uri_too_long', `the request target is longer than ${maxUrlBytes} bytes`));
-      return;
-    }
-    const url = originForm(target);
+
+  function dispatch(req: IncomingMessage, res: ServerResponse): void {
+    // A client that left while its request waited for its turn is answered no more.
+    if (req.socket.destroyed) return;
+    const url = originForm(req.url ?? '/');
     if (url === undefined) {
       sendProblem(res, problem('bad_request', 'the request target must be a path'));
       return;
@@ -104,5 +107,16 @@ export function createFrontDoor(
     if (layers.cachedPage?.(req, res)) return;
     applyBaseHeaders(res);
     layers.app(req, res);
+  }
+
+  return (req, res) => {
+    observeRequest(req, res);
+    useHeaderSet(res, pagePairs);
+    if (!limits) return dispatch(req, res);
+    if ((req.url ?? '/').length > limits.maxUrlBytes) {
+      sendProblem(res, problem('uri_too_long', `the request target is longer than ${limits.maxUrlBytes} bytes`));
+      return;
+    }
+    limits.turns.take(req, () => dispatch(req, res));
   };
 }

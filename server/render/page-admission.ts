@@ -53,8 +53,12 @@ export function admittedRenders(deps: AdmissionDeps, render: Handler): Handler {
     try {
       await deps.lanes.run(req, async () => {
         turn = true;
-        // A client that left while it waited for its turn needs no render.
-        if (!res.closed) await Promise.all([render(req, res), answered(res)]);
+        // A client that left while it waited for its turn needs no render; one refused meanwhile
+        // (its budget spent by the renders ahead of this one) gets the refusal at once.
+        if (res.closed) return;
+        const late = deps.admission.refuseRender(req);
+        if (late) return refuse(req, res, late);
+        await Promise.all([render(req, res), answered(res)]);
       });
     } catch (error) {
       // No turn in its client's lane in time; anything else is the render's own failure (Express answers it).

@@ -10,7 +10,6 @@
  *   (`/JTJJ/QYWH`, an encoded letter): drawn as asked, never kept.
  */
 import type { IncomingMessage } from 'node:http';
-import { matchRoutes } from 'react-router';
 import { canonicalHref } from '../../client/href.js';
 import { ROUTES } from '../../client/route-table.js';
 import { routerSafe } from '../../shared/router-safe.js';
@@ -24,8 +23,34 @@ export const NOT_FOUND_PATH = '/404';
 const NOT_FOUND = '404';
 const AS_ASKED = '';
 
-/** The routes' paths as React Router matches them (client/app-routes.ts, without its catch-all). */
-const ROUTE_PATHS = [{ path: '/', children: Object.values(ROUTES).map((r) => (r.path === '/' ? { index: true } : { path: r.path })) }];
+/**
+ * Whether React Router takes a target's path for one of the routes (client/app-routes.ts, without
+ * its catch-all), as its matchRoutes does for paths with no parameter: the path as a URL parser
+ * leaves it, each segment decoded, any letter case, any trailing slashes. One expression made
+ * once: matchRoutes itself ranks every route on every call, the better part of a millisecond,
+ * which an address that is no route must not cost (test/hostile-addresses.test.ts keeps them one).
+ */
+const ROUTE_PATTERN = new RegExp(
+  `^(?:${Object.values(ROUTES)
+    .map((r) => r.path.replace(/[\\.*+^${}|()[\]]/g, '\\$&'))
+    .join('|')})\\/*$`,
+  'i',
+);
+
+export function routerTakes(target: string): boolean {
+  // As the page handler hands the target to the router: concatenated, never resolved.
+  const { pathname } = new URL(`http://site${routerSafe(target)}`);
+  let decoded = pathname;
+  try {
+    decoded = pathname
+      .split('/')
+      .map((segment) => decodeURIComponent(segment).replace(/\//g, '%2F'))
+      .join('/');
+  } catch {
+    // A malformed escape: React Router matches the path as it is.
+  }
+  return ROUTE_PATTERN.test(decoded);
+}
 
 const classes = clientMemo<string>();
 
@@ -34,9 +59,7 @@ function classOf(target: string): string {
   if (found === undefined) {
     const q = target.indexOf('?');
     const search = new URLSearchParams(q === -1 ? '' : target.slice(q + 1));
-    found = canonicalHref(q === -1 ? target : target.slice(0, q), search) ?? AS_ASKED;
-    // As the page handler hands the target to the router: concatenated, never resolved.
-    if (found === AS_ASKED && !matchRoutes(ROUTE_PATHS, new URL(`http://site${routerSafe(target)}`).pathname)) found = NOT_FOUND;
+    found = canonicalHref(q === -1 ? target : target.slice(0, q), search) ?? (routerTakes(target) ? AS_ASKED : NOT_FOUND);
     classes.set(target, found);
   }
   return found;
