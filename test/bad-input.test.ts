@@ -292,15 +292,17 @@ describe('bad input', () => {
       expect(upstream.callsTo('/api/banner')).toBe(0);
     });
 
-    it('an overlong path (10 KB) is a 400 JSON, not a 500 or an upstream call', async () => {
+    it('an overlong path is a JSON error, not a 500 or an upstream call: 400 past the API’s 2 KB, 414 past the front door’s 8 KB', async () => {
+      for (const target of ['/api/' + 'a'.repeat(4_096), '/api/news/' + '1'.repeat(4_096), '/api/news?page=' + '9'.repeat(4_096)]) {
+        expectJsonError(await get(target), [400], /too long/);
+      }
       for (const target of [
         '/api/' + 'a'.repeat(10_240),
         '/api/news/' + '1'.repeat(10_240),
         '/api/news/..' + '%2f..'.repeat(2_000),
         '/api/news?page=' + '9'.repeat(10_240),
       ]) {
-        const res = await get(target);
-        expectJsonError(res, [400], /too long/);
+        expectJsonError(await get(target), [414], /longer than 8192 bytes/);
       }
       expect(upstream.totalCalls()).toBe(0);
     });

@@ -5,8 +5,8 @@
  * (content-cache.ts asks, through the `admit` its caller gave it): cached, shared and stale
  * answers, and requests waiting for another's fetch, never do. A render that called nothing and
  * left nothing a cache keeps (an error page for a parameter that names nothing) is charged when
- * it is done (docs/decisions/032), and a client refused within its window gets no new render
- * until the window ends. Also what is counted and logged when a call to the content API is
+ * it is done (docs/decisions/032), and a client refused such a charge gets no new render until
+ * its window ends. Also what is counted and logged when a call to the content API is
  * refused a slot.
  */
 import type { IncomingMessage } from 'node:http';
@@ -31,7 +31,7 @@ export interface Admission {
    * budget stands, and the 503 or 429 to refuse it with, if it is refused.
    */
   admitCall(req: IncomingMessage, kind: MissKind, partner?: Partner): Promise<Spent>;
-  /** Before a render starts: the 503 of an overloaded process, or the 429 of a client refused within its window. */
+  /** Before a render starts: the 503 of an overloaded process, or the 429 of a client refused a render's charge within its window. */
   refuseRender(req: IncomingMessage): ContentError | undefined;
   /** Spends a point for a render done that called nothing and left nothing a cache keeps. */
   charge(req: IncomingMessage): void;

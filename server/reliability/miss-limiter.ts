@@ -9,8 +9,9 @@
  * primary: rate-limiter-flexible's cluster limiter), else this process's. A partner that sends
  * its key (partner-keys.ts) spends a budget of its own, RATE_LIMIT_MISSES_PER_KEY. Each spend says
  * what is left, for the RateLimit and RateLimit-Policy headers (rate-limit-headers.ts). A client
- * refused is remembered here until its window ends, so that work that would cost before it could
- * spend (a render) is refused at once, with no call to the budget's store (docs/decisions/032).
+ * refused a render's charge (a render that called nothing and kept nothing) is remembered here
+ * until its window ends, so that its next renders are refused before they cost anything, with no
+ * call to the budget's store (docs/decisions/032).
  */
 import cluster from 'node:cluster';
 import type { IncomingMessage } from 'node:http';
@@ -58,7 +59,7 @@ export interface Spent {
 export interface MissLimiter {
   /** Spends one point of the client's budget (a partner's, with its key). */
   spend(req: IncomingMessage, kind: MissKind, partner?: Partner): Promise<Spent>;
-  /** The 429 of a client (never a partner) refused within its current window, if it was; spends nothing. */
+  /** The 429 of a client refused a render's charge within its current window, if it was; spends nothing. */
   refusedNow(req: IncomingMessage): ContentError | undefined;
   /** The budget a request is under, for the headers of a 429 (`remaining` 0). */
   budgetOf(partner: Partner | undefined, retryAfterS: number): Budget | undefined;
@@ -156,7 +157,9 @@ export function createMissLimiter(deps: MissLimiterDeps): MissLimiter {
         if (kind !== 'render') metrics.rateLimited(kind).inc();
         if (partner) metrics.partnerLimited(partner.name).inc();
         const retryAfterS = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
-        if (!partner) refusedUntil.set(client, Date.now() + rejected.msBeforeNext);
+        // A render refused its charge: the client gets no new render until its window ends. (A call
+        // refused is not remembered so: a render whose reads are all cached, or stale, costs no point.)
+        if (kind === 'render') refusedUntil.set(client, Date.now() + rejected.msBeforeNext);
         if (bursts.first(client)) {
           log.warn({ client, kind, limit: points, windowS: duration, retryAfterS }, 'client over its budget of calls to the content API');
         }
