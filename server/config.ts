@@ -59,7 +59,7 @@ const schema = z.object({
   RATE_LIMIT_MISSES: int(0, 1_000_000)
     .default(60)
     .describe(
-      'calls to the content API per client and window: only the request that makes one spends a point (a cached, shared or stale answer, or waiting for another request’s call, never does; a page at most one); past it, 429; `0` turns the limit off',
+      'calls to the content API per client and window: only the request that makes one spends a point (a cached, shared or stale answer, or waiting for another request’s call, never does; a page at most one), and so do a render that called nothing and left nothing kept and drawing a share card; past it, 429; `0` turns the limit off',
     ),
   RATE_LIMIT_WINDOW_S: int(1, 3_600).default(10).describe('the window of `RATE_LIMIT_MISSES`, in seconds'),
   API_KEYS: commaList()
