@@ -25,6 +25,11 @@ import {
   wrkAsync,
 } from './lib.js';
 
+/** Asks for each path once (what a class needs made first), each on a connection of its own. */
+async function warm(base, paths, headers = BROWSER_HEADERS) {
+  for (const path of paths) await request(base + path, { headers, reset: true }).then((r) => r.body.dump());
+}
+
 /** The limits as shipped (bench/lib.js turns them off for the other benchmarks). */
 const SHIPPED = { RATE_LIMIT_MISSES: '60', SHED_EVENT_LOOP_LAG_MS: '200', MAX_CONNECTIONS_PER_CLIENT: '100', RENDERS_PER_CLIENT: '2' };
 const CLASS_SECONDS = 3;
@@ -102,9 +107,10 @@ async function measureClasses() {
   const svc = await startService({ env: { ...SHIPPED, TRUSTED_PROXIES: '127.0.0.1', LOG_LEVEL: 'warn' } });
   try {
     // What every cached class needs, made first: the home page, the not-found page, a card, the sitemap.
-    for (const path of ['/', '/no-such-page', '/api/banner', '/share-card/home.png', '/sitemap.xml']) {
-      await request(svc.url + path, { headers: { ...BROWSER_HEADERS, 'x-forwarded-for': '10.0.0.1' } }).then((r) => r.body.dump());
-    }
+    await warm(svc.url, ['/', '/no-such-page', '/api/banner', '/share-card/home.png', '/sitemap.xml'], {
+      ...BROWSER_HEADERS,
+      'x-forwarded-for': '10.0.0.1',
+    });
     const home = classScript('home', '"/"', '10.0.0.1');
     const homeRun = () => wrk(svc.url, { connections: 50, seconds: CLASS_SECONDS, script: home }).rps;
     wrk(svc.url, { connections: 50, seconds: 1, script: home });
@@ -144,8 +150,7 @@ request = function() return wrk.format("GET", "${prefix}" .. math.random(1, 1e9)
 async function floods(env, script, rounds) {
   const svc = await startService({ env: { ...SHIPPED, LOG_LEVEL: 'warn', ...env } });
   try {
-    await request(`${svc.url}/`, { headers: BROWSER_HEADERS }).then((r) => r.body.dump());
-    await request(`${svc.url}/no-such-page`, { headers: BROWSER_HEADERS }).then((r) => r.body.dump());
+    await warm(svc.url, ['/', '/no-such-page']);
     const runs = [];
     for (let r = 0; r < rounds; r++) {
       const quiet = visitor(svc.url, ['/'], BROWSER_HEADERS);
@@ -170,7 +175,7 @@ async function turnsCost() {
   try {
     const result = {};
     for (const path of ['/api/banner', '/']) {
-      for (const svc of [on, off]) await request(svc.url + path, { headers: BROWSER_HEADERS }).then((r) => r.body.dump());
+      for (const svc of [on, off]) await warm(svc.url, [path]);
       result[path] = compare(
         { on: on.url + path, off: off.url + path },
         { connections: 50, seconds: CLASS_SECONDS, headers: BROWSER_HEADERS },

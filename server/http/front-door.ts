@@ -2,9 +2,9 @@
  * Every request enters here. The front door gives it its id and its log record, refuses a
  * target longer than MAX_URL_BYTES (414) before anything parses it, waits for its client's turn
  * (fair-turns.ts), turns the target into a path, and hands it to the first layer that answers:
- * the API reference page, the proxy API, the page cache, then Express. The headers every answer carries (security
- * headers, the request id) are decided here once, by layer (the API's JSON is read across
- * origins, pages are not), and every layer takes them from base-headers.ts.
+ * the API reference page, the proxy API, the page cache, then Express. The headers every answer
+ * carries (security headers, the request id) are decided here once, by layer (the API's JSON is
+ * read across origins, pages are not), and every layer takes them from base-headers.ts.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestObserver } from '../observability/request-observer.js';
@@ -64,8 +64,9 @@ const pathOf = (url: string) => {
 export interface DoorLimits {
   /**
    * The longest request target taken (MAX_URL_BYTES): past it the answer is 414 at once, as
-   * nginx's large_client_header_buffers answers, so that no parser, router, memo or log line ever
-   * sees a longer one. node:http delivers the target as one byte per character.
+   * nginx's large_client_header_buffers answers, so that no parser, router or memo ever sees a
+   * longer one (the request line logs its first 512 bytes). node:http delivers the target as one
+   * byte per character.
    */
   maxUrlBytes: number;
   /** Each client's share of a turn of the event loop. */

@@ -1,9 +1,9 @@
 /**
  * What a page render passes before it starts (docs/decisions/020, 022 and 032): an address that
  * is no route gets the kept not-found page; a process too busy refuses a render (503), and so
- * does a client's standing (429, refused within its window); then it waits its turn in its
- * client's lane (reliability/render-lanes.ts) and holds it until its answer is sent. A refusal
- * is a small plain page, never a render, so that refusing costs almost nothing.
+ * does a client refused a render's charge within its window (429); then it waits its turn in
+ * its client's lane (reliability/render-lanes.ts) and holds it until its answer is sent. A
+ * refusal is a small plain page, never a render, so that refusing costs almost nothing.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
