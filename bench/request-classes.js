@@ -104,7 +104,7 @@ function statusMix(out) {
 }
 
 async function measureClasses() {
-  const svc = await startService({ env: { ...SHIPPED, TRUSTED_PROXIES: '127.0.0.1', LOG_LEVEL: 'warn' } });
+  const svc = await startService({ env: { ...SHIPPED, TRUSTED_PROXIES: '127.0.0.1' } });
   try {
     // What every cached class needs, made first: the home page, the not-found page, a card, the sitemap.
     await warm(svc.url, ['/', '/no-such-page', '/api/banner', '/share-card/home.png', '/sitemap.xml'], {
@@ -148,7 +148,7 @@ request = function() return wrk.format("GET", "${prefix}" .. math.random(1, 1e9)
  * wrk floods from 127.0.0.1 with `script` over FLOOD_CONNECTIONS connections, `rounds` times.
  */
 async function floods(env, script, rounds) {
-  const svc = await startService({ env: { ...SHIPPED, LOG_LEVEL: 'warn', ...env } });
+  const svc = await startService({ env: { ...SHIPPED, ...env } });
   try {
     await warm(svc.url, ['/', '/no-such-page']);
     const runs = [];
@@ -169,8 +169,8 @@ async function floods(env, script, rounds) {
 /** What fair turns cost one client alone: the same service with REQUESTS_PER_TURN as shipped and off, alternating. */
 async function turnsCost() {
   const [on, off] = await Promise.all([
-    startService({ env: { ...SHIPPED, LOG_LEVEL: 'warn' } }),
-    startService({ env: { ...SHIPPED, LOG_LEVEL: 'warn', REQUESTS_PER_TURN: '0' } }),
+    startService({ env: { ...SHIPPED } }),
+    startService({ env: { ...SHIPPED, REQUESTS_PER_TURN: '0' } }),
   ]);
   try {
     const result = {};

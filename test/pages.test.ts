@@ -223,4 +223,12 @@ describe('pages when the content API is down and nothing is cached', () => {
     expect(navLabels(res.text)).toEqual(HEADER_LABELS);
     expect(res.headers['cache-control']).toBe('no-store');
   });
+
+  it('answers the sitemap 503, and does not try to build it again on every request (docs/decisions/032)', async () => {
+    await request(svc.url).get('/sitemap.xml').expect(503);
+    const tried = svc.logs.filter((l) => l.msg === 'sitemap could not be built').length;
+    expect(tried).toBe(1);
+    for (const path of ['/sitemap.xml', '/sitemap-2.xml', '/sitemap.xml']) await request(svc.url).get(path).expect(503);
+    expect(svc.logs.filter((l) => l.msg === 'sitemap could not be built')).toHaveLength(tried);
+  });
 });
