@@ -11,6 +11,7 @@ import { RouterProvider } from 'react-router/dom';
 import { routerSafe } from '../shared/router-safe.js';
 import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js';
 import { browserContentApi } from './browser-content-api.js';
+import { RumAfterHydration } from './rum/start-rum.js';
 import { LargeTextContext, largeTextInDocument } from './text-size.js';
 
 async function hydrate(): Promise<void> {
@@ -46,6 +47,7 @@ async function hydrate(): Promise<void> {
         <LargeTextContext value={largeTextInDocument()}>
           <RouterProvider router={router} />
         </LargeTextContext>
+        <RumAfterHydration />
       </StrictMode>,
     );
   });
