@@ -6,8 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { UAParser } from 'ua-parser-js';
 
-export const DEVICE_CLASSES = ['phone', 'tablet', 'desktop'] as const;
-export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+export type DeviceClass = 'phone' | 'tablet' | 'desktop';
 
 const MAX_UA_LENGTH = 512;
 
