@@ -1,7 +1,8 @@
 /**
  * Hydrates the server's page. The matched lazy page modules are loaded first (the server
  * already preloaded them), so React hydrates the same tree the server drew, with the server's
- * loader data: no second fetch, no fallback, no second copy of the page.
+ * loader data: no second fetch, no fallback, no second copy of the page. Once it has hydrated, a
+ * sampled page view is measured (client/rum).
  */
 import './styles/scaling.css';
 import { startTransition, StrictMode } from 'react';

@@ -7,7 +7,8 @@
  * no beacon is logged; RUM_SAMPLE_RATE=0 turns it all off, and the page then carries no rate.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUM_SAMPLE_META, type Beacon } from '../shared/rum.js';
+import { RUM_SAMPLE_META, VITAL_FACTS, VITALS, type Beacon } from '../shared/rum.js';
+import { VITAL_HISTOGRAMS } from '../server/rum/rum-metrics.js';
 import { meta } from './support/page-head.js';
 import { metric } from './support/polling.js';
 import { rawRequest } from './support/raw-http.js';
@@ -35,6 +36,14 @@ async function vitals(svc: RunningService): Promise<string[]> {
 }
 
 const count = (svc: RunningService, name: string, labels: string) => metric(svc, `${name}_count{${labels}}`);
+
+describe('the histograms', () => {
+  it.each(VITALS)('%s has buckets at its good and poor thresholds', (vital) => {
+    const { unit, good, poor } = VITAL_FACTS[vital];
+    const scale = unit === 'ms' ? 1000 : 1;
+    expect(VITAL_HISTOGRAMS[vital].buckets).toEqual(expect.arrayContaining([good / scale, poor / scale]));
+  });
+});
 
 describe('POST /rum', () => {
   let svc: RunningService;

@@ -56,7 +56,8 @@ function record(metric: MetricWithAttribution): void {
   if (sent.has(order)) return;
   let view = views.get(order);
   if (!view) {
-    view = { page: new URL(metric.navigationURL ?? location.href).pathname, metrics: {} };
+    // The path only (no query, no anchor), cut to what the service takes: a longer one is no route of the site.
+    view = { page: new URL(metric.navigationURL ?? location.href).pathname.slice(0, 512), metrics: {} };
     views.set(order, view);
     const [oldest] = views;
     if (views.size > MAX_HELD_VIEWS) send(...oldest!);

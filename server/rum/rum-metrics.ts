@@ -28,13 +28,21 @@ export interface PageViewLabels {
   variant: PageVariant;
 }
 
-const HELP: Readonly<Record<Vital, string>> = {
-  LCP: 'Largest Contentful Paint measured in visitors’ browsers, in seconds (good up to 2.5, poor over 4)',
-  INP: 'Interaction to Next Paint measured in visitors’ browsers, in seconds (good up to 0.2, poor over 0.5)',
-  CLS: 'Cumulative Layout Shift measured in visitors’ browsers, a score (good up to 0.1, poor over 0.25)',
-  FCP: 'First Contentful Paint measured in visitors’ browsers, in seconds (good up to 1.8, poor over 3)',
-  TTFB: 'Time to First Byte measured in visitors’ browsers, in seconds (good up to 0.8, poor over 1.8)',
+const NAMES: Readonly<Record<Vital, string>> = {
+  LCP: 'Largest Contentful Paint',
+  INP: 'Interaction to Next Paint',
+  CLS: 'Cumulative Layout Shift',
+  FCP: 'First Contentful Paint',
+  TTFB: 'Time to First Byte',
 };
+
+/** A metric's help text, with its thresholds in the histogram's unit. */
+function help(vital: Vital): string {
+  const { unit, good, poor } = VITAL_FACTS[vital];
+  const scale = unit === 'ms' ? 1000 : 1;
+  const what = unit === 'ms' ? 'in seconds' : 'a score';
+  return `${NAMES[vital]} measured in visitors’ browsers, ${what} (good up to ${good / scale}, poor over ${poor / scale}), one observation per page view, by route, device class and page variant.`;
+}
 
 export function createRumMetrics(registry: Registry) {
   const registers = [registry];
@@ -43,7 +51,7 @@ export function createRumMetrics(registry: Registry) {
       vital,
       new Histogram({
         name: VITAL_HISTOGRAMS[vital].name,
-        help: `${HELP[vital]}, one observation per page view, by route, device class and page variant.`,
+        help: help(vital),
         labelNames: ['route', 'device', 'variant'],
         buckets: [...VITAL_HISTOGRAMS[vital].buckets],
         registers,
