@@ -143,10 +143,11 @@ describe('real-user measurement in Chromium', () => {
         const sumBefore = await lcpSum(svc, route, device);
         const { lcp } = await visit(page, svc.url + path);
         expect(lcp, path).toBeGreaterThan(0);
-        // Leaving: the page is hidden and sends its view.
-        await page.goto('about:blank');
-        // Generous: on a loaded machine the throttled phone's beacon can take a while.
-        await until(async () => (await lcpCount(svc, route, device)) === before + 1, `${route}'s LCP on a ${device}`, 45_000);
+        // Leaving for another document of the site: the page is hidden and sends its view. (Left for
+        // about:blank, a new renderer takes over, and Chromium may end the old one, slowed 4× here,
+        // before its hidden handlers have run: the beacon is then lost, as on a real phone at times.)
+        await page.goto(`${svc.url}/robots.txt`);
+        await until(async () => (await lcpCount(svc, route, device)) === before + 1, `${route}'s LCP on a ${device}`, 20_000);
         const reported = ((await lcpSum(svc, route, device)) - sumBefore) * 1000;
         expect(Math.abs(reported - lcp) / lcp, `${path}: reported ${reported} ms, observed ${lcp} ms`).toBeLessThanOrEqual(0.2);
         for (const name of ['fcp_seconds', 'ttfb_seconds', 'cls', 'inp_seconds']) {
