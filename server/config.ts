@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { parsePartnerKeys } from './http/partner-keys.js';
 import { MEDIA_SETTINGS } from './media/media-settings.js';
 import { TRACING_SETTINGS } from './observability/tracing-settings.js';
+import { RUM_SETTINGS } from './rum/rum-settings.js';
 import { commaList, int } from './setting-kinds.js';
 
 /** An address, or a CIDR range of them. */
@@ -172,6 +173,7 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('longest wait for in-flight requests on SIGTERM/SIGINT'),
   ...MEDIA_SETTINGS,
   ...TRACING_SETTINGS,
+  ...RUM_SETTINGS,
 });
 
 export type Config = z.output<typeof schema>;

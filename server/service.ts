@@ -35,6 +35,8 @@ import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/
 import { RecentErrors } from './observability/recent-errors.js';
 import { serviceReports } from './observability/service-report.js';
 import { createRequestObserver } from './observability/request-observer.js';
+import { createRumMetrics } from './rum/rum-metrics.js';
+import { rumRoutes } from './rum/rum-receiver.js';
 import { startTracing } from './observability/tracing.js';
 import { createApiDocsPage } from './proxy/api-docs-page.js';
 import { createApiHandler } from './proxy/api-handler.js';
@@ -115,6 +117,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   }
   const metrics = createMetrics({ redis: config.REDIS_URL !== undefined });
+  const rumMetrics = createRumMetrics(metrics.registry);
   const redis = config.REDIS_URL ? new RedisLink({ url: config.REDIS_URL, budgetMs: config.REDIS_TIMEOUT_MS, log, metrics }) : undefined;
   redis?.start();
   const trusted = new TrustedProxies(config.TRUSTED_PROXIES ?? []);
@@ -202,6 +205,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         windows: config,
         log,
       })(app);
+      rumRoutes({ config, trusted, metrics: rumMetrics, log })(app);
       adminRoutes({
         purger,
         purgeToken: config.PURGE_TOKEN,
@@ -216,6 +220,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       cache,
       assets: source.assets,
       headScript: HEAD_SCRIPT,
+      rumSampleRate: config.RUM_SAMPLE_RATE,
       publicOrigin,
       pageCache,
       transformHead: source.transformHead,

@@ -8,6 +8,7 @@
  */
 import { escapeHtml } from '../../shared/escape-json.js';
 import type { ServiceReport } from '../fleet/primary-link.js';
+import { visitorsSection } from '../rum/rum-status.js';
 
 export interface StatusPageInput {
   report: ServiceReport;
@@ -135,6 +136,7 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
       rows.map(([k, v]) => [k, v]),
       rows.map(([, , tone]) => tone),
     )}</section>`,
+    `<section><h2>Visitors: 75th percentile of what browsers measured, by route and device</h2>${visitorsSection(samples, histogramQuantile)}</section>`,
     `<section><h2>Clients that cost the content API most (this window and the last)</h2>${spenders}</section>`,
     `<section><h2>Partners</h2>${partners}</section>`,
     `<section><h2>Untrusted peers forwarding for others</h2>${forwarded}</section>`,

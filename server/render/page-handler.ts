@@ -46,6 +46,8 @@ export interface PageHandlerDeps {
   cache: ContentCache;
   assets: ClientAssets;
   headScript: string;
+  /** RUM_SAMPLE_RATE, which the page carries to the browser (client/rum/start-rum.ts). */
+  rumSampleRate: number;
   publicOrigin: () => string;
   /** Absent when the page cache is switched off. */
   pageCache: PageCache | undefined;
@@ -147,11 +149,12 @@ export function createPageHandler(deps: PageHandlerDeps) {
       canonical,
       variant,
       headScript: deps.headScript,
+      rumSampleRate: deps.rumSampleRate,
       assets,
       indexable: status === 200,
     });
     if (deps.transformHead) head = await deps.transformHead(target, head);
-    const etag = weakEtag(deps.assets.version, variant, canonical, String(status), ...[...reads.etags].sort());
+    const etag = weakEtag(deps.assets.version, variant, `rum=${deps.rumSampleRate}`, canonical, String(status), ...[...reads.etags].sort());
     const path = canonicalHref(url.pathname, url.searchParams) ?? url.pathname;
     const tags = [...new Set([ALL_TAG, urlTag(path), ...reads.tags])];
     const sharedMaxAge = Math.max(0, Math.floor((reads.reuseUntil - Date.now()) / 1000));
