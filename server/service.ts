@@ -49,6 +49,8 @@ import { searchEngines } from './seo/search-engines.js';
 import { shareCardRoutes } from './seo/share-card-routes.js';
 import { ShareCards } from './seo/share-card.js';
 import { serverContentApi } from './render/server-content-api.js';
+import { searchEndpoint } from './search/search-api.js';
+import { SearchService } from './search/search-service.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 
 export interface ServiceOptions {
@@ -68,6 +70,8 @@ export interface Service {
   server: Server;
   cache: ContentCache;
   purger: Purger;
+  /** The site's search: its index and its answers (server/search). */
+  search: SearchService;
   /** The media endpoint (/_media), and `describe()` for pages. */
   media: MediaEndpoint;
   metrics: Metrics;
@@ -154,6 +158,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Development injects Vite's client and React's refresh preamble as inline scripts.
   const pageHeaders = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
+  // Each process holds its own index, read through the cache like a page (docs/decisions/035).
+  const search = new SearchService({ api, log, metrics });
   // No page cache in development: an edit must show on the next request.
   const pageCache =
     config.PAGE_CACHE_MAX_BYTES > 0 && !source.development
@@ -161,7 +167,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
       : undefined;
 
   const bus = redis ? redisBus(redis, log) : (link?.bus ?? localBus());
-  const purger = new Purger({ cache, pageCache, purges, media, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
+  const purger = new Purger({
+    cache,
+    pageCache,
+    purges,
+    media,
+    shared,
+    bus,
+    edges: config.EDGE_PURGE_URLS ?? [],
+    log,
+    metrics,
+    applied: (tags) => search.changed(tags),
+  });
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
@@ -224,6 +241,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       admission,
       windows: config,
       log,
+      search,
     }),
   });
   // The reference page sends requests to the document's server: PUBLIC_ORIGIN, else this service on localhost.
@@ -239,12 +257,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       admission,
       partners,
       metrics,
+      search: searchEndpoint({ search, admission, log }),
     }),
     cachedPage: pageCache && ((req, res) => pageCache.serve(req, res)),
     media: media.handle,
     app,
   });
   const served = tracing ? tracing.serve(frontDoor) : frontDoor;
+  search.start();
   const server = publicServer(config, served, { trusted, metrics, forwarders });
   const guard = guardConnections(server, { config, trusted, metrics, log });
   metrics.stats.ready = () => (admission.busy || !cache.warm ? 0 : 1);
@@ -260,6 +280,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     server,
     cache,
     purger,
+    search,
     media,
     metrics,
     report: serviceReport,
@@ -272,6 +293,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     async close() {
       clearInterval(warmth);
+      search.stop();
       guard.stop();
       admission.stop();
       operatorServer?.close();

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
+import { SEARCH_API_PATH } from '../../shared/search.js';
 import { answerPreflight } from '../http/cors.js';
 import type { Partner, PartnerKeys } from '../http/partner-keys.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
@@ -31,6 +32,8 @@ export interface ApiHandlerDeps {
   /** Partners' keys: a request with one spends its partner's budget; an unknown one is refused. */
   partners: PartnerKeys;
   metrics: Metrics;
+  /** The site's search (/api/search), the service's own endpoint beside the 21 paths. */
+  search?: ((req: IncomingMessage, res: ServerResponse, partner: Partner | undefined) => void) | undefined;
 }
 
 const ALLOW = ['allow', 'GET, HEAD'];
@@ -43,7 +46,7 @@ function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, s
   sendStored(req, res, answer, ['x-cache', status, 'server-timing', timing, ...rateLimitHeaders(budget)]);
 }
 
-export function createApiHandler({ cache, openApi, log, admission, partners, metrics }: ApiHandlerDeps) {
+export function createApiHandler({ cache, openApi, log, admission, partners, metrics, search }: ApiHandlerDeps) {
   let openApiAnswer: StoredAnswer | undefined;
   const openApiDocument = (): StoredAnswer =>
     (openApiAnswer ??= {
@@ -112,6 +115,10 @@ export function createApiHandler({ cache, openApi, log, admission, partners, met
     if (url === '/api/openapi.json') {
       observe(res, { route: '/api/openapi.json' });
       sendStored(req, res, openApiDocument(), []);
+      return;
+    }
+    if (search && (url === SEARCH_API_PATH || url.startsWith(`${SEARCH_API_PATH}?`))) {
+      search(req, res, partner);
       return;
     }
     const request = parse(url);

@@ -35,6 +35,7 @@ import { RenderReads } from './render-tracking.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import { variantOf, varyOf } from './page-variant.js';
 import { serverContentApi } from './server-content-api.js';
+import type { SearchService } from '../search/search-service.js';
 import { pageHead } from '../seo/page-head.js';
 
 /** A render that has not finished by then, not counting its waits for the client, is abandoned. */
@@ -58,6 +59,8 @@ export interface PageHandlerDeps {
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
+  /** The site's search, which the search page and the expert finder read. */
+  search?: SearchService | undefined;
 }
 
 /** The page of a process too busy to render now (docs/decisions/020), whenever the overload is found. */
@@ -114,7 +117,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     try {
       const renderer = await deps.renderer();
       const render = () =>
-        renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads, admit), variant === 'large');
+        renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads, admit, deps.search), variant === 'large');
       page = await (observed ? renderChannel.tracePromise(render, observed) : render());
     } catch (error) {
       if (!controller.signal.aborted) fail(error, 'page loaders failed');

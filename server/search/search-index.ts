@@ -1,0 +1,159 @@
+/**
+ * The index of what the site shows (docs/decisions/034): MiniSearch (BM25+, per-field weights)
+ * over our own terms (terms.ts). A query's words must all be found (in any field); when no item
+ * has all of them, the items with some of them are shown and the answer says so. Titles weigh
+ * most, then names and titles in pinyin and summaries, then bodies; a person whose name is
+ * exactly what was typed (in characters or pinyin) comes first.
+ */
+import MiniSearch, { type SearchResult } from 'minisearch';
+import { SEARCH_KINDS, SEARCH_RESULTS_MAX, type ExpertFacets, type SearchKind, type SearchQuery } from '../../shared/search.js';
+import type { SearchDocument } from './documents.js';
+import { fold } from './fold.js';
+import { isPrefixTerm, pinyinTerms, queryTerms, textTerms } from './terms.js';
+
+/** What MiniSearch indexes of a document. */
+interface Indexed {
+  key: string;
+  title: string;
+  pinyin: string;
+  summary: string;
+  body: string;
+}
+
+const FIELDS = ['title', 'pinyin', 'summary', 'body'] as const;
+const BOOST: Record<(typeof FIELDS)[number], number> = { title: 5, pinyin: 2, summary: 2, body: 1 };
+/** How far ahead an exact name puts its person: above any other score a query can reach. */
+const EXACT_NAME_BOOST = 1_000;
+
+export interface Found {
+  doc: SearchDocument;
+  /** The query's terms it matched, for marking them. */
+  terms: string[];
+}
+
+export interface IndexAnswer {
+  /** The results of the query's kind, best first, at most SEARCH_RESULTS_MAX. */
+  found: Found[];
+  /** All results, by kind. */
+  byKind: Record<SearchKind, number>;
+  partial: boolean;
+}
+
+const noKinds = (): Record<SearchKind, number> =>
+  Object.fromEntries(Object.keys(SEARCH_KINDS).map((k) => [k, 0])) as Record<SearchKind, number>;
+
+export class SearchIndex {
+  readonly #mini = new MiniSearch<Indexed>({
+    idField: 'key',
+    fields: [...FIELDS],
+    storeFields: [],
+    // Terms are made folded by terms.ts; pinyin arrives as its terms, space-separated.
+    tokenize: (text, field) => (field === 'pinyin' ? text.split(' ') : textTerms(text)),
+    processTerm: (term) => term || null,
+    // Replaced documents are cleaned out of the postings in the background, in batches.
+    autoVacuum: { minDirtCount: 200, minDirtFactor: 0.1, batchSize: 1_000, batchWait: 10 },
+  });
+  readonly #docs = new Map<string, SearchDocument>();
+  /** A person's name folded, in pinyin, and its initials: what an exact match is compared with. */
+  readonly #names = new Map<string, string[]>();
+  #facets: ExpertFacets | undefined;
+
+  get size(): number {
+    return this.#docs.size;
+  }
+
+  get(key: string): SearchDocument | undefined {
+    return this.#docs.get(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#docs.keys();
+  }
+
+  /** Adds a document, or replaces the one with its key. */
+  put(doc: SearchDocument): void {
+    if (this.#docs.has(doc.key)) this.#mini.discard(doc.key);
+    const pinyin = pinyinTerms(doc.title, doc.isName);
+    this.#mini.add({ key: doc.key, title: doc.title, pinyin: pinyin.join(' '), summary: doc.summary, body: doc.body });
+    this.#docs.set(doc.key, doc);
+    if (doc.isName) {
+      const full = pinyinTerms(doc.title, true).filter((t) => t.length > 1);
+      this.#names.set(doc.key, [fold(doc.title).replace(/\s+/g, ''), ...full.slice(-2)]);
+    }
+    if (doc.kind === 'expert') this.#facets = undefined;
+  }
+
+  remove(key: string): void {
+    const doc = this.#docs.get(key);
+    if (!doc) return;
+    this.#mini.discard(key);
+    this.#docs.delete(key);
+    this.#names.delete(key);
+    if (doc.kind === 'expert') this.#facets = undefined;
+  }
+
+  search(query: SearchQuery): IndexAnswer {
+    const terms = queryTerms(query.q);
+    if (terms.length === 0) return this.#browse(query);
+    let results = this.#run(terms, 'AND', query);
+    const partial = results.length === 0 && terms.length > 1;
+    if (partial) results = this.#run(terms, 'OR', query);
+    const typed = fold(query.q).replace(/\s+/g, '');
+    for (const r of results) if (this.#names.get(r.id as string)?.includes(typed)) r.score *= EXACT_NAME_BOOST;
+    results.sort((a, b) => b.score - a.score);
+    const byKind = noKinds();
+    const found: Found[] = [];
+    for (const r of results) {
+      const doc = this.#docs.get(r.id as string)!;
+      byKind[doc.kind]++;
+      if ((!query.kind || doc.kind === query.kind) && found.length < SEARCH_RESULTS_MAX) found.push({ doc, terms: r.queryTerms });
+    }
+    return { found, byKind, partial };
+  }
+
+  /** The hospitals and specialties of the experts, most experts first. */
+  facets(): ExpertFacets {
+    if (this.#facets) return this.#facets;
+    const hospitals = new Map<string, number>();
+    const specialties = new Map<string, number>();
+    for (const doc of this.#docs.values()) {
+      if (!doc.expert) continue;
+      hospitals.set(doc.expert.hospital, (hospitals.get(doc.expert.hospital) ?? 0) + 1);
+      for (const s of doc.expert.specialties) specialties.set(s, (specialties.get(s) ?? 0) + 1);
+    }
+    const list = (counts: Map<string, number>) =>
+      [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], 'zh-CN')).map(([name, count]) => ({ name, count }));
+    return (this.#facets = { hospitals: list(hospitals), specialties: list(specialties) });
+  }
+
+  #run(terms: string[], combineWith: 'AND' | 'OR', query: SearchQuery): SearchResult[] {
+    return this.#mini.search(terms.join(' '), {
+      tokenize: (text) => text.split(' '),
+      processTerm: (term) => term,
+      boost: BOOST,
+      // Only the last word may be unfinished (a visitor still typing): the others are matched whole.
+      prefix: (term, i, all) => i === all.length - 1 && isPrefixTerm(term),
+      combineWith,
+      filter: query.hospital || query.specialty ? (r) => this.#inFinder(r.id as string, query) : undefined,
+    });
+  }
+
+  /** An expert with the finder's hospital and specialty, when it asks for them. */
+  #inFinder(key: string, { hospital, specialty }: SearchQuery): boolean {
+    const expert = this.#docs.get(key)?.expert;
+    return !!expert && (!hospital || expert.hospital === hospital) && (!specialty || expert.specialties.includes(specialty));
+  }
+
+  /** No words: the items of a kind in the content API's order (the expert finder without words); nothing without a kind. */
+  #browse(query: SearchQuery): IndexAnswer {
+    const byKind = noKinds();
+    const found: Found[] = [];
+    if (!query.kind) return { found, byKind, partial: false };
+    for (const doc of this.#docs.values()) {
+      if (doc.kind !== query.kind || ((query.hospital || query.specialty) && !this.#inFinder(doc.key, query))) continue;
+      byKind[doc.kind]++;
+      if (found.length < SEARCH_RESULTS_MAX) found.push({ doc, terms: [] });
+    }
+    return { found, byKind, partial: false };
+  }
+}

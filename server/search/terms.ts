@@ -1,0 +1,87 @@
+/**
+ * The terms text is indexed and searched by (docs/decisions/034). Chinese has no spaces, and a
+ * word list splits what it does not know (ICU's splits 飞秒 into 飞|秒 and 悉尼 into 悉|尼), so
+ * every run of Han characters is indexed as its overlapping character pairs (全飞秒 → 全飞, 飞秒):
+ * any two adjacent characters a visitor types are found, known word or not. Letters and digits
+ * are words as Intl.Segmenter cuts them (OCT, 27g). Names and titles are also indexed in pinyin:
+ * each character's syllable, each word's whole pinyin and its initials (白内障 → bai, nei, zhang,
+ * baineizhang, bnz), so that chen li, baineizhang and bnz find them.
+ */
+import { pinyin } from 'pinyin-pro';
+import { fold } from './fold.js';
+
+const segmenter = new Intl.Segmenter('zh-CN', { granularity: 'word' });
+const HAN = /^\p{Script=Han}+$/u;
+/** A letter-or-digit word longer than this is not a word anyone types. */
+const WORD_MAX = 32;
+/** A query has at most this many terms; the rest of what was typed is not searched for. */
+export const QUERY_TERMS_MAX = 12;
+
+/** Han runs (split into the segmenter's words) and other words, of folded text, in order. */
+function pieces(folded: string): { runs: string[][]; words: string[] } {
+  const runs: string[][] = [];
+  const words: string[] = [];
+  let run: string[] | undefined;
+  let end = 0;
+  for (const s of segmenter.segment(folded)) {
+    if (!s.isWordLike) {
+      run = undefined;
+      continue;
+    }
+    if (HAN.test(s.segment)) {
+      // Adjacent Han words are one run: its pairs cross the segmenter's cuts.
+      if (!run || s.index !== end) runs.push((run = []));
+      run.push(s.segment);
+      end = s.index + s.segment.length;
+    } else {
+      run = undefined;
+      if (s.segment.length <= WORD_MAX) words.push(s.segment);
+    }
+  }
+  return { runs, words };
+}
+
+/** A run's character pairs; a lone character is its own term. */
+function pairs(run: string): string[] {
+  const chars = [...run];
+  if (chars.length === 1) return chars;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  return out;
+}
+
+/** The terms of a document's text, folded (repeats kept: they count). */
+export function textTerms(text: string): string[] {
+  const { runs, words } = pieces(fold(text));
+  return [...runs.flatMap((run) => pairs(run.join(''))), ...words];
+}
+
+/** The terms of a query: as a document's, each once, at most QUERY_TERMS_MAX. */
+export function queryTerms(query: string): string[] {
+  return [...new Set(textTerms(query))].slice(0, QUERY_TERMS_MAX);
+}
+
+/** Whether a query term is searched as a prefix: a lone Han character (it begins pairs), or two letters or more (pinyin being typed). */
+export function isPrefixTerm(term: string): boolean {
+  return HAN.test(term) ? term.length === 1 : term.length >= 2 && /^[a-z]+$/.test(term);
+}
+
+const syllables = (word: string) => pinyin(word, { toneType: 'none', type: 'array', v: true });
+
+/**
+ * The pinyin terms of a title or a name (`name`: read as a person's, surname first, and also
+ * whole): each character's syllable, and each word's joined syllables and initials.
+ */
+export function pinyinTerms(text: string, name = false): string[] {
+  const out: string[] = [];
+  const { runs } = pieces(fold(text));
+  for (const run of runs) {
+    const words = name ? [run.join('')] : run;
+    for (const word of words) {
+      const each = name ? pinyin(word, { toneType: 'none', type: 'array', v: true, surname: 'head' }) : syllables(word);
+      out.push(...each);
+      if (each.length > 1) out.push(each.join(''), each.map((s) => s[0]).join(''));
+    }
+  }
+  return out;
+}
