@@ -27,7 +27,7 @@ export const browserContentApi: ContentApi = {
     const search = queryString(Object.entries(request.query ?? {}));
     return read(pathFor(name, request.id) + (search ? `?${search}` : ''), request.signal);
   },
-  search(query, signal) {
-    return read(`${SEARCH_API_PATH}?${queryString(Object.entries(query))}`, signal);
+  search(params, signal) {
+    return read(`${SEARCH_API_PATH}?${queryString(Object.entries(params))}`, signal);
   },
 };

@@ -11,14 +11,24 @@ import { problem } from '../http/problem.js';
 import { apiRequestFor } from '../proxy/api-request.js';
 import type { Admit } from '../proxy/cached-answer.js';
 import type { ContentCache } from '../proxy/content-cache.js';
+import { parseSearchQuery } from '../../shared/search-query.js';
 import type { SearchService } from '../search/search-service.js';
 import type { RenderReads } from './render-tracking.js';
 
 export function serverContentApi(cache: ContentCache, reads?: RenderReads, admit?: Admit, search?: SearchService): ContentApi {
   return {
-    async search(query) {
+    async search(params) {
       if (!search) throw problem('not_found', 'search is not available here');
-      const stored = await search.answer(query, admit);
+      const query = parseSearchQuery(new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))));
+      if ('error' in query) throw problem('bad_request', query.error);
+      let stored;
+      try {
+        stored = await search.answer(query, admit);
+      } catch (error) {
+        reads?.noteFailure();
+        if (isContentError(error) && error.retryAfterS !== undefined) reads?.noteRetryAfter(error.retryAfterS);
+        throw error;
+      }
       // Results depend on the index; the expert finder's choices alone (no words, no filter) are as fresh as the experts' list.
       if (query.q || query.hospital || query.specialty) reads?.noteSearch(stored.version);
       return stored.answer;

@@ -7,7 +7,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isContentError } from '../../shared/content-api.js';
-import { parseSearchQuery, SEARCH_API_PATH } from '../../shared/search.js';
+import { parseSearchQuery } from '../../shared/search-query.js';
+import { SEARCH_API_PATH } from '../../shared/search.js';
 import type { Partner } from '../http/partner-keys.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
 import { rateLimitHeaders } from '../http/rate-limit-headers.js';

@@ -6,7 +6,8 @@
  * exactly what was typed (in characters or pinyin) comes first.
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
-import { SEARCH_KINDS, SEARCH_RESULTS_MAX, type ExpertFacets, type SearchKind, type SearchQuery } from '../../shared/search.js';
+import { SEARCH_KINDS } from '../../shared/search-query.js';
+import { SEARCH_RESULTS_MAX, type ExpertFacets, type SearchKind, type SearchQuery } from '../../shared/search.js';
 import type { SearchDocument } from './documents.js';
 import { fold } from './fold.js';
 import { isPrefixTerm, pinyinTerms, queryTerms, textTerms } from './terms.js';

@@ -8,7 +8,8 @@
 import { LRUCache } from 'lru-cache';
 import type { ContentApi } from '../../shared/content-api.js';
 import { problem } from '../../shared/problems.js';
-import { SEARCH_KINDS, type SearchAnswer, type SearchKind, type SearchQuery } from '../../shared/search.js';
+import { SEARCH_KINDS } from '../../shared/search-query.js';
+import type { SearchAnswer, SearchKind, SearchQuery } from '../../shared/search.js';
 import { Representation } from '../http/representation.js';
 import { BurstLog } from '../observability/burst-log.js';
 import type { Logger } from '../observability/logger.js';
