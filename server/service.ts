@@ -50,6 +50,7 @@ import { shareCardRoutes } from './seo/share-card-routes.js';
 import { ShareCards } from './seo/share-card.js';
 import { serverContentApi } from './render/server-content-api.js';
 import { searchEndpoint } from './search/search-api.js';
+import { searchExample } from './search/search-openapi.js';
 import { SearchService } from './search/search-service.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 
@@ -184,7 +185,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
   // Peers sending X-Forwarded-For without being trusted: warned of once (with workers, by their primary).
   const forwarders = new UntrustedForwarders((address) => (link ? link.forwarder(address) : warnUntrustedForwarder(log, address)));
-  const serviceReport = serviceReports({ metrics, admission, forwarders, recentErrors, link });
+  const serviceReport = serviceReports({ metrics, admission, forwarders, recentErrors, link, zeroResults: () => search.zeroResults() });
   const cards = new ShareCards(
     () => new URL(publicOrigin()).host,
     config.SHARE_CARD_CACHE_MAX_BYTES,
@@ -252,7 +253,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     apiDocs: createApiDocsPage(source.apiReferenceScript),
     api: createApiHandler({
       cache,
-      openApi: () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin() }))),
+      openApi: async () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin(), searchExample: await searchExample() }))),
       log,
       admission,
       partners,

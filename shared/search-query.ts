@@ -20,9 +20,9 @@ export const SEARCH_KINDS: Readonly<Record<SearchKind, string>> = {
 // eslint-disable-next-line no-control-regex
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
 
-/** What a visitor typed, made plain: invisible characters out, whitespace folded. */
+/** What a visitor typed, made plain: any run of whitespace (tabs and line breaks too) one space, the other controls and invisible characters gone. */
 export function cleanQuery(raw: string): string {
-  return raw.replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
+  return raw.replace(/\s+/g, ' ').replace(INVISIBLE, '').trim();
 }
 
 /** A finder filter longer than this is no hospital's or specialty's name. */

@@ -126,9 +126,7 @@ function Results({ answer }: { answer: SearchAnswer }) {
   if (answer.total === 0) {
     return (
       <div className="search-empty" role="status">
-        <h2 className="search-empty-title">
-          {shown}没有找到与“{answer.query}”相关的内容
-        </h2>
+        <h2 className="search-empty-title">{`${shown}没有找到与“${answer.query}”相关的内容`}</h2>
         <p>请换个说法再试，例如疾病名称（白内障）、治疗方式（全飞秒）、专家姓名或医院所在城市；也可以从下面的主题和栏目开始浏览。</p>
         <Suggestions />
       </div>
@@ -138,8 +136,7 @@ function Results({ answer }: { answer: SearchAnswer }) {
     <>
       <KindFilters answer={answer} />
       <p className="search-summary" role="status">
-        {shown}找到 {answer.total} 条与“{answer.query}”相关的结果
-        {answer.partial ? '：没有同时包含全部词语的内容，以下结果包含其中部分词语' : ''}
+        {`${shown}找到 ${answer.total} 条与“${answer.query}”相关的结果${answer.partial ? '：没有同时包含全部词语的内容，以下结果包含其中部分词语' : ''}`}
       </p>
       <ol className="search-results">
         {answer.items.map((hit) => (
@@ -162,7 +159,7 @@ export default function SearchPage() {
           {refused ? (
             <div className="search-empty" role="alert">
               <h2 className="search-empty-title">无法搜索这个内容</h2>
-              <p>搜索词最多 {QUERY_MAX_CHARS} 个字，且只能按页面上的类别筛选。请缩短或修改搜索词后再试。</p>
+              <p>{`搜索词最多 ${QUERY_MAX_CHARS} 个字，且只能按页面上的类别筛选。请缩短或修改搜索词后再试。`}</p>
             </div>
           ) : answer?.query ? (
             <Results answer={answer} />

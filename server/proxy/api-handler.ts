@@ -25,7 +25,7 @@ import type { Budget } from '../reliability/miss-limiter.js';
 export interface ApiHandlerDeps {
   cache: ContentCache;
   /** The OpenAPI document, made when first asked for (its servers name the port the service listens on). */
-  openApi: () => Buffer;
+  openApi: () => Promise<Buffer>;
   log: Logger;
   /** What a request that causes a call to the content API must pass: shedding, then its client's budget. */
   admission: Pick<Admission, 'admitCall' | 'budgetOf'>;
@@ -47,14 +47,14 @@ function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, s
 }
 
 export function createApiHandler({ cache, openApi, log, admission, partners, metrics, search }: ApiHandlerDeps) {
-  let openApiAnswer: StoredAnswer | undefined;
-  const openApiDocument = (): StoredAnswer =>
-    (openApiAnswer ??= {
+  let openApiAnswer: Promise<StoredAnswer> | undefined;
+  const openApiDocument = (): Promise<StoredAnswer> =>
+    (openApiAnswer ??= openApi().then((body) => ({
       status: 200,
-      body: new Representation(openApi()),
+      body: new Representation(body),
       headers: ['content-type', 'application/json; charset=utf-8', 'cache-control', 'public, max-age=300', 'vary', 'Accept-Encoding'],
       storedAt: Date.now(),
-    });
+    })));
 
   // Each distinct URL is checked once; the answer (a request or a problem) is reused.
   const parsed = new LRUCache<string, ApiRequest | ContentError>({ max: 10_000 });
@@ -114,7 +114,14 @@ export function createApiHandler({ cache, openApi, log, admission, partners, met
     const url = req.url ?? '/';
     if (url === '/api/openapi.json') {
       observe(res, { route: '/api/openapi.json' });
-      sendStored(req, res, openApiDocument(), []);
+      openApiDocument().then(
+        (document) => sendStored(req, res, document, []),
+        (error: unknown) => {
+          openApiAnswer = undefined;
+          log.error({ err: error }, 'the OpenAPI document could not be made');
+          sendProblem(res, asProblem(error));
+        },
+      );
       return;
     }
     if (search && (url === SEARCH_API_PATH || url.startsWith(`${SEARCH_API_PATH}?`))) {

@@ -152,6 +152,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       headScript: deps.headScript,
       assets,
       indexable: status === 200,
+      noindex: page.handle.noindex,
     });
     if (deps.transformHead) head = await deps.transformHead(target, head);
     const etag = weakEtag(deps.assets.version, variant, canonical, String(status), ...[...reads.etags].sort());

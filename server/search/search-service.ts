@@ -15,7 +15,7 @@ import { BurstLog } from '../observability/burst-log.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { ContentSource } from './content-source.js';
-import { highlightSnippet, highlightTitle } from './highlight.js';
+import { answerFrom } from './search-answer.js';
 import { SearchIndex } from './search-index.js';
 import { ZeroResults } from './zero-results.js';
 
@@ -145,30 +145,7 @@ export class SearchService {
 
   #compute(index: SearchIndex, query: SearchQuery): StoredSearch {
     const started = performance.now();
-    const { found, byKind, partial } = index.search(query);
-    const from = (query.page - 1) * query.pageSize;
-    const items = found.slice(from, from + query.pageSize).map(({ doc, terms }) => ({
-      kind: doc.kind,
-      id: doc.id,
-      title: doc.title,
-      url: doc.url,
-      meta: doc.meta,
-      ...(doc.picture ? { picture: doc.picture } : {}),
-      ...(doc.expert ? { expert: { title: doc.expert.title, hospital: doc.expert.hospital, specialties: doc.expert.specialties } } : {}),
-      highlight: { title: highlightTitle(doc.title, terms), snippet: highlightSnippet([doc.summary, doc.body], terms) },
-    }));
-    const total = query.kind ? byKind[query.kind] : Object.values(byKind).reduce((a, b) => a + b, 0);
-    const answer: SearchAnswer = {
-      query: query.q,
-      ...(query.kind ? { kind: query.kind } : {}),
-      total,
-      byKind,
-      page: query.page,
-      pageSize: query.pageSize,
-      partial,
-      items,
-      ...(query.kind === 'expert' ? { facets: index.facets() } : {}),
-    };
+    const answer = answerFrom(index, query);
     const ms = performance.now() - started;
     if (ms > SLOW_QUERY_MS && this.#slow.first('slow')) {
       this.#deps.log.warn({ ms: Math.round(ms), chars: query.q.length, documents: index.size }, 'a search query was slow');
