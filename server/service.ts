@@ -160,7 +160,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const pageHeaders = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
   // Each process holds its own index, read through the cache like a page (docs/decisions/035).
-  const search = new SearchService({ api, log, metrics });
+  const search = new SearchService({ api, log, metrics, firstBuild: config.SEARCH_INDEX });
   // No page cache in development: an edit must show on the next request.
   const pageCache =
     config.PAGE_CACHE_MAX_BYTES > 0 && !source.development

@@ -21,6 +21,11 @@ export interface SearchDocument {
   body: string;
   /** The title is a person's name: matched in pinyin as a name, and an exact match ranks first. */
   isName: boolean;
+  /**
+   * The title is indexed in pinyin too: every item but the content items without a body (beyond
+   * the newest BODIES_MAX), whose pinyin would cost most of a large index's building and memory.
+   */
+  spelled: boolean;
   url: string;
   meta: string;
   picture?: MediaImage | undefined;
@@ -75,6 +80,7 @@ export function contentDocument(item: ContentSummary | ContentDetail): SearchDoc
     summary: item.summary ?? '',
     body: 'content' in item ? htmlText(item.content) : '',
     isName: false,
+    spelled: 'content' in item,
     url: contentHref(item),
     meta: joined([categoryName(item.categoryId), item.date]),
     picture: item.cover,
@@ -98,6 +104,7 @@ export function expertDocument(expert: ExpertSummary | Expert): SearchDocument {
     summary: joined([expert.title, expert.hospital, `擅长${expert.specialty}`], '，'),
     body: detail ? joined([detail.education, htmlText(detail.content), ...detail.achievements], ' ') : '',
     isName: true,
+    spelled: true,
     url: expertHref(expert.id),
     meta: joined([expert.title, expert.hospital]),
     picture: expert.avatar,
@@ -114,6 +121,7 @@ export function treatmentDocuments(data: ApiData<'specialtyTreatment'>): SearchD
     summary: t.summary,
     body: htmlText(t.content),
     isName: false,
+    spelled: true,
     url: treatmentHref(t.title),
     meta: CATEGORY_NAMES[CATEGORY.featuredTreatments],
     picture: t.image ?? t.icon,
@@ -129,6 +137,7 @@ export function hospitalDocuments(domestic: ApiData<'domesticHospitals'>, abroad
     summary: joined([h.city, h.summary], '，'),
     body: joined([h.address, h.phone, ...h.departments, ...extra], ' '),
     isName: false,
+    spelled: true,
     url,
     meta: joined([h.city, h.address]),
     picture: h.image,
@@ -148,6 +157,7 @@ export function filmDocuments(films: ApiData<'promotions'>): SearchDocument[] {
     summary: f.summary,
     body: '',
     isName: false,
+    spelled: true,
     url: href('promotions'),
     meta: joined(['企业宣传片', f.date, f.video ? f.duration : undefined]),
     picture: f.poster,

@@ -74,7 +74,7 @@ export class SearchIndex {
   /** Adds a document, or replaces the one with its key. */
   put(doc: SearchDocument): void {
     if (this.#docs.has(doc.key)) this.#mini.discard(doc.key);
-    const pinyin = pinyinTerms(doc.title, doc.isName);
+    const pinyin = doc.spelled ? pinyinTerms(doc.title, doc.isName) : [];
     this.#mini.add({ key: doc.key, title: doc.title, pinyin: pinyin.join(' '), summary: doc.summary, body: doc.body });
     this.#docs.set(doc.key, doc);
     if (doc.isName) {

@@ -29,6 +29,8 @@ const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 const ANSWERS_MAX_BYTES = 8 * 1024 * 1024;
 /** A query that takes longer than this is logged (once per minute), with how many terms it had. */
 const SLOW_QUERY_MS = 50;
+/** Before the first index, a query waits this long for it (a second or so on the demo content), then is refused 503. */
+const FIRST_BUILD_WAIT_MS = 5_000;
 
 /** An answer as kept: the payload for pages, its JSON envelope for the API. */
 export interface StoredSearch {
@@ -43,6 +45,8 @@ export interface SearchServiceDeps {
   api: ContentApi;
   log: Logger;
   metrics: Metrics;
+  /** Built as the service starts, or when first searched (SEARCH_INDEX). */
+  firstBuild: 'start' | 'first-use';
 }
 
 const keyOf = (q: SearchQuery) => [q.q, q.kind ?? '', q.page, q.pageSize, q.hospital ?? '', q.specialty ?? ''].join('\u0000');
@@ -62,8 +66,13 @@ export class SearchService {
   #work: Promise<void> = Promise.resolve();
   readonly #pending = new Set<string>();
   #changeTimer: NodeJS.Timeout | undefined;
+  /** The first build has been asked for. */
+  #building = false;
   #rebuildTimer: NodeJS.Timeout | undefined;
   readonly #stopping = new AbortController();
+  /** Resolves when the first index is in use. */
+  #builtNow: () => void = () => {};
+  readonly #firstBuilt = new Promise<void>((resolve) => (this.#builtNow = resolve));
 
   constructor(deps: SearchServiceDeps) {
     this.#deps = deps;
@@ -71,13 +80,14 @@ export class SearchService {
     deps.metrics.stats.searchDocuments = () => this.#index?.size ?? 0;
   }
 
-  /** Builds the index now (off the request path) and again every REBUILD_EVERY_MS. */
+  /** Builds the index now (off the request path), or when first searched, and again every REBUILD_EVERY_MS. */
   start(): void {
-    this.#enqueue(() => this.#buildUntilBuilt());
+    if (this.#deps.firstBuild === 'start') this.#buildFirst();
     this.#rebuildTimer = setInterval(
       () =>
         this.#enqueue(async () => {
-          await this.#build('schedule');
+          // Not before the first build (with SEARCH_INDEX=first-use, perhaps never).
+          if (this.#index) await this.#build('schedule');
         }),
       REBUILD_EVERY_MS,
     ).unref();
@@ -118,6 +128,13 @@ export class SearchService {
   async answer(query: SearchQuery, admit?: () => Promise<void>): Promise<StoredSearch> {
     const hit = this.cached(query);
     if (hit) return hit;
+    if (!this.#index) {
+      this.#buildFirst();
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_BUILD_WAIT_MS)));
+      await Promise.race([this.#firstBuilt, waited]);
+      clearTimeout(timer);
+    }
     if (!this.#index) throw problem('busy', 'the search index is being built; try again in a few seconds', 2);
     await admit?.();
     const stored = this.#compute(this.#index, query);
@@ -157,6 +174,13 @@ export class SearchService {
     this.#work = this.#work.then(work).catch((error: unknown) => {
       this.#deps.log.error({ err: error }, 'search index work failed');
     });
+  }
+
+  /** Starts the first build, once. */
+  #buildFirst(): void {
+    if (this.#building) return;
+    this.#building = true;
+    this.#enqueue(() => this.#buildUntilBuilt());
   }
 
   /** The first build: tried again, later and later, until it succeeds (the content API may be down at start). */
@@ -220,6 +244,7 @@ export class SearchService {
   /** A new or changed index answers from now on; answers from the old one are forgotten. */
   #swap(index: SearchIndex): void {
     this.#index = index;
+    this.#builtNow();
     this.#version++;
     this.#answers.clear();
   }

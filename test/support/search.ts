@@ -12,5 +12,5 @@ export async function searchOf(base: string, params: Record<string, string | num
 
 /** Waits until the service's first index is built (before it, /api/search answers 503). */
 export async function searchReady(base: string): Promise<void> {
-  await until(async () => (await fetch(`${base}/api/search?q=a`)).status === 200, 'the search index', 20_000);
+  await until(async () => (await fetch(`${base}/api/search?q=a`)).status === 200, 'the search index', 60_000);
 }
