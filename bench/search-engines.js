@@ -14,7 +14,20 @@ import { quantile } from './lib.js';
 const ENGINES = ['minisearch', '@orama/orama', 'flexsearch'];
 const COUNT = 60_000;
 const CITIES = ['上海', '北京', '广州', '成都', '杭州', '武汉', '悉尼', '南京', '西安', '长沙'];
-const TOPICS = ['白内障', '青光眼', '高度近视', '干眼症', '黄斑水肿', '糖尿病视网膜病变', '斜视', '弱视', '圆锥角膜', '老花眼', '全飞秒', '角膜塑形镜'];
+const TOPICS = [
+  '白内障',
+  '青光眼',
+  '高度近视',
+  '干眼症',
+  '黄斑水肿',
+  '糖尿病视网膜病变',
+  '斜视',
+  '弱视',
+  '圆锥角膜',
+  '老花眼',
+  '全飞秒',
+  '角膜塑形镜',
+];
 const EVENTS = ['义诊活动', '学术讲座', '新技术培训', '病例讨论会', '科普进社区', '专家门诊开诊', '临床研究启动', '手术直播教学'];
 const QUERIES = [...TOPICS, ...CITIES.map((c) => `${c} 医院`), '飞秒', '悉尼', '手术', '白内障 讲座', '第 123456 号'];
 
@@ -38,7 +51,8 @@ async function measure(engine) {
     const { default: MiniSearch } = await import('minisearch');
     const mini = new MiniSearch({ idField: 'key', fields: ['title', 'summary'], tokenize: textTerms, processTerm: (t) => t });
     mini.addAll(docs);
-    search = (terms) => mini.search(terms.join(' '), { tokenize: (s) => s.split(' '), processTerm: (t) => t, combineWith: 'AND', boost: { title: 5 } });
+    search = (terms) =>
+      mini.search(terms.join(' '), { tokenize: (s) => s.split(' '), processTerm: (t) => t, combineWith: 'AND', boost: { title: 5 } });
   } else if (engine === '@orama/orama') {
     const { create, insertMultiple, search: find } = await import(engine);
     const db = create({
@@ -46,7 +60,8 @@ async function measure(engine) {
       components: { tokenizer: { language: 'chinese', normalizationCache: new Map(), tokenize: (text) => (text ? textTerms(text) : []) } },
     });
     await insertMultiple(db, docs, 1_000);
-    search = (terms) => find(db, { term: terms.join(' '), properties: ['title', 'summary'], boost: { title: 5 }, threshold: 0, limit: 500 });
+    search = (terms) =>
+      find(db, { term: terms.join(' '), properties: ['title', 'summary'], boost: { title: 5 }, threshold: 0, limit: 500 });
   } else {
     const { Document } = await import(engine);
     const index = new Document({ document: { id: 'key', index: ['title', 'summary'] }, encode: textTerms });
@@ -74,7 +89,9 @@ if (process.argv[2]) {
 } else {
   const rows = ENGINES.map((engine) => {
     try {
-      const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), engine], { encoding: 'utf8' });
+      const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), engine], {
+        encoding: 'utf8',
+      });
       return JSON.parse(out);
     } catch (error) {
       return { engine, error: String(error).split('\n')[0] };

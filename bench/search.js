@@ -8,17 +8,74 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import { request } from 'undici';
-import { commandLine, ensureBuild, fmt, freePort, isMain, logLines, quantile, rssMiB, stamp, startNode, startService, writeSection } from './lib.js';
+import {
+  commandLine,
+  ensureBuild,
+  fmt,
+  freePort,
+  isMain,
+  logLines,
+  quantile,
+  rssMiB,
+  stamp,
+  startNode,
+  startService,
+  writeSection,
+} from './lib.js';
 
-const PER_LIST = 30_000;
+/** Items in each of the two large lists (BENCH_SEARCH_PER_LIST for a quicker run). */
+const PER_LIST = Number(process.env.BENCH_SEARCH_PER_LIST ?? 30_000);
 const SECRET = 'bench-search-webhook-secret';
 const FIRST_ID = 100_000;
 const NEWS_CATEGORIES = [7, 19, 20, 21];
 const RESEARCH_CATEGORIES = [15, 16, 17, 18, 22, 23, 24, 25, 26, 27];
 const CITIES = ['上海', '北京', '广州', '成都', '杭州', '武汉', '悉尼', '南京', '西安', '长沙'];
-const TOPICS = ['白内障', '青光眼', '高度近视', '干眼症', '黄斑水肿', '糖尿病视网膜病变', '斜视', '弱视', '圆锥角膜', '老花眼', '全飞秒', '角膜塑形镜', '视网膜脱离', '眼底病', '角膜移植', '上睑下垂', '儿童近视防控', '人工晶体', '眼表疾病', '葡萄膜炎'];
-const EVENTS = ['义诊活动', '学术讲座', '新技术培训', '病例讨论会', '科普进社区', '专家门诊开诊', '临床研究启动', '手术直播教学', '患者课堂', '筛查项目'];
-const PHRASES = ['术前检查必不可少', '定期复查可以早发现', '规范用药与随访', '个性化诊疗方案', '多学科联合会诊', '日间手术当天回家', '视功能训练', '眼压与视神经', '泪膜稳定性', '眼轴增长速度'];
+const TOPICS = [
+  '白内障',
+  '青光眼',
+  '高度近视',
+  '干眼症',
+  '黄斑水肿',
+  '糖尿病视网膜病变',
+  '斜视',
+  '弱视',
+  '圆锥角膜',
+  '老花眼',
+  '全飞秒',
+  '角膜塑形镜',
+  '视网膜脱离',
+  '眼底病',
+  '角膜移植',
+  '上睑下垂',
+  '儿童近视防控',
+  '人工晶体',
+  '眼表疾病',
+  '葡萄膜炎',
+];
+const EVENTS = [
+  '义诊活动',
+  '学术讲座',
+  '新技术培训',
+  '病例讨论会',
+  '科普进社区',
+  '专家门诊开诊',
+  '临床研究启动',
+  '手术直播教学',
+  '患者课堂',
+  '筛查项目',
+];
+const PHRASES = [
+  '术前检查必不可少',
+  '定期复查可以早发现',
+  '规范用药与随访',
+  '个性化诊疗方案',
+  '多学科联合会诊',
+  '日间手术当天回家',
+  '视功能训练',
+  '眼压与视神经',
+  '泪膜稳定性',
+  '眼轴增长速度',
+];
 /** Queries a patient types: common and rare words, pinyin, two words, traditional characters. */
 const QUERIES = [
   ...TOPICS,
@@ -54,7 +111,8 @@ function madeItem(id, index, categories) {
 }
 
 function detailOf(item) {
-  const paragraph = (n) => `<p>${PHRASES[n % PHRASES.length]}。${TOPICS[(n * 3) % TOPICS.length]}的诊疗需要${PHRASES[(n + 4) % PHRASES.length]}。</p>`;
+  const paragraph = (n) =>
+    `<p>${PHRASES[n % PHRASES.length]}。${TOPICS[(n * 3) % TOPICS.length]}的诊疗需要${PHRASES[(n + 4) % PHRASES.length]}。</p>`;
   return { ...item, content: [0, 1, 2, 3, 4, 5].map((k) => paragraph(item.id + k)).join(''), views: item.id % 5000 };
 }
 
@@ -77,7 +135,8 @@ async function startLargeContentApi(demoUrl) {
       const total = PER_LIST + list.extra.length;
       const from = (page - 1) * pageSize;
       const items = [];
-      for (let i = from; i < Math.min(total, from + pageSize); i++) items.push(i < list.extra.length ? list.extra[i] : itemAt(list, i - list.extra.length));
+      for (let i = from; i < Math.min(total, from + pageSize); i++)
+        items.push(i < list.extra.length ? list.extra[i] : itemAt(list, i - list.extra.length));
       return send({ items, total, page, pageSize });
     }
     const detail = /^\/api\/news\/(\d+)$/.exec(url.pathname);
@@ -128,11 +187,13 @@ async function memoryOf(svc) {
 /** Starts the service and waits for its first index; resolves with it, the build's log line and its memory then. */
 async function serviceWithIndex(env) {
   let built;
+  const log = [];
   const svc = await startService({
     env: { LOG_LEVEL: 'info', ...env },
     onLine: (line) => {
       const entry = logLines(line)[0];
       if (entry?.msg === 'search index built') built ??= entry;
+      if (/search index (changed|could)/.test(entry?.msg ?? '') || entry?.level >= 40) log.push(entry);
     },
   });
   const started = Date.now();
@@ -142,7 +203,7 @@ async function serviceWithIndex(env) {
   }
   // Settled: what stays after the build's garbage is collected (the heap is read after a scrape or two).
   await new Promise((r) => setTimeout(r, 1_000));
-  return { svc, built, memory: await memoryOf(svc) };
+  return { svc, built, log, memory: await memoryOf(svc) };
 }
 
 async function timeQueries(svc, queries) {
@@ -165,7 +226,11 @@ export async function runSearch() {
   const demoPort = await freePort();
   const demo = await startNode(['dist/server/content-api.js'], {
     env: { HOST: '127.0.0.1', PORT: String(demoPort), LOG_LEVEL: 'warn' },
-    probe: () => fetch(`http://127.0.0.1:${demoPort}/api/banner`).then((r) => r.ok, () => false),
+    probe: () =>
+      fetch(`http://127.0.0.1:${demoPort}/api/banner`).then(
+        (r) => r.ok,
+        () => false,
+      ),
   });
   const large = await startLargeContentApi(`http://127.0.0.1:${demoPort}`);
   try {
@@ -192,7 +257,8 @@ export async function runSearch() {
       for (;;) {
         const answer = await (await fetch(`${svc.url}/api/search?q=${encodeURIComponent(`${word}${n}号`)}&pageSize=1`)).json();
         if (answer.data.items[0]?.id === id) break;
-        if (performance.now() - started > 10_000) throw new Error('the published item was not found in 10 s');
+        if (performance.now() - started > 10_000)
+          throw new Error(`the published item was not found in 10 s: ${JSON.stringify(big.log.slice(-5))}`);
         await new Promise((r) => setTimeout(r, 20));
       }
       publishes.push(performance.now() - started);

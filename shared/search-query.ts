@@ -42,7 +42,8 @@ export function parseSearchQuery(params: URLSearchParams): SearchQuery | { error
   const q = cleanQuery(params.get('q') ?? '');
   if (chars(q) > QUERY_MAX_CHARS) return { error: `q: must be at most ${QUERY_MAX_CHARS} characters` };
   const kind = params.get('kind') || undefined;
-  if (kind !== undefined && !Object.hasOwn(SEARCH_KINDS, kind)) return { error: `kind: must be one of ${Object.keys(SEARCH_KINDS).join(', ')}` };
+  if (kind !== undefined && !Object.hasOwn(SEARCH_KINDS, kind))
+    return { error: `kind: must be one of ${Object.keys(SEARCH_KINDS).join(', ')}` };
   const number = (name: string, max: number, fallback: number) => {
     const raw = params.get(name);
     return raw === null ? fallback : parsePlainInt(raw, 1, max);
@@ -58,4 +59,3 @@ export function parseSearchQuery(params: URLSearchParams): SearchQuery | { error
     return { error: `hospital, specialty: must be at most ${FILTER_MAX_CHARS} characters` };
   return { q, kind: kind as SearchKind | undefined, page, pageSize, hospital, specialty };
 }
-

@@ -69,6 +69,8 @@ export interface SearchAnswer {
   pageSize: number;
   /** True when no result had every word, and these have some of them. */
   partial: boolean;
+  /** True when the words are so common that the older articles and news were not searched (every other item was): more words search them. */
+  narrowed: boolean;
   items: SearchHit[];
   /** With kind `expert`: the expert finder's choices. */
   facets?: ExpertFacets | undefined;

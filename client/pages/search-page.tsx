@@ -136,7 +136,7 @@ function Results({ answer }: { answer: SearchAnswer }) {
     <>
       <KindFilters answer={answer} />
       <p className="search-summary" role="status">
-        {`${shown}找到 ${answer.total} 条与“${answer.query}”相关的结果${answer.partial ? '：没有同时包含全部词语的内容，以下结果包含其中部分词语' : ''}`}
+        {`${shown}找到 ${answer.total} 条与“${answer.query}”相关的结果${answer.partial ? '：没有同时包含全部词语的内容，以下结果包含其中部分词语' : ''}${answer.narrowed ? '。搜索词较常见，以上为最新的内容；加上更具体的词语可查找更早的文章' : ''}`}
       </p>
       <ol className="search-results">
         {answer.items.map((hit) => (

@@ -13,14 +13,7 @@ import type { ContentSummary, ExpertSummary } from '../../shared/contract/entiti
 import { API_TEMPLATES } from '../../shared/contract/api-templates.js';
 import { ALL_TAG } from '../proxy/cache-tags.js';
 import { parseApiRequest } from '../proxy/api-request.js';
-import {
-  contentDocument,
-  expertDocument,
-  filmDocuments,
-  hospitalDocuments,
-  treatmentDocuments,
-  type SearchDocument,
-} from './documents.js';
+import { contentDocument, expertDocument, filmDocuments, hospitalDocuments, treatmentDocuments, type SearchDocument } from './documents.js';
 
 /** Content items whose bodies are read and indexed, newest first (each costs a call to the content API). */
 export const BODIES_MAX = 1_000;
@@ -130,7 +123,12 @@ export class ContentSource {
    * What a purge's tags changed, read again: documents to put, and keys to remove; `everything`
    * when a tag names it all (or more than a publish should cost), for a whole build instead.
    */
-  async changes(tags: readonly string[], known: (key: string) => SearchDocument | undefined, keys: () => Iterable<string>, signal: AbortSignal) {
+  async changes(
+    tags: readonly string[],
+    known: (key: string) => SearchDocument | undefined,
+    keys: () => Iterable<string>,
+    signal: AbortSignal,
+  ) {
     const put: SearchDocument[] = [];
     const remove: string[] = [];
     const named = namedBy(tags);
@@ -156,7 +154,7 @@ export class ContentSource {
       const list = await this.#allExperts(signal);
       const changed = list.filter((e) => {
         const doc = known(`expert:${e.id}`);
-        return !doc || doc.title !== e.name || doc.summary !== expertDocument(e).summary || doc.picture?.src !== e.avatar?.src;
+        return !doc || doc.title !== e.name || doc.summary !== expertDocument(e).summary;
       });
       put.push(...(await this.#experts(changed, signal)));
       const now = new Set(list.map((e) => `expert:${e.id}`));
@@ -178,7 +176,8 @@ export class ContentSource {
       const changed = items.filter((item) => {
         const doc = known(`content:${item.id}`);
         const now = contentDocument(item);
-        return now && (!doc || doc.title !== now.title || doc.summary !== now.summary || doc.meta !== now.meta || doc.picture?.src !== now.picture?.src);
+        // A picture's new version (learnt once its bytes are read) changes nothing searchable: the next whole build takes it.
+        return now && (!doc || doc.title !== now.title || doc.summary !== now.summary || doc.meta !== now.meta);
       });
       fresh.push(...changed);
       if (changed.length === 0 || items.length < PAGE_SIZE_MAX) return fresh;

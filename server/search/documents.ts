@@ -144,7 +144,9 @@ export function hospitalDocuments(domestic: ApiData<'domesticHospitals'>, abroad
   });
   return [
     ...domestic.map((h) => hospital(h, `hospital:${h.id}`, href('domesticHospitals'), [])),
-    ...abroad.map((h) => hospital(h, `abroad:${h.id}`, `${href('international')}#intl-${h.id}`, [h.country, ...h.highlights, htmlText(h.content)])),
+    ...abroad.map((h) =>
+      hospital(h, `abroad:${h.id}`, `${href('international')}#intl-${h.id}`, [h.country, ...h.highlights, htmlText(h.content)]),
+    ),
   ];
 }
 

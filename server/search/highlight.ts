@@ -39,7 +39,8 @@ export function matchRanges(text: string, terms: readonly string[], spelled = tr
 /** The runs of Han characters whose syllables, or their initials, spell a term (or begin to). */
 function pinyinRanges(folded: string, terms: readonly string[]): Range[] {
   // One syllable per UTF-16 unit: a Han character's own (read alone), or nothing.
-  const syllables = [...folded].length === folded.length ? Array.from(folded, (c) => (HAN.test(c) ? pinyin(c, { toneType: 'none', v: true }) : '')) : [];
+  const syllables =
+    [...folded].length === folded.length ? Array.from(folded, (c) => (HAN.test(c) ? pinyin(c, { toneType: 'none', v: true }) : '')) : [];
   const out: Range[] = [];
   for (const term of terms) {
     for (let i = 0; i < syllables.length; i++) {

@@ -7,7 +7,7 @@ import { highlightSnippet, highlightTitle } from './highlight.js';
 import type { SearchIndex } from './search-index.js';
 
 export function answerFrom(index: SearchIndex, query: SearchQuery): SearchAnswer {
-  const { found, byKind, partial } = index.search(query);
+  const { found, byKind, partial, narrowed } = index.search(query);
   const from = (query.page - 1) * query.pageSize;
   const items = found.slice(from, from + query.pageSize).map(({ doc, terms }) => ({
     kind: doc.kind,
@@ -28,6 +28,7 @@ export function answerFrom(index: SearchIndex, query: SearchQuery): SearchAnswer
     page: query.page,
     pageSize: query.pageSize,
     partial,
+    narrowed,
     items,
     ...(query.kind === 'expert' ? { facets: index.facets() } : {}),
   };

@@ -25,6 +25,13 @@ const FIELDS = ['title', 'pinyin', 'summary', 'body'] as const;
 const BOOST: Record<(typeof FIELDS)[number], number> = { title: 5, pinyin: 2, summary: 2, body: 1 };
 /** How far ahead an exact name puts its person: above any other score a query can reach. */
 const EXACT_NAME_BOOST = 1_000;
+/**
+ * The most postings a query may score in the archive (the older content items, titles and summaries
+ * only): MiniSearch scores every item that has a word, a few microseconds each, so words that
+ * tens of thousands of old items share would take a query past its 10 ms. Their number is
+ * estimated from how often the words occur among the newest items, searched first.
+ */
+const ARCHIVE_POSTINGS_MAX = 5_000;
 
 export interface Found {
   doc: SearchDocument;
@@ -38,13 +45,16 @@ export interface IndexAnswer {
   /** All results, by kind. */
   byKind: Record<SearchKind, number>;
   partial: boolean;
+  /** The words were too common for the older content items to be searched: the newest and every other kind were. */
+  narrowed: boolean;
 }
 
 const noKinds = (): Record<SearchKind, number> =>
   Object.fromEntries(Object.keys(SEARCH_KINDS).map((k) => [k, 0])) as Record<SearchKind, number>;
 
-export class SearchIndex {
-  readonly #mini = new MiniSearch<Indexed>({
+/** One of the two indexes: everything but the older content items, and those (decision 035). */
+const miniSearch = () =>
+  new MiniSearch<Indexed>({
     idField: 'key',
     fields: [...FIELDS],
     storeFields: [],
@@ -54,6 +64,14 @@ export class SearchIndex {
     // Replaced documents are cleaned out of the postings in the background, in batches.
     autoVacuum: { minDirtCount: 200, minDirtFactor: 0.1, batchSize: 1_000, batchWait: 10 },
   });
+
+export class SearchIndex {
+  /** Every item but the older content items: small, searched whole for every query. */
+  readonly #recent = miniSearch();
+  /** The older content items (no body, no pinyin), searched when the words are rare enough among them. */
+  readonly #archive = miniSearch();
+  /** Content items in #recent, the sample the archive's work is estimated from. */
+  #recentContent = 0;
   readonly #docs = new Map<string, SearchDocument>();
   /** A person's name folded, in pinyin, and its initials: what an exact match is compared with. */
   readonly #names = new Map<string, string[]>();
@@ -73,9 +91,10 @@ export class SearchIndex {
 
   /** Adds a document, or replaces the one with its key. */
   put(doc: SearchDocument): void {
-    if (this.#docs.has(doc.key)) this.#mini.discard(doc.key);
+    this.#discard(doc.key);
     const pinyin = doc.spelled ? pinyinTerms(doc.title, doc.isName) : [];
-    this.#mini.add({ key: doc.key, title: doc.title, pinyin: pinyin.join(' '), summary: doc.summary, body: doc.body });
+    this.#tierOf(doc).add({ key: doc.key, title: doc.title, pinyin: pinyin.join(' '), summary: doc.summary, body: doc.body });
+    if (doc.spelled && doc.key.startsWith('content:')) this.#recentContent++;
     this.#docs.set(doc.key, doc);
     if (doc.isName) {
       const full = pinyinTerms(doc.title, true).filter((t) => t.length > 1);
@@ -87,7 +106,7 @@ export class SearchIndex {
   remove(key: string): void {
     const doc = this.#docs.get(key);
     if (!doc) return;
-    this.#mini.discard(key);
+    this.#discard(key);
     this.#docs.delete(key);
     this.#names.delete(key);
     if (doc.kind === 'expert') this.#facets = undefined;
@@ -96,9 +115,9 @@ export class SearchIndex {
   search(query: SearchQuery): IndexAnswer {
     const terms = queryTerms(query.q);
     if (terms.length === 0) return this.#browse(query);
-    let results = this.#run(terms, 'AND', query);
+    let { results, narrowed } = this.#both(terms, 'AND', query);
     const partial = results.length === 0 && terms.length > 1;
-    if (partial) results = this.#run(terms, 'OR', query);
+    if (partial) ({ results, narrowed } = this.#both(terms, 'OR', query));
     const typed = fold(query.q).replace(/\s+/g, '');
     for (const r of results) if (this.#names.get(r.id as string)?.includes(typed)) r.score *= EXACT_NAME_BOOST;
     results.sort((a, b) => b.score - a.score);
@@ -109,7 +128,36 @@ export class SearchIndex {
       byKind[doc.kind]++;
       if ((!query.kind || doc.kind === query.kind) && found.length < SEARCH_RESULTS_MAX) found.push({ doc, terms: r.queryTerms });
     }
-    return { found, byKind, partial };
+    return { found, byKind, partial, narrowed };
+  }
+
+  /** The newest items and every other kind, then the older content items unless the words are too common among them. */
+  #both(terms: string[], combineWith: 'AND' | 'OR', query: SearchQuery): { results: SearchResult[]; narrowed: boolean } {
+    const recent = this.#run(this.#recent, terms, combineWith, query);
+    if (
+      this.#archive.documentCount === 0 ||
+      (query.kind && query.kind !== 'article' && query.kind !== 'treatment' && query.kind !== 'research')
+    )
+      return { results: recent, narrowed: false };
+    // How many postings the words have among the newest content items (any of them: the archive scores
+    // each word's postings before it combines them), scaled to the archive's size.
+    const sample = combineWith === 'OR' ? recent : this.#run(this.#recent, terms, 'OR', query);
+    let sampled = 0;
+    for (const r of sample) if ((r.id as string).startsWith('content:')) sampled += r.queryTerms.length;
+    const estimate = (sampled * this.#archive.documentCount) / Math.max(1, this.#recentContent);
+    if (estimate > ARCHIVE_POSTINGS_MAX) return { results: recent, narrowed: true };
+    return { results: [...recent, ...this.#run(this.#archive, terms, combineWith, query)], narrowed: false };
+  }
+
+  #tierOf(doc: SearchDocument): MiniSearch<Indexed> {
+    return doc.spelled ? this.#recent : this.#archive;
+  }
+
+  #discard(key: string): void {
+    const doc = this.#docs.get(key);
+    if (!doc) return;
+    this.#tierOf(doc).discard(key);
+    if (doc.spelled && doc.key.startsWith('content:')) this.#recentContent--;
   }
 
   /** The hospitals and specialties of the experts, most experts first. */
@@ -127,8 +175,8 @@ export class SearchIndex {
     return (this.#facets = { hospitals: list(hospitals), specialties: list(specialties) });
   }
 
-  #run(terms: string[], combineWith: 'AND' | 'OR', query: SearchQuery): SearchResult[] {
-    return this.#mini.search(terms.join(' '), {
+  #run(mini: MiniSearch<Indexed>, terms: string[], combineWith: 'AND' | 'OR', query: SearchQuery): SearchResult[] {
+    return mini.search(terms.join(' '), {
       tokenize: (text) => text.split(' '),
       processTerm: (term) => term,
       boost: BOOST,
@@ -149,12 +197,12 @@ export class SearchIndex {
   #browse(query: SearchQuery): IndexAnswer {
     const byKind = noKinds();
     const found: Found[] = [];
-    if (!query.kind) return { found, byKind, partial: false };
+    if (!query.kind) return { found, byKind, partial: false, narrowed: false };
     for (const doc of this.#docs.values()) {
       if (doc.kind !== query.kind || ((query.hospital || query.specialty) && !this.#inFinder(doc.key, query))) continue;
       byKind[doc.kind]++;
       if (found.length < SEARCH_RESULTS_MAX) found.push({ doc, terms: [] });
     }
-    return { found, byKind, partial: false };
+    return { found, byKind, partial: false, narrowed: false };
   }
 }

@@ -22,7 +22,11 @@ const count = z.number().int().nonnegative();
 /** The answer's schema (shared/search.ts has its type); `media` is the MediaImage's reference. */
 function answerSchema(mediaImage: z.ZodType) {
   const hit = z.object({
-    kind: z.enum(kinds).describe(`What it is: ${Object.entries(SEARCH_KINDS).map(([k, v]) => `${k} (${v})`).join(', ')}.`),
+    kind: z.enum(kinds).describe(
+      `What it is: ${Object.entries(SEARCH_KINDS)
+        .map(([k, v]) => `${k} (${v})`)
+        .join(', ')}.`,
+    ),
     id: z.number().int().positive().describe("The item's id in the content API, unique within its kind."),
     title: z.string(),
     url: z.string().describe('The page on this site that shows it.'),
@@ -41,6 +45,11 @@ function answerSchema(mediaImage: z.ZodType) {
     page: z.number().int().positive(),
     pageSize: z.number().int().positive(),
     partial: z.boolean().describe('True when no result had every word, and these have some of them.'),
+    narrowed: z
+      .boolean()
+      .describe(
+        'True when the words are so common that the older articles and news (beyond the newest 1,000, indexed by title and summary) were not searched; more specific words search them too.',
+      ),
     items: z.array(hit),
     facets: z
       .object({
@@ -69,8 +78,20 @@ const PARAMETERS = [
   { name: 'kind', in: 'query', required: false, description: 'Only results of this kind.', schema: { type: 'string', enum: kinds } },
   { name: 'page', in: 'query', required: false, schema: integer(1, PAGE_MAX, 1) },
   { name: 'pageSize', in: 'query', required: false, schema: integer(1, SEARCH_PAGE_SIZE_MAX, SEARCH_PAGE_SIZE) },
-  { name: 'hospital', in: 'query', required: false, description: "With kind=expert: the experts of this hospital (a name from `facets`).", schema: text('', FILTER_MAX_CHARS) },
-  { name: 'specialty', in: 'query', required: false, description: 'With kind=expert: the experts with this specialty (a name from `facets`).', schema: text('', FILTER_MAX_CHARS) },
+  {
+    name: 'hospital',
+    in: 'query',
+    required: false,
+    description: 'With kind=expert: the experts of this hospital (a name from `facets`).',
+    schema: text('', FILTER_MAX_CHARS),
+  },
+  {
+    name: 'specialty',
+    in: 'query',
+    required: false,
+    description: 'With kind=expert: the experts with this specialty (a name from `facets`).',
+    schema: text('', FILTER_MAX_CHARS),
+  },
 ];
 
 /** The example's request: a short page of what a patient types most. */
@@ -94,7 +115,11 @@ export function searchExample(): Promise<{ summary: string; value: unknown }> {
 }
 
 /** The operation, its answer's schema made with the document's own `schemaOf`. */
-export function searchOperation(schemaOf: (schema: z.ZodType) => object, mediaImage: z.ZodType, demo: { summary: string; value: unknown } | undefined) {
+export function searchOperation(
+  schemaOf: (schema: z.ZodType) => object,
+  mediaImage: z.ZodType,
+  demo: { summary: string; value: unknown } | undefined,
+) {
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   return {
     get: {
@@ -108,7 +133,10 @@ export function searchOperation(schemaOf: (schema: z.ZodType) => object, mediaIm
           description: 'OK: the envelope `{ data }`.',
           headers: {
             ETag: { $ref: '#/components/headers/ETag' },
-            'X-Cache': { description: 'HIT (from the cache of answers) or MISS (computed now).', schema: { type: 'string', enum: ['HIT', 'MISS'] } },
+            'X-Cache': {
+              description: 'HIT (from the cache of answers) or MISS (computed now).',
+              schema: { type: 'string', enum: ['HIT', 'MISS'] },
+            },
             RateLimit: { $ref: '#/components/headers/RateLimit' },
             'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
             'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },

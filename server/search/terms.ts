@@ -13,7 +13,7 @@ import { fold } from './fold.js';
 const segmenter = new Intl.Segmenter('zh-CN', { granularity: 'word' });
 const HAN = /^\p{Script=Han}+$/u;
 /** Runs of Han characters, and words of other letters and digits. */
-const PIECES = /(\p{Script=Han}+)|[\p{L}\p{N}]+/gu;
+const PIECES = /(\p{Script=Han}+)|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
 /** A letter-or-digit word longer than this is not a word anyone types. */
 const WORD_MAX = 32;
 /** A query has at most this many terms; the rest of what was typed is not searched for. */
