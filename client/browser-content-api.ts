@@ -24,7 +24,7 @@ const queryString = (entries: [string, string | number | undefined][]) =>
 
 export const browserContentApi: ContentApi = {
   get(name, request = {}) {
-    const search = queryString(Object.entries(request.query ?? {}));
+    const search = queryString(Object.entries(request.query ?? {}) as [string, string | number | undefined][]);
     return read(pathFor(name, request.id) + (search ? `?${search}` : ''), request.signal);
   },
   search(params, signal) {

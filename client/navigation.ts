@@ -7,7 +7,16 @@
 import type { Category } from '../shared/contract/entities.js';
 import { categoryHref, categorySection, href, sectionHref } from './href.js';
 import type { PageData } from './page-loaders.js';
-import { CATEGORY_NAMES, ROUTES, SECTIONS, sectionOf, type CategoryId, type RouteFacts, type RouteKey, type SectionKey } from './route-table.js';
+import {
+  CATEGORY_NAMES,
+  ROUTES,
+  SECTIONS,
+  sectionOf,
+  type CategoryId,
+  type RouteFacts,
+  type RouteKey,
+  type SectionKey,
+} from './route-table.js';
 
 export type Layout = PageData<'layout'>;
 

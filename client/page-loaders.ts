@@ -79,18 +79,25 @@ async function expertsPage(api: ContentApi, url: URL, signal: AbortSignal) {
     return { list: list.value, facets: valueOf(finder)?.facets ?? null, hospital, specialty };
   }
   // A filter the index refuses (too long) or that names nothing the experts have: no such page.
-  const answer = await api.search({ kind: 'expert', hospital, specialty, page, pageSize: EXPERTS_PAGE_SIZE }, signal).catch((error: unknown) => {
-    if (isContentError(error) && error.status === 400) return null;
-    throw error;
-  });
+  const answer = await api
+    .search({ kind: 'expert', hospital, specialty, page, pageSize: EXPERTS_PAGE_SIZE }, signal)
+    .catch((error: unknown) => {
+      if (isContentError(error) && error.status === 400) return null;
+      throw error;
+    });
   const named = (names: { name: string }[] | undefined, name: string | undefined) => !name || names?.some((n) => n.name === name);
   const facets = answer?.facets;
   if (!answer || !facets || !named(facets.hospitals, hospital) || !named(facets.specialties, specialty) || (page > 1 && !answer.items[0]))
     throw pageNotFound('no experts with that hospital and specialty');
-  return { list: { items: answer.items.map(expertOfHit), total: answer.total, page, pageSize: EXPERTS_PAGE_SIZE }, facets, hospital, specialty };
+  return {
+    list: { items: answer.items.map(expertOfHit), total: answer.total, page, pageSize: EXPERTS_PAGE_SIZE },
+    facets,
+    hospital,
+    specialty,
+  };
 }
 
-export interface SearchPageData {
+interface SearchPageData {
   /** The words asked for (as typed; a refused query's first 200 characters). */
   q: string;
   /** Null without words: the page shows what can be searched for. */

@@ -71,8 +71,6 @@ export interface Service {
   server: Server;
   cache: ContentCache;
   purger: Purger;
-  /** The site's search: its index and its answers (server/search). */
-  search: SearchService;
   /** The media endpoint (/_media), and `describe()` for pages. */
   media: MediaEndpoint;
   metrics: Metrics;
@@ -159,7 +157,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Development injects Vite's client and React's refresh preamble as inline scripts.
   const pageHeaders = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
-  // Each process holds its own index, read through the cache like a page (docs/decisions/035).
   const search = new SearchService({ api, log, metrics, firstBuild: config.SEARCH_INDEX });
   // No page cache in development: an edit must show on the next request.
   const pageCache =
@@ -168,18 +165,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       : undefined;
 
   const bus = redis ? redisBus(redis, log) : (link?.bus ?? localBus());
-  const purger = new Purger({
-    cache,
-    pageCache,
-    purges,
-    media,
-    shared,
-    bus,
-    edges: config.EDGE_PURGE_URLS ?? [],
-    log,
-    metrics,
-    applied: (tags) => search.changed(tags),
-  });
+  const edges = config.EDGE_PURGE_URLS ?? [];
+  const purger = new Purger({ cache, pageCache, purges, media, shared, bus, edges, log, metrics, applied: search.changed });
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
@@ -265,7 +252,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
     app,
   });
   const served = tracing ? tracing.serve(frontDoor) : frontDoor;
-  search.start();
   const server = publicServer(config, served, { trusted, metrics, forwarders });
   const guard = guardConnections(server, { config, trusted, metrics, log });
   metrics.stats.ready = () => (admission.busy || !cache.warm ? 0 : 1);
@@ -281,7 +267,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
     server,
     cache,
     purger,
-    search,
     media,
     metrics,
     report: serviceReport,

@@ -21,7 +21,7 @@ export const SEARCH_KINDS: Readonly<Record<SearchKind, string>> = {
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
 
 /** What a visitor typed, made plain: any run of whitespace (tabs and line breaks too) one space, the other controls and invisible characters gone. */
-export function cleanQuery(raw: string): string {
+function cleanQuery(raw: string): string {
   return raw.replace(/\s+/g, ' ').replace(INVISIBLE, '').trim();
 }
 

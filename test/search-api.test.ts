@@ -153,7 +153,10 @@ describe('answers', () => {
 describe('the OpenAPI document', () => {
   it('states the parameters as the endpoint enforces them, with the search tag and its statuses', async () => {
     const doc = (await (await fetch(`${svc.url}/api/openapi.json`)).json()) as {
-      paths: Record<string, { get: { tags: string[]; parameters: { name: string; schema: Record<string, unknown> }[]; responses: object } }>;
+      paths: Record<
+        string,
+        { get: { tags: string[]; parameters: { name: string; schema: Record<string, unknown> }[]; responses: object } }
+      >;
     };
     const op = doc.paths[SEARCH_API_PATH]!.get;
     expect(op.tags).toEqual(['搜索']);
@@ -259,7 +262,8 @@ describe('a fleet', () => {
         const { items, ...rest } = await searchOf(s.url, { q: word });
         return { ...rest, items: items.map(({ picture: _picture, ...item }) => item) };
       };
-      for (const word of ['白内障', 'chen li', '悉尼', '眼科医院 武汉']) expect(await found(other, word), word).toEqual(await found(svc, word));
+      for (const word of ['白内障', 'chen li', '悉尼', '眼科医院 武汉'])
+        expect(await found(other, word), word).toEqual(await found(svc, word));
     } finally {
       await other.close();
     }

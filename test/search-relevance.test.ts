@@ -20,9 +20,12 @@ describe('search relevance over the demo content', () => {
     expect(RELEVANCE_QUERIES.length).toBeGreaterThanOrEqual(25);
   });
 
-  it.each(RELEVANCE_QUERIES.map((c) => [c.query, c.what, c] as const))('%s (%s): the expected item is in the top three', async (_q, _what, c) => {
-    const answer: SearchAnswer = await searchOf(svc.url, { q: c.query });
-    const top = answer.items.slice(0, 3).map((i) => `${i.kind} ${i.title}`);
-    expect(top).toContain(`${c.expect.kind} ${c.expect.title}`);
-  });
+  it.each(RELEVANCE_QUERIES.map((c) => [c.query, c.what, c] as const))(
+    '%s (%s): the expected item is in the top three',
+    async (_q, _what, c) => {
+      const answer: SearchAnswer = await searchOf(svc.url, { q: c.query });
+      const top = answer.items.slice(0, 3).map((i) => `${i.kind} ${i.title}`);
+      expect(top).toContain(`${c.expect.kind} ${c.expect.title}`);
+    },
+  );
 });

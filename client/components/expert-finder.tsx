@@ -21,9 +21,7 @@ export function ExpertFinder({ facets, hospital, specialty }: FinderProps) {
   return (
     <div className="expert-finder">
       <div className="finder-row">
-        <p className="finder-label">
-          按医院
-        </p>
+        <p className="finder-label">按医院</p>
         <TabRow
           tabs={row(facets.hospitals, hospital, (h) => href('experts', { hospital: h, specialty }))}
           label="按医院筛选专家"
@@ -32,9 +30,7 @@ export function ExpertFinder({ facets, hospital, specialty }: FinderProps) {
         />
       </div>
       <div className="finder-row">
-        <p className="finder-label">
-          按专长
-        </p>
+        <p className="finder-label">按专长</p>
         <TabRow
           tabs={row(facets.specialties, specialty, (s) => href('experts', { hospital, specialty: s }))}
           label="按专长筛选专家"

@@ -48,7 +48,8 @@ export default function SearchSuggestions({ input, listId }: Props) {
     field.setAttribute('aria-autocomplete', 'list');
     field.setAttribute('aria-controls', listId);
     return () => {
-      for (const name of ['role', 'aria-autocomplete', 'aria-controls', 'aria-expanded', 'aria-activedescendant']) field.removeAttribute(name);
+      for (const name of ['role', 'aria-autocomplete', 'aria-controls', 'aria-expanded', 'aria-activedescendant'])
+        field.removeAttribute(name);
     };
   }, [input, listId]);
 

@@ -12,7 +12,6 @@ import { Pagination } from '../components/pagination.js';
 import { TabRow } from '../components/section-tabs.js';
 import { href, sectionHref } from '../href.js';
 import { orEmpty } from '../navigation.js';
-import type { SearchPageData } from '../page-loaders.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
 import '../styles/search.css';
@@ -149,7 +148,7 @@ function Results({ answer }: { answer: SearchAnswer }) {
 }
 
 export default function SearchPage() {
-  const { q, answer, refused } = usePageData<'search'>() as SearchPageData;
+  const { q, answer, refused } = usePageData<'search'>();
   return (
     <>
       <PageBanner lead="搜索科普文章、治疗与设备、专家、医院与学术研究" />

@@ -92,7 +92,13 @@ function operation(name: ApiName) {
  * own); `searchExample` is /api/search's example (server/search/search-openapi.ts), computed apart
  * because it takes a moment.
  */
-export function buildOpenApi({ serverUrl, searchExample }: { serverUrl: string; searchExample?: { summary: string; value: unknown } }): OpenApiDocument {
+export function buildOpenApi({
+  serverUrl,
+  searchExample,
+}: {
+  serverUrl: string;
+  searchExample?: { summary: string; value: unknown };
+}): OpenApiDocument {
   const paths = {
     ...Object.fromEntries((Object.keys(API_PATHS) as ApiName[]).map((name) => [API_PATHS[name].template, operation(name)])),
     [SEARCH_API_PATH]: searchOperation(schemaOf, mediaImage, searchExample),
@@ -102,7 +108,7 @@ export function buildOpenApi({ serverUrl, searchExample }: { serverUrl: string; 
     info: {
       title: '明瞳眼科医疗集团内容接口',
       version: OPENAPI_VERSION.version,
-      summary: 'The public content of the group: 21 read-only GET paths, validated and cached, and the site\'s search.',
+      summary: "The public content of the group: 21 read-only GET paths, validated and cached, and the site's search.",
       description: introduction(serverUrl),
       contact: { name: '明瞳眼科医疗集团', url: `${serverUrl}${ROUTES.contact.path}` },
     },

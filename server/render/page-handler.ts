@@ -117,7 +117,11 @@ export function createPageHandler(deps: PageHandlerDeps) {
     try {
       const renderer = await deps.renderer();
       const render = () =>
-        renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads, admit, deps.search), variant === 'large');
+        renderer.render(
+          new Request(url, { signal: controller.signal }),
+          serverContentApi(deps.cache, reads, admit, deps.search),
+          variant === 'large',
+        );
       page = await (observed ? renderChannel.tracePromise(render, observed) : render());
     } catch (error) {
       if (!controller.signal.aborted) fail(error, 'page loaders failed');

@@ -19,7 +19,9 @@ export function serverContentApi(cache: ContentCache, reads?: RenderReads, admit
   return {
     async search(params) {
       if (!search) throw problem('not_found', 'search is not available here');
-      const query = parseSearchQuery(new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))));
+      const query = parseSearchQuery(
+        new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))),
+      );
       if ('error' in query) throw problem('bad_request', query.error);
       let stored;
       try {

@@ -16,7 +16,7 @@ import { parseApiRequest } from '../proxy/api-request.js';
 import { contentDocument, expertDocument, filmDocuments, hospitalDocuments, treatmentDocuments, type SearchDocument } from './documents.js';
 
 /** Content items whose bodies are read and indexed, newest first (each costs a call to the content API). */
-export const BODIES_MAX = 1_000;
+const BODIES_MAX = 1_000;
 /** Experts whose details are read (their bodies: education, practice, achievements). */
 const EXPERT_DETAILS_MAX = 1_000;
 /** Reads under way at once while the index is built. */

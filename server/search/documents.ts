@@ -34,12 +34,12 @@ export interface SearchDocument {
 }
 
 /** A body is indexed and quoted up to this many characters: enough for what an item is about. */
-export const BODY_MAX_CHARS = 1_500;
+const BODY_MAX_CHARS = 1_500;
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 /** Sanitised HTML as plain text, its whitespace folded, cut at BODY_MAX_CHARS. */
-export function htmlText(html: string): string {
+function htmlText(html: string): string {
   const text = html
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]*>/g, ' ')
@@ -57,7 +57,7 @@ const parentOf = (categoryId: number): number | undefined =>
   ([17, 18] as const).find((p) => (RESEARCH_SUBCATEGORY_IDS[p] as readonly number[]).includes(categoryId));
 
 /** The kind of a content item, by its category; undefined for a category the site does not show. */
-export function contentKind(categoryId: number): SearchKind | undefined {
+function contentKind(categoryId: number): SearchKind | undefined {
   if (categoryId === CATEGORY.equipment) return 'treatment';
   if ((RESEARCH_CATEGORY_IDS as readonly number[]).includes(categoryId)) return 'research';
   if (([CATEGORY.knowledge, CATEGORY.groupNews, CATEGORY.hospitalNews, CATEGORY.mediaReports] as number[]).includes(categoryId))
@@ -88,7 +88,7 @@ export function contentDocument(item: ContentSummary | ContentDetail): SearchDoc
 }
 
 /** An expert's specialties, as the finder lists them: 屈光手术、角膜病 is two. */
-export const specialtiesOf = (specialty: string) =>
+const specialtiesOf = (specialty: string) =>
   specialty
     .split(/[、，,；;／/]/)
     .map((s) => s.trim())

@@ -9,7 +9,7 @@ import { escapeHtml } from '../../shared/escape-json.js';
 import { foldWithOffsets } from './fold.js';
 
 /** A snippet shows about this many characters around its first match. */
-export const SNIPPET_CHARS = 72;
+const SNIPPET_CHARS = 72;
 const BEFORE_MATCH = 16;
 const LATIN = /^[a-z]+$/;
 const HAN = /\p{Script=Han}/u;
@@ -17,7 +17,7 @@ const HAN = /\p{Script=Han}/u;
 type Range = [start: number, end: number];
 
 /** Where the terms occur in `text`, as ranges of the original text, merged; with `spelled`, also where pinyin terms spell it. */
-export function matchRanges(text: string, terms: readonly string[], spelled = true): Range[] {
+function matchRanges(text: string, terms: readonly string[], spelled = true): Range[] {
   const { folded, from } = foldWithOffsets(text);
   const ranges: Range[] = [];
   const add = (start: number, end: number) => ranges.push([from[start]!, from[end]!]);
@@ -62,7 +62,7 @@ function pinyinRanges(folded: string, terms: readonly string[]): Range[] {
 }
 
 /** `text` as HTML, escaped, the ranges in `<mark>`. */
-export function markedHtml(text: string, ranges: readonly Range[]): string {
+function markedHtml(text: string, ranges: readonly Range[]): string {
   let html = '';
   let at = 0;
   for (const [start, end] of ranges) {

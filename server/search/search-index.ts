@@ -33,7 +33,7 @@ const EXACT_NAME_BOOST = 1_000;
  */
 const ARCHIVE_POSTINGS_MAX = 5_000;
 
-export interface Found {
+interface Found {
   doc: SearchDocument;
   /** The query's terms it matched, for marking them. */
   terms: string[];

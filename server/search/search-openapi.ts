@@ -102,7 +102,8 @@ let example: Promise<{ summary: string; value: unknown }> | undefined;
 export function searchExample(): Promise<{ summary: string; value: unknown }> {
   example ??= (async () => {
     const demo: ContentApi = {
-      get: async (name, request = {}) => demoAnswer(apiRequestFor(name, request.id, request.query as Record<string, number>)).data as never,
+      get: (name, request = {}) =>
+        Promise.resolve(demoAnswer(apiRequestFor(name, request.id, request.query as Record<string, number>)).data as never),
       search: () => Promise.reject(problem('not_found', 'no search in the demo reader')),
     };
     const index = new SearchIndex();

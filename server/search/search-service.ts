@@ -20,7 +20,7 @@ import { SearchIndex } from './search-index.js';
 import { ZeroResults } from './zero-results.js';
 
 /** The whole index is read again this often, for what no purge named (a deletion without an event). */
-export const REBUILD_EVERY_MS = 10 * 60_000;
+const REBUILD_EVERY_MS = 10 * 60_000;
 /** Purges that come together are applied together. */
 const CHANGES_AFTER_MS = 50;
 /** A failed build is tried again after these waits, then every last one. */
@@ -68,7 +68,7 @@ export class SearchService {
   #changeTimer: NodeJS.Timeout | undefined;
   /** The first build has been asked for. */
   #building = false;
-  #rebuildTimer: NodeJS.Timeout | undefined;
+  readonly #rebuildTimer: NodeJS.Timeout;
   readonly #stopping = new AbortController();
   /** Resolves when the first index is in use. */
   #builtNow: () => void = () => {};
@@ -78,11 +78,8 @@ export class SearchService {
     this.#deps = deps;
     this.#source = new ContentSource(deps.api);
     deps.metrics.stats.searchDocuments = () => this.#index?.size ?? 0;
-  }
-
-  /** Builds the index now (off the request path), or when first searched, and again every REBUILD_EVERY_MS. */
-  start(): void {
-    if (this.#deps.firstBuild === 'start') this.#buildFirst();
+    // Built now (off the request path), or when first searched, and again every REBUILD_EVERY_MS.
+    if (deps.firstBuild === 'start') this.#buildFirst();
     this.#rebuildTimer = setInterval(
       () =>
         this.#enqueue(async () => {
@@ -103,8 +100,8 @@ export class SearchService {
     return this.#work;
   }
 
-  /** A purge was applied in this process: what its tags name is read again and put in the index. */
-  changed(tags: readonly string[]): void {
+  /** A purge was applied in this process: what its tags name is read again and put in the index (a function, handed to the Purger). */
+  readonly changed = (tags: readonly string[]): void => {
     for (const tag of tags) this.#pending.add(tag);
     this.#changeTimer ??= setTimeout(() => {
       this.#changeTimer = undefined;
@@ -112,7 +109,7 @@ export class SearchService {
       this.#pending.clear();
       this.#enqueue(() => this.#applyChanges(batch));
     }, CHANGES_AFTER_MS);
-  }
+  };
 
   /** The answer to a query, when the cache has it (a hit costs no work, and no budget). */
   cached(query: SearchQuery): StoredSearch | undefined {

@@ -17,7 +17,7 @@ const PIECES = /(\p{Script=Han}+)|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
 /** A letter-or-digit word longer than this is not a word anyone types. */
 const WORD_MAX = 32;
 /** A query has at most this many terms; the rest of what was typed is not searched for. */
-export const QUERY_TERMS_MAX = 12;
+const QUERY_TERMS_MAX = 12;
 
 /** A run's character pairs; a lone character is its own term. */
 function pairs(run: string): string[] {
