@@ -190,6 +190,7 @@ async function serviceWithIndex(env) {
   const log = [];
   const svc = await startService({
     env: { LOG_LEVEL: 'info', ...env },
+    timeoutMs: 60_000,
     onLine: (line) => {
       const entry = logLines(line)[0];
       if (entry?.msg === 'search index built') built ??= entry;

@@ -5,6 +5,7 @@
  * by bytes. Builds and changes run one at a time; the index in use answers until a new one is
  * whole, and stays when a build fails (it is tried again, later and later).
  */
+import { setImmediate } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { ContentApi } from '../../shared/content-api.js';
 import { problem } from '../../shared/problems.js';
@@ -25,6 +26,8 @@ const REBUILD_EVERY_MS = 10 * 60_000;
 const CHANGES_AFTER_MS = 50;
 /** A failed build is tried again after these waits, then every last one. */
 const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+/** Items indexed between two turns of the event loop while a whole index is built. */
+const PUT_BATCH = 200;
 /** The cache of answers: a few thousand typical ones. */
 const ANSWERS_MAX_BYTES = 8 * 1024 * 1024;
 /** A query that takes longer than this is logged (once per minute), with how many terms it had. */
@@ -195,7 +198,11 @@ export class SearchService {
     try {
       const docs = await this.#source.everything(this.#stopping.signal);
       const index = new SearchIndex();
-      for (const doc of docs) index.put(doc);
+      for (let i = 0; i < docs.length; i++) {
+        index.put(docs[i]!);
+        // Indexing 60,000 items takes seconds: requests are answered between batches.
+        if (i % PUT_BATCH === PUT_BATCH - 1) await setImmediate();
+      }
       this.#swap(index);
       const ms = Math.round(performance.now() - started);
       metrics.searchUpdates('build', 'ok').inc();
