@@ -27,11 +27,13 @@ const BOOST: Record<(typeof FIELDS)[number], number> = { title: 5, pinyin: 2, su
 const EXACT_NAME_BOOST = 1_000;
 /**
  * The most postings a query may score in the archive (the older content items, titles and summaries
- * only): MiniSearch scores every item that has a word, a few microseconds each, so words that
+ * only): MiniSearch scores every posting of every word, a microsecond or more each, so words that
  * tens of thousands of old items share would take a query past its 10 ms. Their number is
- * estimated from how often the words occur among the newest items, searched first.
+ * estimated from how often the words occur among the newest items, searched first (3,000 postings: about 3 ms).
  */
-const ARCHIVE_POSTINGS_MAX = 5_000;
+const ARCHIVE_POSTINGS_MAX = 3_000;
+/** What the archive indexes of an item. */
+const ARCHIVE_FIELDS = ['title', 'summary'];
 
 interface Found {
   doc: SearchDocument;
@@ -141,9 +143,11 @@ export class SearchIndex {
       return { results: recent, narrowed: false };
     // How many postings the words have among the newest content items (any of them: the archive scores
     // each word's postings before it combines them), scaled to the archive's size.
-    const sample = combineWith === 'OR' ? recent : this.#run(this.#recent, terms, 'OR', query);
+    // Titles and summaries only, as the archive holds: fewer postings to score than the bodies', and the same kind of text.
+    const sample = this.#run(this.#recent, terms, 'OR', query, ARCHIVE_FIELDS);
     let sampled = 0;
-    for (const r of sample) if ((r.id as string).startsWith('content:')) sampled += r.queryTerms.length;
+    // (Index terms, not query terms: a prefix stands for every term it begins.)
+    for (const r of sample) if ((r.id as string).startsWith('content:')) sampled += r.terms.length;
     const estimate = (sampled * this.#archive.documentCount) / Math.max(1, this.#recentContent);
     if (estimate > ARCHIVE_POSTINGS_MAX) return { results: recent, narrowed: true };
     return { results: [...recent, ...this.#run(this.#archive, terms, combineWith, query)], narrowed: false };
@@ -175,8 +179,9 @@ export class SearchIndex {
     return (this.#facets = { hospitals: list(hospitals), specialties: list(specialties) });
   }
 
-  #run(mini: MiniSearch<Indexed>, terms: string[], combineWith: 'AND' | 'OR', query: SearchQuery): SearchResult[] {
+  #run(mini: MiniSearch<Indexed>, terms: string[], combineWith: 'AND' | 'OR', query: SearchQuery, fields?: string[]): SearchResult[] {
     return mini.search(terms.join(' '), {
+      ...(fields ? { fields } : {}),
       tokenize: (text) => text.split(' '),
       processTerm: (term) => term,
       boost: BOOST,
