@@ -1775,6 +1775,8 @@ export interface operations {
                             pageSize: number;
                             /** @description True when no result had every word, and these have some of them. */
                             partial: boolean;
+                            /** @description True when the words are so common that the older articles and news (beyond the newest 1,000, indexed by title and summary) were not searched; more specific words search them too. */
+                            narrowed: boolean;
                             items: {
                                 /**
                                  * @description What it is: article (文章资讯), treatment (治疗与设备), expert (专家医生), hospital (医院), research (学术研究), film (宣传片).
