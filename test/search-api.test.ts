@@ -25,7 +25,7 @@ beforeAll(async () => {
   content = await startEmbeddedApi({ publishing: { secret: SECRET, webhooks: () => [`${svc.url}/admin/webhook`] } });
   svc = await startService({ UPSTREAM_URL: content.url, WEBHOOK_SECRET: SECRET });
   await searchReady(svc.url);
-}, 30_000);
+}, 90_000);
 afterAll(async () => {
   await svc?.close();
   await content?.close();

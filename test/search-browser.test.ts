@@ -8,7 +8,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './support/axe.js';
 import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
-import { searchReady } from './support/search.js';
 import { type RunningService } from './support/start-service.js';
 
 /** Types into the focused field like a person (one key at a time), then waits for the suggestions. */
@@ -22,8 +21,7 @@ describe('search in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     ({ svc, browser } = await startSiteAndChromium());
-    await searchReady(svc.url);
-  }, 60_000);
+  }, 90_000);
   afterAll(() => stopSiteAndChromium({ svc, browser }));
 
   it('at 1280 px: the 搜索 button opens the field, typing shows suggestions, the keyboard chooses one and lands on its page', async () => {

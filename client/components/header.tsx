@@ -169,6 +169,7 @@ export function Header() {
             <span />
           )}
           <div className="top-actions">
+            <SearchEntry />
             {/* On a phone, where the main bar has no room for the booking button. */}
             {bookingPhone ? (
               <Link className="top-link top-book" to={bookingHref()}>
@@ -257,7 +258,6 @@ export function Header() {
             })}
           </ul>
         </nav>
-        <SearchEntry />
         {bookingPhone ? (
           <Link className="book-btn" to={bookingHref()}>
             预约咨询

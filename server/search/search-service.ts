@@ -32,8 +32,8 @@ const PUT_BATCH = 200;
 const ANSWERS_MAX_BYTES = 8 * 1024 * 1024;
 /** A query that takes longer than this is logged (once per minute), with how many terms it had. */
 const SLOW_QUERY_MS = 50;
-/** Before the first index, a query waits this long for it (a second or so on the demo content), then is refused 503. */
-const FIRST_BUILD_WAIT_MS = 5_000;
+/** Before the first index, a query waits this long for it (a few seconds on the demo content), then is refused 503. */
+const FIRST_BUILD_WAIT_MS = 8_000;
 
 /** An answer as kept: the payload for pages, its JSON envelope for the API. */
 export interface StoredSearch {
