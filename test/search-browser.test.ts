@@ -70,7 +70,7 @@ describe('search in Chromium', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/zjxz/detail' && url.searchParams.get('id') === '1');
-    expect(await page.locator('h1').first().innerText()).toContain('陈立衡');
+    await page.locator('h1', { hasText: '陈立衡' }).waitFor();
     expect(consoleProblems(w)).toEqual([]);
     await page.context().close();
   });

@@ -1,7 +1,8 @@
 /**
  * The header's search (docs/product/search.md): a plain GET form to /search, which works before
- * and without the app's scripts. On a wide screen it sits behind a 搜索 button beside the booking
- * action (a <details>, which opens without scripts too); in the phone menu it is at the top. The
+ * and without the app's scripts. On a wide screen it sits behind a 搜索 button in the top bar,
+ * beside the booking line (a <details>, which opens without scripts too); in the phone menu it is
+ * at the top. The
  * suggestions (search-suggestions.tsx) are loaded when the field is first focused, so that a page
  * that is never searched never loads them.
  */
