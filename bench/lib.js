@@ -159,7 +159,7 @@ export function logLines(output) {
  * unless `env` says otherwise. Resolves with its base URL, the embedded content API's URL when
  * it started one, and stop().
  */
-export async function startService({ env: given = {}, nodeArgs = [], onLine } = {}) {
+export async function startService({ env: given = {}, nodeArgs = [], onLine, timeoutMs } = {}) {
   // One process unless a benchmark asks for workers: each figure compares one service process with
   // one baseline process. The per-client limits and shedding are off unless a benchmark measures
   // them: every load here comes from one address, and is meant to reach the service. Real-user
@@ -195,6 +195,7 @@ export async function startService({ env: given = {}, nodeArgs = [], onLine } = 
     ready: '"msg":"listening"',
     nodeArgs,
     onLine,
+    timeoutMs,
   });
   const lines = logLines(proc.output);
   const listening = lines.find((l) => l.msg === 'listening');

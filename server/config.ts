@@ -171,6 +171,12 @@ const schema = z.object({
       'serves `/metrics` and `/status` on this port (on `HOST`) and not on the public one; unset: on the public port, to this machine only unless `METRICS_TOKEN` is set',
     ),
   SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('longest wait for in-flight requests on SIGTERM/SIGINT'),
+  SEARCH_INDEX: z
+    .enum(['start', 'first-use'])
+    .default('start')
+    .describe(
+      'when the search index is first built (it is then rebuilt every 10 minutes and changed by every purge): `start`, off the request path as the service starts; `first-use`, when first searched (that search waits for it): for a process that may never be searched',
+    ),
   ...MEDIA_SETTINGS,
   ...TRACING_SETTINGS,
   ...RUM_SETTINGS,

@@ -51,6 +51,9 @@ import { searchEngines } from './seo/search-engines.js';
 import { shareCardRoutes } from './seo/share-card-routes.js';
 import { ShareCards } from './seo/share-card.js';
 import { serverContentApi } from './render/server-content-api.js';
+import { searchEndpoint } from './search/search-api.js';
+import { searchExample } from './search/search-openapi.js';
+import { SearchService } from './search/search-service.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 
 export interface ServiceOptions {
@@ -157,6 +160,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Development injects Vite's client and React's refresh preamble as inline scripts.
   const pageHeaders = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
+  const search = new SearchService({ api, log, metrics, firstBuild: config.SEARCH_INDEX });
   // No page cache in development: an edit must show on the next request.
   const pageCache =
     config.PAGE_CACHE_MAX_BYTES > 0 && !source.development
@@ -164,13 +168,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       : undefined;
 
   const bus = redis ? redisBus(redis, log) : (link?.bus ?? localBus());
-  const purger = new Purger({ cache, pageCache, purges, media, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
+  const edges = config.EDGE_PURGE_URLS ?? [];
+  const purger = new Purger({ cache, pageCache, purges, media, shared, bus, edges, log, metrics, applied: search.changed });
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
   // Peers sending X-Forwarded-For without being trusted: warned of once (with workers, by their primary).
   const forwarders = new UntrustedForwarders((address) => (link ? link.forwarder(address) : warnUntrustedForwarder(log, address)));
-  const serviceReport = serviceReports({ metrics, admission, forwarders, recentErrors, link });
+  const serviceReport = serviceReports({ metrics, admission, forwarders, recentErrors, link, zeroResults: () => search.zeroResults() });
   const cards = new ShareCards(
     () => new URL(publicOrigin()).host,
     config.SHARE_CARD_CACHE_MAX_BYTES,
@@ -229,6 +234,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       admission,
       windows: config,
       log,
+      search,
     }),
   });
   // The reference page sends requests to the document's server: PUBLIC_ORIGIN, else this service on localhost.
@@ -239,11 +245,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     apiDocs: createApiDocsPage(source.apiReferenceScript),
     api: createApiHandler({
       cache,
-      openApi: () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin() }))),
+      openApi: async () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin(), searchExample: await searchExample() }))),
       log,
       admission,
       partners,
       metrics,
+      search: searchEndpoint({ search, admission, log }),
     }),
     cachedPage: pageCache && ((req, res) => pageCache.serve(req, res)),
     media: media.handle,
@@ -277,6 +284,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     async close() {
       clearInterval(warmth);
+      search.stop();
       guard.stop();
       admission.stop();
       operatorServer?.close();

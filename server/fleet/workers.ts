@@ -37,6 +37,8 @@ import type { ServiceReport } from './primary-link.js';
 const RESTART_BACKOFF_MS = 1_000;
 /** How long the primary waits for a worker's report; a worker that does not answer is left out. */
 const REPORT_WAIT_MS = 3_000;
+/** Searches that found nothing, shown on /status. */
+const ZERO_RESULTS_SHOWN = 20;
 /** Peers warned about; past it, no more warnings (the workers still count them). */
 const MAX_WARNED_PEERS = 1_000;
 
@@ -109,6 +111,7 @@ export async function startPrimary(config: Config, count: number, log: Logger, r
       metricsText: await registry.metrics(),
       spenders: sum(got.map((r) => r.spenders)).slice(0, 10),
       forwarders: sum(got.map((r) => r.forwarders)),
+      zeroResults: sum(got.map((r) => r.zeroResults)).slice(0, ZERO_RESULTS_SHOWN),
       recentErrors: [...(recentErrors?.list() ?? []), ...got.flatMap((r) => r.recentErrors)]
         .sort((a, b) => b.time.getTime() - a.time.getTime())
         .slice(0, 50),

@@ -17,6 +17,8 @@ export interface HeadOptions {
   rumSampleRate: number;
   assets: PageAssets;
   indexable: boolean;
+  /** A page that answers 200 but that search engines should not keep (search results): its canonical link, and noindex. */
+  noindex?: boolean | undefined;
   /** The Open Graph set and the structured data of a page that answers 200 (server/seo/page-head.ts). */
   seo?: Pick<PageHead, 'meta' | 'jsonLd'> | undefined;
 }
@@ -30,7 +32,8 @@ export function documentHead(o: HeadOptions): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(o.title)}</title>`,
     `<meta name="description" content="${attr(o.description)}">`,
-    o.indexable ? `<link rel="canonical" href="${attr(o.canonical)}">` : '<meta name="robots" content="noindex">',
+    o.indexable ? `<link rel="canonical" href="${attr(o.canonical)}">` : '',
+    !o.indexable || o.noindex ? '<meta name="robots" content="noindex">' : '',
     ...(o.seo?.meta ?? []).map((m) => `<meta ${m.attribute}="${attr(m.key)}" content="${attr(m.content)}">`),
     '<meta name="theme-color" content="#0b4f8a">',
     '<link rel="icon" href="/media/brand/logo.svg" type="image/svg+xml">',
