@@ -12,7 +12,7 @@ import { readiness } from './readiness.js';
 import { builtApp, type AppSource } from './app-source.js';
 import type { Config } from './config.js';
 import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
-import type { Publishing } from './embedded-api/editor.js';
+import { embeddedPublishing } from './embedded-api/editor.js';
 import { adminRoutes } from './admin/admin-routes.js';
 import type { PrimaryLink, ServiceReport } from './fleet/primary-link.js';
 import { localBus, Purger } from './fleet/purge.js';
@@ -21,7 +21,7 @@ import { RedisLink } from './fleet/redis-link.js';
 import { RedisTier } from './fleet/redis-tier.js';
 import { createFrontDoor } from './http/front-door.js';
 import { guardConnections } from './http/connection-guard.js';
-import { baseUrlOf, closeGracefully, listenOn, operatorListener, publicServer } from './listeners.js';
+import { baseUrlOf, closeGracefully, listenOn, operatorListener, publicServer, selfUrl } from './listeners.js';
 import { apiDocsHeaders, apiHeaders, securityHeaders } from './http/security-headers.js';
 import { PartnerKeys } from './http/partner-keys.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
@@ -86,26 +86,6 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/**
- * With WEBHOOK_SECRET, the embedded content API can be edited and sends its publish events to
- * the service it serves (docs/product/publishing.md).
- */
-export function embeddedPublishing(config: Config, site: () => string | undefined): Publishing | undefined {
-  if (!config.WEBHOOK_SECRET) return undefined;
-  return { secret: config.WEBHOOK_SECRET, webhooks: () => [site()].filter((u) => u !== undefined).map((u) => `${u}/admin/webhook`) };
-}
-
-/** How this machine reaches a server listening at an address: over loopback when it listens on every address. */
-export function reachableUrl(address: string, port: number): string {
-  const host = ['0.0.0.0', '::', '[::]'].includes(address) ? '127.0.0.1' : address;
-  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
-}
-
-function selfUrl(server: Server): string | undefined {
-  const address = server.address() as AddressInfo | null;
-  return address ? reachableUrl(address.address, address.port) : undefined;
-}
-
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const recentErrors = options.logger ? options.recentErrors : (options.recentErrors ?? new RecentErrors());
   const log = options.logger ?? createLogger(config.LOG_LEVEL, recentErrors);
@@ -115,7 +95,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   let embedded: EmbeddedApi | undefined;
   let upstreamUrl = config.UPSTREAM_URL;
   if (!upstreamUrl) {
-    embedded = await startEmbeddedApi({ port: config.EMBEDDED_API_PORT, publishing: embeddedPublishing(config, () => selfUrl(server)) });
+    embedded = await startEmbeddedApi({
+      port: config.EMBEDDED_API_PORT,
+      publishing: embeddedPublishing(config.WEBHOOK_SECRET, () => selfUrl(server)),
+    });
     upstreamUrl = embedded.url;
     log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   }

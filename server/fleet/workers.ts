@@ -21,7 +21,8 @@ import { startEmbeddedApi } from '../embedded-api/embedded-api.js';
 import { warnUntrustedForwarder } from '../http/untrusted-forwarders.js';
 import type { Logger } from '../observability/logger.js';
 import type { RecentErrors } from '../observability/recent-errors.js';
-import { embeddedPublishing, reachableUrl } from '../service.js';
+import { embeddedPublishing } from '../embedded-api/editor.js';
+import { reachableUrl } from '../listeners.js';
 import {
   isSiteMessage,
   type MachineReadiness,
@@ -53,7 +54,7 @@ export async function startPrimary(config: Config, count: number, log: Logger, r
   let listening: string | undefined;
   const embedded = config.UPSTREAM_URL
     ? undefined
-    : await startEmbeddedApi({ port: config.EMBEDDED_API_PORT, publishing: embeddedPublishing(config, () => listening) });
+    : await startEmbeddedApi({ port: config.EMBEDDED_API_PORT, publishing: embeddedPublishing(config.WEBHOOK_SECRET, () => listening) });
   const upstreamUrl = config.UPSTREAM_URL ?? embedded!.url;
   if (embedded) log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   // Structured clone over the channel: answers travel as strings without a second JSON encoding, dates stay dates.
