@@ -196,6 +196,30 @@ describe('a client flooding what is not cached', () => {
     expect([unknown.status, unknown.headers['x-cache']]).toEqual([404, 'HIT']);
   });
 
+  it('a page of search results is drawn anew each time: each render spends a point, though its answer is in the search’s cache', async () => {
+    const svc = await service({ RATE_LIMIT_MISSES: '3', RATE_LIMIT_WINDOW_S: '60' });
+    const search = `/search?q=${encodeURIComponent('白内障')}`;
+    // Another visitor first: the layout's data, the index and this query's answer are all kept (the API's answer is the page's).
+    const visitor = client('127.0.0.16');
+    expect((await visitor(`${svc.url}/`, { accept: 'text/html' })).status).toBe(200);
+    expect((await visitor(`${svc.url}${search}`, { accept: 'text/html' })).status).toBe(200);
+    expect((await visitor(`${svc.url}/api${search}`)).headers['x-cache']).toBe('HIT');
+    const calls = upstream.totalCalls();
+    const searcher = client('127.0.0.17');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await searcher(`${svc.url}${search}`, { accept: 'text/html' });
+      statuses.push(res.status);
+      if (res.status === 200) expect(res.body).toContain('<mark>');
+    }
+    expect(upstream.totalCalls()).toBe(calls);
+    // Three charged, the fourth refused its charge when done; from then on, refused before any render.
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    // What is kept is still served to it: the search's answer and the pages.
+    expect((await searcher(`${svc.url}/api${search}`)).headers['x-cache']).toBe('HIT');
+    expect((await searcher(`${svc.url}/`, { accept: 'text/html' })).headers['x-cache']).toBe('HIT');
+  });
+
   it('each client renders in a lane of its own: another client’s render never waits behind a flood of them', async () => {
     const svc = await service({ RENDERS_PER_CLIENT: '1' });
     const flooder = client('127.0.0.14');

@@ -51,10 +51,14 @@ export class PageCache {
     return this.purges.now;
   }
 
+  /** Whether a page that may be reused until `reuseUntil` is worth keeping (a page of search results is not). */
+  keeps(reuseUntil: number): boolean {
+    return reuseUntil - Date.now() >= MIN_TTL_MS;
+  }
+
   /** Keeps a page whose render began at purge generation `renderedAt`, unless a purge came since: it may show what was purged. */
   store(key: string, page: CachedPage, reuseUntil: number, renderedAt: number): void {
-    const ttl = reuseUntil - Date.now();
-    if (ttl >= MIN_TTL_MS && !this.purges.purgedSince(renderedAt)) this.#lru.set(key, page, { ttl });
+    if (this.keeps(reuseUntil) && !this.purges.purgedSince(renderedAt)) this.#lru.set(key, page, { ttl: reuseUntil - Date.now() });
   }
 
   /** Answers a GET or HEAD for a route's page from the cache; false when the page is not there. */

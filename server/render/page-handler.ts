@@ -116,7 +116,11 @@ export function createPageHandler(deps: PageHandlerDeps) {
     try {
       const renderer = await deps.renderer();
       const draw = () =>
-        renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads, admit, deps.search), variant === 'large');
+        renderer.render(
+          new Request(url, { signal: controller.signal }),
+          serverContentApi(deps.cache, reads, admit, deps.search),
+          variant === 'large',
+        );
       page = await (observed ? renderChannel.tracePromise(draw, observed) : draw());
     } catch (error) {
       if (!controller.signal.aborted) fail(error, 'page loaders failed');
@@ -177,8 +181,9 @@ export function createPageHandler(deps: PageHandlerDeps) {
         : status === 200 && pageKey(req, deps.trusted);
     if (key) deps.pageCache!.missed(route);
     // Nothing kept and nothing spent: the render itself costs its client a point (an error page for
-    // a parameter that names nothing, an address the router reads as a route that is not its own).
-    else if (!admitted) deps.admission.charge(req);
+    // a parameter that names nothing, an address the router reads as a route that is not its own,
+    // a page of search results drawn from the search's cache of answers).
+    if (!(key && deps.pageCache!.keeps(reads.reuseUntil)) && !admitted) deps.admission.charge(req);
     if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
       if (observed) observed.notModified = true;
       res.writeHead(304, [...headers, ...vary, 'etag', etag]).end();
