@@ -50,8 +50,8 @@ function client(address: string) {
   };
 }
 
-/** Calls the upstream received for one item path or another. */
-const itemCalls = () => [...upstream.calls].filter(([url]) => /^\/api\/news\/\d+$/.test(url)).reduce((n, [, c]) => n + c, 0);
+/** Calls the upstream received for the ids a flood asks for (randomId's: the search index reads the real ones). */
+const itemCalls = () => [...upstream.calls].filter(([url]) => /^\/api\/news\/\d{6}$/.test(url)).reduce((n, [, c]) => n + c, 0);
 
 /** `workers` loops, each asking for what `next` names, until `ms` have passed; every answer's status. */
 async function flood(get: ReturnType<typeof client>, next: () => string, workers: number, ms: number) {
