@@ -31,16 +31,26 @@ async function warm(base, paths, headers = BROWSER_HEADERS) {
 }
 
 /** The limits as shipped (bench/lib.js turns them off for the other benchmarks). */
-const SHIPPED = { RATE_LIMIT_MISSES: '60', SHED_EVENT_LOOP_LAG_MS: '200', MAX_CONNECTIONS_PER_CLIENT: '100', RENDERS_PER_CLIENT: '2' };
+const SHIPPED = {
+  RATE_LIMIT_MISSES: '60',
+  SHED_EVENT_LOOP_LAG_MS: '200',
+  MAX_CONNECTIONS_PER_CLIENT: '100',
+  RENDERS_PER_CLIENT: '2',
+  RUM_SAMPLE_RATE: '1',
+};
 const CLASS_SECONDS = 3;
 const FLOOD_SECONDS = 10;
 const FLOOD_CONNECTIONS = 100;
 /** Answers counted by status: what each class is answered with. */
-const STATUSES = [200, 400, 404, 414, 429, 503];
+const STATUSES = [200, 204, 400, 404, 414, 429, 503];
+/** A page view's report, as a browser sends it to POST /rum. */
+const BEACON = JSON.stringify({ page: '/', metrics: { LCP: 1200, INP: 40, CLS: 0.01, FCP: 800, TTFB: 90 }, lcpElement: 'banner' });
+/** 白内障, as a search box sends it. */
+const WORDS = '%E7%99%BD%E5%86%85%E9%9A%9C';
 
 /**
- * Each class: what one client sends (a Lua expression for the path, new each request), and what
- * bounds what it costs. Each class is its own client (X-Forwarded-For through a trusted proxy), so
+ * Each class: what one client sends (a Lua expression for the path, new each request; GET unless
+ * it names a method and a body), and what bounds what it costs. Each class is its own client (X-Forwarded-For through a trusted proxy), so
  * that one class's spent budget does not refuse the next.
  */
 const CLASSES = [
@@ -57,6 +67,10 @@ const CLASSES = [
     path: '"/share-card/expertDetail/" .. math.random(100000, 999999) .. ".png"',
     bound: 'budget: a call each',
   },
+  { name: 'a page of search results, its answer kept', path: `"/search?q=${WORDS}"`, bound: 'budget: a render each' },
+  { name: 'a search answer kept', path: `"/api/search?q=${WORDS}"`, bound: "the search's cache of answers" },
+  { name: 'a search computed anew', path: '"/api/search?q=x" .. math.random(1, 1e9)', bound: 'budget: a query each' },
+  { name: 'a beacon of a page view', path: '"/rum"', method: 'POST', body: BEACON, bound: 'RUM_BEACONS_PER_MINUTE (60)' },
   { name: 'the sitemap', path: '"/sitemap.xml"', bound: 'built at most every 5 min' },
   { name: 'a sitemap part that does not exist', path: '"/sitemap-" .. math.random(2, 9999) .. ".xml"', bound: '404 at once' },
   { name: 'a missing static file', path: '"/assets/x" .. math.random(1, 1e9) .. ".js"', bound: 'a file look-up' },
@@ -64,9 +78,10 @@ const CLASSES = [
 ];
 
 /** A wrk script asking for `path` (a Lua expression) as client `client`, counting the answers by status. */
-function classScript(name, path, client) {
+function classScript(name, path, client, { method = 'GET', body } = {}) {
   const file = tempPath(`class-${name.replace(/\W+/g, '-')}.lua`);
-  const headers = Object.entries({ ...BROWSER_HEADERS, 'X-Forwarded-For': client })
+  const sent = body ? { 'Content-Type': 'text/plain;charset=UTF-8', 'Sec-Fetch-Site': 'same-origin' } : {};
+  const headers = Object.entries({ ...BROWSER_HEADERS, ...sent, 'X-Forwarded-For': client })
     .map(([k, v]) => `["${k}"] = "${v}"`)
     .join(', ');
   writeFileSync(
@@ -78,7 +93,8 @@ LONG = "/?q=" .. string.rep("a", 9000)
 ${STATUSES.map((s) => `s${s} = 0`).join('\n')}
 other = 0
 local headers = { ${headers} }
-request = function() return wrk.format("GET", ${path}, headers) end
+local body = ${body ? JSON.stringify(body) : 'nil'}
+request = function() return wrk.format("${method}", ${path}, headers, body) end
 response = function(status)
   ${STATUSES.map((s) => `if status == ${s} then s${s} = s${s} + 1 return end`).join('\n  ')}
   other = other + 1
@@ -106,8 +122,8 @@ function statusMix(out) {
 async function measureClasses() {
   const svc = await startService({ env: { ...SHIPPED, TRUSTED_PROXIES: '127.0.0.1' } });
   try {
-    // What every cached class needs, made first: the home page, the not-found page, a card, the sitemap.
-    await warm(svc.url, ['/', '/no-such-page', '/api/banner', '/share-card/home.png', '/sitemap.xml'], {
+    // What every cached class needs, made first: the home page, the not-found page, a card, the search's answer, the sitemap.
+    await warm(svc.url, ['/', '/no-such-page', '/api/banner', '/share-card/home.png', `/api/search?q=${WORDS}`, '/sitemap.xml'], {
       ...BROWSER_HEADERS,
       'x-forwarded-for': '10.0.0.1',
     });
@@ -118,7 +134,7 @@ async function measureClasses() {
     // The home page just before and just after each class: the ratio is to their mean.
     let before = homeRun();
     for (const [i, c] of CLASSES.entries()) {
-      const run = wrk(svc.url, { connections: 50, seconds: CLASS_SECONDS, script: classScript(c.name, c.path, `10.0.1.${i + 1}`) });
+      const run = wrk(svc.url, { connections: 50, seconds: CLASS_SECONDS, script: classScript(c.name, c.path, `10.0.1.${i + 1}`, c) });
       const after = homeRun();
       const homeRps = (before + after) / 2;
       rows.push({ ...c, rps: run.rps, p99: run.p99, homeRps, ratio: run.rps / homeRps, mix: statusMix(run.out) });
