@@ -92,7 +92,8 @@ describe.each(tiers)('the shared tier in %s', (_name, make) => {
     const tier = make();
     const began = (await tier.generation())!;
     await tier.markStale(['expert:4'], 0);
-    const purgedFreshUntil = Date.now() - 60_000;
+    // Stale, and still kept a while (KEEP_AFTER_FRESH_MS past it), so that reading it back races no expiry.
+    const purgedFreshUntil = Date.now() - KEEP_AFTER_FRESH_MS / 2;
     // Whatever the clocks of the machines that fetched and purged said, the purge came after the fetch began.
     const fetched = { ...answer('{"data":4}'), storedAt: Date.now() + 60_000 };
     expect(await tier.put('/api/experts/4', fetched, ['expert:4'], began, purgedFreshUntil)).toBe(purgedFreshUntil);
