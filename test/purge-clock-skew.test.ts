@@ -68,12 +68,13 @@ afterAll(async () => {
   await new Promise((done) => upstream?.close(done));
 });
 
-/** An instance of the built service, its clock `skewMs` off the machine’s, sharing Redis with the others. */
+/**
+ * An instance of the built service, its clock `skewMs` off the machine’s, sharing Redis with the
+ * others. Its search index is built when first searched: this test counts the calls to the content API.
+ */
 async function instance(skewMs: number): Promise<BuiltServer> {
-  const server = await startBuiltServer({ UPSTREAM_URL: upstreamUrl, REDIS_URL: redis.url, WORKERS: '1', CLOCK_SKEW_MS: String(skewMs) }, [
-    '--import',
-    SKEW,
-  ]);
+  const env = { UPSTREAM_URL: upstreamUrl, REDIS_URL: redis.url, WORKERS: '1', CLOCK_SKEW_MS: String(skewMs), SEARCH_INDEX: 'first-use' };
+  const server = await startBuiltServer(env, ['--import', SKEW]);
   running.push(server);
   await until(async () => (await metric(server, 'redis_up')) === 1, 'the instance to reach Redis');
   return server;
