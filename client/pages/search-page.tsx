@@ -70,8 +70,9 @@ function Result({ hit }: { hit: SearchHit }) {
       <div className="search-result-body">
         <p className="search-result-kind">{SEARCH_KINDS[hit.kind]}</p>
         <h2 className="search-result-title">
-          {/* Escaped on the server, with our own <mark> around the matched words (server/search/highlight.ts). */}
-          <Link to={hit.url} dangerouslySetInnerHTML={{ __html: hit.highlight.title }} />
+          {/* Escaped on the server, with our own <mark> around the matched words (server/search/highlight.ts).
+              The whole result is the link's target: a title can be one short word. */}
+          <Link to={hit.url} className="stretched-link" dangerouslySetInnerHTML={{ __html: hit.highlight.title }} />
         </h2>
         {hit.meta ? <p className="search-result-meta">{hit.meta}</p> : null}
         {hit.highlight.snippet ? <p className="search-result-snippet" dangerouslySetInnerHTML={{ __html: hit.highlight.snippet }} /> : null}
