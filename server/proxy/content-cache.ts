@@ -267,8 +267,7 @@ export class ContentCache {
     }
     const fetchedAt = this.#deps.purges.now;
     try {
-      // The request that makes the call pays for it; a refusal falls back like a failed call. With
-      // the circuit open no call is made, and the client pays nothing for the stale answer it gets.
+      // The request that makes the call pays for it (a refusal falls back like a failed call); with the circuit open none is made or paid.
       if (!this.#deps.upstream.paused) await context.admit?.();
       let answer = await fetchAnswer(request, previous, this.#deps);
       // Fetched before a purge (here; anywhere, by the shared generation) and kept after it: kept stale.
