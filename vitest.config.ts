@@ -27,7 +27,10 @@ export default defineConfig({
     // The demo content's photos, drawn once for every test file (test/support/draw-uploads.ts).
     globalSetup: ['test/support/draw-uploads.ts'],
     projects: [
-      { extends: true, test: { name: 'quick', include: ['test/**/*.test.{ts,tsx}'], exclude: [IMAGE, ...needsMachine], sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: { name: 'quick', include: ['test/**/*.test.{ts,tsx}'], exclude: [IMAGE, ...needsMachine], sequence: { groupOrder: 0 } },
+      },
       { extends: true, test: { name: 'machine', include: needsMachine, sequence: { groupOrder: 0 } } },
       // Building the image takes both cores for a minute or more: it runs after the rest, alone, so
       // that it never slows the browser suites beside it.
