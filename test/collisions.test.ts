@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../client/route-table.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { consoleProblems, gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -151,21 +151,6 @@ function collisions(page: Page) {
     }
     return found;
   }, FOOTER_MIN_PAD);
-}
-
-/** Scrolls through the page, so that lazy pictures load, waits for them, and back to the top. */
-async function loadPictures(page: Page) {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
-      scrollTo(0, y);
-      await new Promise(requestAnimationFrame);
-    }
-    scrollTo(0, 0);
-    // Those drawn (a picture hidden at this width is never fetched), once they have loaded.
-    const drawn = Array.from(document.images).filter((img) => img.getBoundingClientRect().width > 0);
-    const loading = drawn.filter((img) => !img.complete);
-    await Promise.all(loading.map((img) => new Promise((done) => img.addEventListener('load', done, { once: true }))));
-  });
 }
 
 describe('no collisions, in Chromium', () => {

@@ -5,8 +5,9 @@
  * Its box keeps the design's shape (`width`, `height`), so nothing moves when it arrives; until
  * then it shows the picture's dominant colour. The first screen's largest picture (`priority`)
  * is preloaded from the head and fetched first; every other one waits until it is near.
- * An image the content API did not give, or gave in a form the service could not use, leaves
- * its tinted box, so that a page never breaks around it.
+ * An image the content API did not give, or gave in a form the service could not use, and one
+ * whose address fails to load, leave a placeholder drawn by the stylesheet (global.css): the
+ * picture's colour and a neutral mark, never the browser's broken-image icon.
  */
 import type { CSSProperties } from 'react';
 import { preload } from 'react-dom';
