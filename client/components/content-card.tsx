@@ -2,15 +2,9 @@
 import { Link } from 'react-router';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
 import { contentHref } from '../href.js';
-import { cutAtClause, keepUnits } from '../typeset.js';
+import { typeset } from '../typeset.js';
 import { ContentImage } from './content-image.js';
 import { Pagination } from './pagination.js';
-
-/** A card's text, in characters: what its three lines hold in its narrowest column (both text sizes). */
-export const CARD_TEXT_MAX = 40;
-/** A row's text, in characters: two lines of a news column's narrowest; a wide row's, three lines of a phone's. */
-const ROW_TEXT_MAX = 24;
-const WIDE_ROW_TEXT_MAX = 36;
 
 /** Slot widths: a card in a row of three, full width less the page's margins on a phone. */
 export const CARD_SIZES = '(max-width: 500px) calc(100vw - 32px), 23vw';
@@ -28,17 +22,17 @@ export function ContentCard({ item, priority, dated = true }: { item: ContentSum
         ) : null}
         <h3 className="card-title">
           <Link to={contentHref(item)} className="stretched-link">
-            {item.title}
+            {typeset(item.title)}
           </Link>
         </h3>
-        {item.summary ? <p className="card-text">{cutAtClause(keepUnits(item.summary), CARD_TEXT_MAX)}</p> : null}
+        {item.summary ? <p className="card-text">{typeset(item.summary)}</p> : null}
       </div>
     </article>
   );
 }
 
 /** A compact row: date block, title and summary (news columns, hospital news). */
-export function ContentRow({ item, wide }: { item: ContentSummary; wide?: boolean }) {
+export function ContentRow({ item }: { item: ContentSummary }) {
   const [year, month, day] = item.date?.split('-') ?? [];
   return (
     <li className="content-row">
@@ -52,9 +46,9 @@ export function ContentRow({ item, wide }: { item: ContentSummary; wide?: boolea
       ) : null}
       <div className="row-body">
         <Link to={contentHref(item)} className="row-title stretched-link">
-          {item.title}
+          {typeset(item.title)}
         </Link>
-        {item.summary ? <p className="row-text">{cutAtClause(keepUnits(item.summary), wide ? WIDE_ROW_TEXT_MAX : ROW_TEXT_MAX)}</p> : null}
+        {item.summary ? <p className="row-text">{typeset(item.summary)}</p> : null}
       </div>
     </li>
   );

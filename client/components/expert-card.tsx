@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
 import { bookingHref, expertHref } from '../href.js';
 import { ContentImage } from './content-image.js';
+import { typeset } from '../typeset.js';
 
 /** An expert card's slot: a column of four, two on a phone. */
 const EXPERT_SIZES = '(max-width: 500px) 50vw, 18vw';
@@ -29,7 +30,7 @@ export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priori
         <p className="expert-hospital">{expert.hospital}</p>
         <p className="expert-specialty">
           <span className="label">擅长</span>
-          {expert.specialty}
+          {typeset(expert.specialty)}
         </p>
         {/* Above the card's own link: the booking section of the contact page (the site takes no bookings itself). */}
         <Link to={bookingHref()} className="expert-book">

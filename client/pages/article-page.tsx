@@ -14,6 +14,7 @@ import { RichText } from '../components/rich-text.js';
 import { categoryHref, categorySection, expertHref, href } from '../href.js';
 import { categoryName, orEmpty } from '../navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/article.css';
 
 /** The expert named as the text's reviewer, linking to the profile. */
@@ -54,7 +55,7 @@ export default function ArticlePage() {
           <article className="card article">
             <header className="article-head">
               {category ? <p className="eyebrow-pill">{category}</p> : null}
-              <h1>{item.title}</h1>
+              <h1>{typeset(item.title)}</h1>
               <ul className="article-meta">
                 {/* A device's page has no publication date. */}
                 {device || !item.date ? null : (
@@ -67,7 +68,7 @@ export default function ArticlePage() {
                 {item.views === undefined ? null : <li>阅读：{String(item.views).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}</li>}
               </ul>
             </header>
-            {item.summary ? <p className="article-summary">{item.summary}</p> : null}
+            {item.summary ? <p className="article-summary">{typeset(item.summary)}</p> : null}
             <ContentImage
               className="article-cover media"
               image={item.cover}

@@ -4,6 +4,7 @@ import { ContentImage } from '../components/content-image.js';
 import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/about.css';
 
 export default function AwardsPage() {
@@ -29,7 +30,7 @@ export default function AwardsPage() {
                   />
                   <div className="award-body">
                     <p className="award-year">{a.year} 年</p>
-                    <h3>{a.title}</h3>
+                    <h3>{typeset(a.title)}</h3>
                     <p className="award-issuer">颁发单位：{a.issuer}</p>
                   </div>
                 </li>

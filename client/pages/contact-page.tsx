@@ -7,6 +7,7 @@ import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
 import { WechatQrCode } from '../components/wechat-qr-code.js';
 import { usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/hospitals.css';
 
 export default function ContactPage() {
@@ -87,7 +88,7 @@ export default function ContactPage() {
                 <ul className="branch-list">
                   {contact.branches.map((b) => (
                     <li key={b.name} className="branch-row">
-                      <h3>{b.name}</h3>
+                      <h3>{typeset(b.name)}</h3>
                       <p className="branch-address">
                         <Address text={b.address} />
                       </p>

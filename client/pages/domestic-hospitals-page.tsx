@@ -41,7 +41,7 @@ export default function DomesticHospitalsPage() {
           >
             <ul className="content-rows large">
               {news.items.map((item) => (
-                <ContentRow key={item.id} item={item} wide />
+                <ContentRow key={item.id} item={item} />
               ))}
             </ul>
           </ListBlock>

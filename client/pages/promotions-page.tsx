@@ -7,6 +7,7 @@ import { FilmPlayer } from '../components/film-player.js';
 import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/about.css';
 
 export default function PromotionsPage() {
@@ -31,8 +32,8 @@ export default function PromotionsPage() {
                     ) : null}
                     {p.duration ? <span className="promo-duration">时长 {p.duration}</span> : null}
                   </p>
-                  <h3 className="film-title">{p.title}</h3>
-                  <p className="film-summary">{p.summary}</p>
+                  <h3 className="film-title">{typeset(p.title)}</h3>
+                  <p className="film-summary">{typeset(p.summary)}</p>
                 </div>
               </article>
             ))}

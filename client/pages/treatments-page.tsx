@@ -7,6 +7,7 @@ import { SectionTabs } from '../components/section-tabs.js';
 import { href, treatmentHref } from '../href.js';
 import { ContentImage } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/treatments.css';
 
 export default function TreatmentsPage() {
@@ -41,8 +42,8 @@ export default function TreatmentsPage() {
               priority
             />
             <div className="treatment-body">
-              <h2 id="treatment-title">{selected.title}</h2>
-              <p className="treatment-summary">{selected.summary}</p>
+              <h2 id="treatment-title">{typeset(selected.title)}</h2>
+              <p className="treatment-summary">{typeset(selected.summary)}</p>
               <RichText html={selected.content} />
               <p className="treatment-experts">
                 <Link to={href('experts')}>查看{selected.title}相关专家</Link>
