@@ -434,7 +434,7 @@ describe('what a visitor sees, in Chromium', () => {
     await w.page.context().close();
   });
 
-  it('the 404 page links every section, and the expert page names the doctor in its banner', async () => {
+  it('the 404 page links every section, the expert page names the doctor in its banner, and an item page its list', async () => {
     const w = await openPage(browser);
     await gotoHydrated(w.page, `${svc.url}/no/such/page`);
     expect(await w.page.locator('.error-sections a').allTextContents()).toEqual([
@@ -449,6 +449,19 @@ describe('what a visitor sees, in Chromium', () => {
     ]);
     await gotoHydrated(w.page, `${svc.url}/zjxz/detail?id=${demoContent.experts[0]!.id}`);
     expect(await w.page.locator('.page-banner-title').textContent()).toBe(demoContent.experts[0]!.name);
+    // An article, a report and a sub-category's item name their list and its line, never 内容详情 or 报道详情.
+    const education = demoContent.contentItems.find((i) => i.categoryId === 22)!;
+    for (const [url, list] of [
+      [sampleUrl('/hzhf/kpzsDetail'), 'knowledge'],
+      [sampleUrl('/gnyy/detail'), 'news'],
+      [`/hzhf/kpzsDetail?id=${education.id}`, 'educationNews'],
+    ] as const) {
+      await gotoHydrated(w.page, svc.url + url);
+      const title = (await w.page.locator('.page-banner-title').textContent())!.replaceAll('\u2060', '');
+      expect(title, url).toBe(list === 'news' ? '集团新闻' : ROUTES[list].title);
+      expect((await w.page.locator('.page-banner-lead').textContent())!.replaceAll('\u2060', ''), url).toBe(ROUTES[list].lead);
+      expect(await w.page.locator('.breadcrumb [aria-current]').textContent(), url).not.toMatch(/内容详情|报道详情/);
+    }
     expect(consoleProblems(w)).toEqual([]);
     await w.page.context().close();
   });
