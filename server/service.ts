@@ -222,6 +222,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       trusted,
       overloaded: () => admission.overloaded(),
       admission,
+      firstScreen: (srcsets) => media.ahead.page(srcsets),
       windows: config,
       log,
     }),

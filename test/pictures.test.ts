@@ -1,13 +1,17 @@
 /**
  * Pictures as a visitor sees them, in real Chromium against the built service: a content picture
  * whose address fails (its request aborted on purpose) leaves its placeholder, the item's colour
- * and a neutral mark, never the browser's broken-image icon or its alt text.
+ * and a neutral mark, never the browser's broken-image icon or its alt text; and no picture is
+ * drawn larger than the variant the browser chose (its `sizes` match the layout in both text
+ * sizes, at every width).
  */
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../client/route-table.js';
+import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { MEDIA_PREFIX } from '../shared/media-url.js';
-import { gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { consoleProblems, gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -97,6 +101,43 @@ async function brokenLooks(page: Page, url: string): Promise<string[]> {
   return found;
 }
 
+/** Every page, and the 404 page. */
+const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
+
+/**
+ * Content pictures drawn wider, in device pixels, than the variant the browser chose from their
+ * srcset (by their `sizes`), when a wider one was on offer. One line each.
+ */
+function upscaled(page: Page) {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const img of Array.from(document.querySelectorAll<HTMLImageElement>('img[srcset]'))) {
+      const r = img.getBoundingClientRect();
+      if (r.width === 0 || !img.complete || img.naturalWidth === 0 || img.closest('[hidden], [inert]')) continue;
+      const candidates = img.srcset.split(', ').map((c) => {
+        const [url, w] = c.split(' ');
+        return { url: new URL(url!, location.href).href, width: parseInt(w!, 10) };
+      });
+      const chosen = candidates.find((c) => c.url === img.currentSrc);
+      if (!chosen) continue;
+      // The content box as drawn (zoom included), and the picture's width in it (object-fit).
+      const cs = getComputedStyle(img);
+      const zoom = img.currentCSSZoom;
+      const w = r.width - (parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + parseFloat(cs.borderLeftWidth) * 2) * zoom;
+      const h = r.height - (parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + parseFloat(cs.borderTopWidth) * 2) * zoom;
+      const aspect = img.naturalWidth / img.naturalHeight;
+      const drawn = cs.objectFit === 'cover' ? Math.max(w, h * aspect) : cs.objectFit === 'contain' ? Math.min(w, h * aspect) : w;
+      const needed = drawn * devicePixelRatio;
+      const widest = Math.max(...candidates.map((c) => c.width));
+      if (chosen.width < needed * 0.97 && chosen.width < widest)
+        found.push(
+          `${img.className || img.parentElement!.className}: ${chosen.width}w drawn ${Math.round(needed)} px wide (sizes "${img.sizes}")`,
+        );
+    }
+    return found;
+  });
+}
+
 describe('pictures, in Chromium', () => {
   let svc: RunningService;
   let browser: Browser;
@@ -122,6 +163,33 @@ describe('pictures, in Chromium', () => {
       expect(found).toEqual([]);
       // The aborted requests are the only problems on the console.
       expect(w.problems.filter((p) => !/net::ERR_FAILED/.test(p))).toEqual([]);
+      await w.page.context().close();
+    },
+    180_000,
+  );
+
+  it.each([
+    { width: 1920, large: false },
+    { width: 1920, large: true },
+    { width: 1280, large: false },
+    { width: 1280, large: true },
+    { width: 768, large: false },
+    { width: 768, large: true },
+    { width: 390, large: false },
+    { width: 390, large: true },
+  ])(
+    'every page at $width px (large text: $large): no picture is drawn larger than the variant its sizes chose',
+    async ({ width, large }) => {
+      const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
+      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+      const found: string[] = [];
+      for (const url of URLS) {
+        await gotoHydrated(w.page, svc.url + url);
+        await loadPictures(w.page);
+        found.push(...(await upscaled(w.page)).map((u) => `${url}: ${u}`));
+      }
+      expect(found).toEqual([]);
+      expect(consoleProblems(w)).toEqual([]);
       await w.page.context().close();
     },
     180_000,

@@ -12,6 +12,8 @@ import { ContentImage } from './content-image.js';
 
 /** The player takes the column: the page's width less its margins on a phone, 1416 of 1920 design px elsewhere. */
 const PLAYER_SIZES = '(max-width: 500px) calc(100vw - 32px), 74vw';
+/** In the large-text mode's fluid layout: the column, at most 1770 px less its margins. */
+const PLAYER_LARGE_SIZES = '(max-width: 500px) calc(100vw - 32px), (max-width: 1769px) calc(100vw - 64px), 1722px';
 
 export function FilmPlayer({
   video,
@@ -60,7 +62,15 @@ export function FilmPlayer({
             void player.current?.play();
           }}
         >
-          <ContentImage className="media" image={poster} sizes={PLAYER_SIZES} width={1280} height={720} priority={priority} />
+          <ContentImage
+            className="media"
+            image={poster}
+            sizes={PLAYER_SIZES}
+            largeSizes={PLAYER_LARGE_SIZES}
+            width={1280}
+            height={720}
+            priority={priority}
+          />
         </a>
       )}
     </div>

@@ -86,6 +86,7 @@ export default function ArticlePage() {
               className="article-cover media"
               image={item.cover}
               sizes="(max-width: 500px) calc(100vw - 68px), 45vw"
+              largeSizes="(max-width: 500px) calc(100vw - 68px), (max-width: 1484px) calc(100vw - 208px), (max-width: 1769px) calc(100vw - 648px), 1138px"
               alt={item.title}
               width={800}
               height={500}

@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import { CATEGORY } from '../../shared/constants.js';
 import { href } from '../href.js';
-import { ContentRow } from '../components/content-card.js';
+import { ContentRow } from '../components/content-row.js';
 import { ListBlock } from '../components/list-block.js';
 import { HospitalCard } from '../components/hospital-card.js';
 import { PageBanner } from '../components/page-banner.js';

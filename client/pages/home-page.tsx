@@ -5,7 +5,7 @@ import type { ContentSummary, InternationalHospital } from '../../shared/contrac
 import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../href.js';
 import { BannerCarousel } from '../components/carousel.js';
 import { Address } from '../components/address.js';
-import { ContentRow } from '../components/content-card.js';
+import { ContentRow } from '../components/content-row.js';
 import { ContentImage } from '../components/content-image.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { SectionHead } from '../components/section-head.js';
@@ -21,7 +21,10 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
       <ContentImage
         className="media"
         image={hospital.image}
-        sizes="(max-width: 500px) calc(100vw - 32px), 32vw"
+        // As tall as the text beside it: drawn wider than its column.
+        sizes="(max-width: 500px) calc(100vw - 32px), 41vw"
+        largeSizes="(max-width: 500px) calc(100vw - 32px), (max-width: 1169px) calc(100vw - 64px), 910px"
+        widerThanBox
         alt={hospital.name}
         width={800}
         height={500}

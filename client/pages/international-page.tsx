@@ -27,7 +27,9 @@ export default function InternationalPage() {
                 <ContentImage
                   className="media"
                   image={h.image}
-                  sizes="(max-width: 500px) calc(100vw - 32px), 34vw"
+                  // As tall as the text beside it: drawn wider than its column.
+                  sizes="(max-width: 500px) calc(100vw - 32px), 39vw"
+                  largeSizes="(max-width: 500px) calc(100vw - 32px), (max-width: 1484px) calc(100vw - 64px), 848px"
                   alt={h.name}
                   width={800}
                   height={500}

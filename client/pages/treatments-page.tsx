@@ -35,7 +35,8 @@ export default function TreatmentsPage() {
             <ContentImage
               className="treatment-image media"
               image={selected.image}
-              sizes="(max-width: 500px) calc(100vw - 32px), 50vw"
+              sizes="(max-width: 500px) calc(100vw - 32px), 54vw"
+              largeSizes="(max-width: 500px) calc(100vw - 32px), (max-width: 1169px) calc(100vw - 64px), (max-width: 1769px) calc(100vw - 404px), 1382px"
               alt={selected.title}
               width={800}
               height={500}

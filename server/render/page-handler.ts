@@ -55,6 +55,8 @@ export interface PageHandlerDeps {
   /** What a render must pass: shedding (refused before it starts), then, at its first read that calls the content API, its client's budget. */
   overloaded: () => ContentError | undefined;
   admission: Pick<Admission, 'admitCall' | 'budgetOf'>;
+  /** Told the srcsets of the pictures a rendered page preloads, whose variants for phones are then made ahead (media/ahead.ts). */
+  firstScreen?: ((srcsets: readonly string[]) => void) | undefined;
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
@@ -231,6 +233,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
           ...rateLimitHeaders(status === 429 ? (budget ?? deps.admission.budgetOf(undefined, reads.retryAfterS ?? 1)) : budget),
         ]);
         if (encoder) encoder.pipe(res);
+        deps.firstScreen?.(page.firstScreen);
         out.write(head);
         if (observed) observed.bytes += Buffer.byteLength(head);
         stream.pipe(sink);
