@@ -1,0 +1,35 @@
+/**
+ * Opening hours as a tidy list, from the content's one line of text ("门诊时间：周一至周日
+ * 8:00-17:00（法定节假日另行通知）；咨询热线 8:00-20:00"): one row per part (split at ；), its name
+ * and its hours in columns, a note in brackets on a line of its own. A part with no name is given
+ * `name`.
+ */
+import { typeset } from '../typeset.js';
+
+/** A part of the hours: its name (before ：), its hours, and the note in brackets after them. */
+function rowsOf(text: string, name: string) {
+  return text
+    .split(/[；;]/)
+    .filter((part) => part.trim())
+    .map((part) => {
+      const [, label, rest] = /^\s*([^：:]{1,8})[：:]\s*(.+)$/.exec(part) ?? [undefined, name, part.trim()];
+      const [, hours, note] = /^(.*?)\s*[（(]([^）)]+)[）)]\s*$/.exec(rest!) ?? [undefined, rest!, undefined];
+      return { label: label!, hours: hours!, note };
+    });
+}
+
+export function Schedule({ text, name }: { text: string; name: string }) {
+  return (
+    <dl className="schedule">
+      {rowsOf(text, name).map((row) => (
+        <div key={row.label + row.hours}>
+          <dt>{row.label}</dt>
+          <dd>
+            {typeset(row.hours)}
+            {row.note ? <span className="schedule-note">{row.note}</span> : null}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
