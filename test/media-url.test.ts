@@ -41,10 +41,11 @@ describe('media addresses', () => {
     expect(cropWidth('right-2x1', 3600, 1200)).toBe(2400);
     // A 4000 × 3000 photograph: its whole width, 4000 × 2000 of its middle.
     expect(cropWidth('right-2x1', 4000, 3000)).toBe(4000);
+    // At most the crop's widest, 1080 px.
     expect(srcset(ref, 'abcdef012345', 3600, 'right-2x1', 1200).split(', ').at(-1)).toBe(
-      `/_media/right-2x1/2400/abcdef012345/${ref} 2400w`,
+      `/_media/right-2x1/1080/abcdef012345/${ref} 1080w`,
     );
-    expect(srcset(ref, 'abcdef012345', 1800, 'right-2x1', 600).split(', ').at(-1)).toBe(`/_media/right-2x1/1600/abcdef012345/${ref} 1200w`);
+    expect(srcset(ref, 'abcdef012345', 1800, 'right-2x1', 450).split(', ').at(-1)).toBe(`/_media/right-2x1/1080/abcdef012345/${ref} 900w`);
     expect(sourceOfAddress(mediaPath(ref, '0', 1080, 'right-2x1'))).toBe('/uploads/banners/Banner-Treatment.JPG');
   });
 

@@ -210,13 +210,13 @@ describe('media endpoint', () => {
     const left = await colourAt(wide.body, { left: 20, top: 100, width: 200, height: 200 });
     expect(right.b).toBeGreaterThan(200);
     expect(left.g).toBeGreaterThan(200);
-    // The camera's 4000 × 3000 photograph: its whole width, 4000 × 2000 of its middle, at 1600.
+    // The camera's 4000 × 3000 photograph: its whole width, 4000 × 2000 of its middle, at 1080.
     const photo = await sharp(
-      (await ask(svc.url, mediaPath(ref('/uploads/crowd-0.jpg'), '0', 1600, 'right-2x1'), { accept: '*/*' })).body,
+      (await ask(svc.url, mediaPath(ref('/uploads/crowd-0.jpg'), '0', 1080, 'right-2x1'), { accept: '*/*' })).body,
     ).metadata();
-    expect([photo.width, photo.height]).toEqual([1600, 800]);
+    expect([photo.width, photo.height]).toEqual([1080, 540]);
     // Turned upright first: the portrait shown 800 × 1200 gives 800 × 400 of its middle.
-    const rotated = await ask(svc.url, mediaPath(ref('/uploads/rotated.jpeg'), '0', 2400, 'right-2x1'), { accept: '*/*' });
+    const rotated = await ask(svc.url, mediaPath(ref('/uploads/rotated.jpeg'), '0', 1080, 'right-2x1'), { accept: '*/*' });
     const upright = await sharp(rotated.body).metadata();
     expect([upright.width, upright.height]).toEqual([800, 400]);
     await expectNoMetadata(rotated.body);
@@ -325,6 +325,7 @@ describe('media endpoint', () => {
       `/_media/640/0/${encodeRef('not a url')}`,
       `/_media/left-1x1/640/0/${ref}`,
       `/_media/right-2x1/100/0/${ref}`,
+      `/_media/right-2x1/1600/0/${ref}`,
       `/_media/right-2x1/file/0/${ref}`,
       `/_media/right-2x1/640/0/${ref}/x`,
     ];

@@ -92,6 +92,9 @@ export function parseMediaAddress(target: string, policy: SourcePolicy): MediaAd
   }
   const [first, version, ref] = parts as [string, string, string];
   if (crop !== undefined && first === 'file') return refused('address', 'a file is passed through whole: it takes no crop');
+  if (crop !== undefined && Number(first) > MEDIA_CROPS[crop as MediaCrop].widest) {
+    return refused('address', `the crop ${crop} is at most ${MEDIA_CROPS[crop as MediaCrop].widest} px wide`);
+  }
   const kind = first === 'file' ? 'file' : 'image';
   const width = kind === 'image' && /^[1-9]\d{0,4}$/.test(first) ? Number(first) : undefined;
   if (kind === 'image' && (width === undefined || !WIDTHS.has(width))) {
