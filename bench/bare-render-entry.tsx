@@ -50,6 +50,8 @@ const memoryApi: ContentApi = {
     }
     return answer as never;
   },
+  // The pages measured read no search.
+  search: () => Promise.reject(new ContentError(404, 'not_found', 'no search in the bare renderer')),
 };
 
 const heads = new Map<string, Promise<string>>();

@@ -35,7 +35,12 @@ const CHROME_FLAGS = [
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const SHORT = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'bp', seo: 'seo' };
 /** Detail routes need an id from the embedded demo content. */
-const QUERY = { '/hzhf/kpzsDetail': '?id=101', '/gnyy/detail': '?id=201', '/zjxz/detail': '?id=1' };
+const QUERY = {
+  '/hzhf/kpzsDetail': '?id=101',
+  '/gnyy/detail': '?id=201',
+  '/zjxz/detail': '?id=1',
+  '/search': `?q=${encodeURIComponent('白内障')}`,
+};
 
 // ---- arguments ----------------------------------------------------------------------------
 const args = process.argv.slice(2);

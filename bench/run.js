@@ -17,6 +17,7 @@ const { runEdge } = await import('./edge.js');
 const { runAbuse } = await import('./abuse.js');
 const { runTracing } = await import('./tracing.js');
 const { runMedia } = await import('./media.js');
+const { runSearch } = await import('./search.js');
 
 const verdicts = [];
 const section = (title, markdown) => {
@@ -92,6 +93,15 @@ verdicts.push([
   media.met.warm && media.met.memory && media.met.bomb ? 'yes' : '**no**',
 ]);
 
+const search = await runSearch();
+writeSection('search', search.markdown);
+section('search', search.markdown);
+verdicts.push([
+  'search over 60,000 items: built < 30 s, the index < 200 MB, p95 < 10 ms computed anew, a publish found < 5 s',
+  `${fmt(search.big.built.ms / 1000, 1)} s; ${fmt(search.indexMiB)} MiB; p95 ${fmt(search.p95, 1)} ms; ${fmt(Math.max(...search.publishes))} ms`,
+  search.met ? 'yes' : '**no**',
+]);
+
 const browser = await runBrowser();
 section('browser', browser.markdown);
 for (const [t, v, ok] of browser.verdicts) verdicts.push([`Chromium: ${t}`, v, ok ? 'yes' : '**no**']);
@@ -119,6 +129,7 @@ orderSections([
   'abuse',
   'tracing',
   'media',
+  'search',
   'browser',
   'soak',
   'soak-cycles',

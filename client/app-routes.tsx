@@ -43,7 +43,12 @@ function pageRoute(key: RouteKey): RouteObject {
   const route = ROUTES[key];
   const load = pageModules[`./pages/${route.page}.tsx`];
   if (!load) throw new Error(`client/pages/${route.page}.tsx is missing`);
-  const handle: RouteHandle = { route: key, title: route.title, module: `client/pages/${route.page}.tsx` };
+  const handle: RouteHandle = {
+    route: key,
+    title: route.title,
+    module: `client/pages/${route.page}.tsx`,
+    ...('noindex' in route ? { noindex: route.noindex } : {}),
+  };
   return {
     id: key,
     ...(route.path === '/' ? { index: true } : { path: route.path }),

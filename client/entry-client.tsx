@@ -1,7 +1,8 @@
 /**
  * Hydrates the server's page. The matched lazy page modules are loaded first (the server
  * already preloaded them), so React hydrates the same tree the server drew, with the server's
- * loader data: no second fetch, no fallback, no second copy of the page.
+ * loader data: no second fetch, no fallback, no second copy of the page. Once it has hydrated, a
+ * sampled page view is measured (client/rum).
  */
 import './styles/scaling.css';
 import { startTransition, StrictMode } from 'react';
@@ -11,6 +12,7 @@ import { RouterProvider } from 'react-router/dom';
 import { routerSafe } from '../shared/router-safe.js';
 import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js';
 import { browserContentApi } from './browser-content-api.js';
+import { RumAfterHydration } from './rum/start-rum.js';
 import { LargeTextContext, largeTextInDocument } from './text-size.js';
 
 async function hydrate(): Promise<void> {
@@ -46,6 +48,7 @@ async function hydrate(): Promise<void> {
         <LargeTextContext value={largeTextInDocument()}>
           <RouterProvider router={router} />
         </LargeTextContext>
+        <RumAfterHydration />
       </StrictMode>,
     );
   });

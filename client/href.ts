@@ -8,6 +8,7 @@ import {
   CATEGORY_ROUTES,
   ROUTES,
   SECTIONS,
+  sectionOf,
   type CategoryId,
   type ItemRoute,
   type PageParam,
@@ -70,7 +71,7 @@ export function categoryHref(id: number): string | undefined {
 /** The section a category belongs to. */
 export function categorySection(id: number) {
   const parent = parentOf(id) ?? id;
-  return isCategory(parent) ? ROUTES[CATEGORY_ROUTES[parent]].section : undefined;
+  return isCategory(parent) ? sectionOf(CATEGORY_ROUTES[parent]) : undefined;
 }
 
 /** A content item's page: news reads as a report (报道详情), every other item as content (内容详情). */

@@ -7,7 +7,16 @@
 import type { Category } from '../shared/contract/entities.js';
 import { categoryHref, categorySection, href, sectionHref } from './href.js';
 import type { PageData } from './page-loaders.js';
-import { CATEGORY_NAMES, ROUTES, SECTIONS, type CategoryId, type RouteFacts, type RouteKey, type SectionKey } from './route-table.js';
+import {
+  CATEGORY_NAMES,
+  ROUTES,
+  SECTIONS,
+  sectionOf,
+  type CategoryId,
+  type RouteFacts,
+  type RouteKey,
+  type SectionKey,
+} from './route-table.js';
 
 export type Layout = PageData<'layout'>;
 
@@ -88,8 +97,8 @@ export interface Crumb {
 }
 
 /** The breadcrumbs between 首页 and a page: its section, unless the page is the section itself. */
-export function sectionCrumbs(route: RouteKey, section: SectionKey = ROUTES[route].section): Crumb[] {
-  if (section === 'home' || SECTIONS[section].label === ROUTES[route].title) return [];
+export function sectionCrumbs(route: RouteKey, section: SectionKey | undefined = sectionOf(route)): Crumb[] {
+  if (section === undefined || section === 'home' || SECTIONS[section].label === ROUTES[route].title) return [];
   const landing = SECTIONS[section].links[0]!;
   const facts: RouteFacts = ROUTES[route];
   const isLanding = 'route' in landing ? landing.route === route : facts.category === landing.category;

@@ -8,9 +8,10 @@ import { CATEGORY } from '../shared/constants.js';
 /**
  * A query parameter a page's content depends on: an item's `id`; a `category`, written as `id`
  * with its `name` beside it (the original site's links carry both); a sub-category; a
- * treatment's title; a page number.
+ * treatment's title; a page number; the search page's words and kind; the expert finder's
+ * hospital and specialty.
  */
-export type PageParam = 'id' | 'category' | 'sub' | 'title' | 'page';
+export type PageParam = 'id' | 'category' | 'sub' | 'title' | 'page' | 'q' | 'kind' | 'hospital' | 'specialty';
 
 export type SectionKey = 'home' | 'about' | 'services' | 'domestic' | 'international' | 'experts' | 'research' | 'news' | 'contact';
 
@@ -20,13 +21,16 @@ export interface RouteFacts {
   readonly title: string;
   /** The line under the title in the page's banner. */
   readonly lead?: string;
-  readonly section: SectionKey;
+  /** The header item it belongs to; none for the search page, which belongs to none. */
+  readonly section?: SectionKey;
   /** The one category the page lists: its links carry `id` and `name`, as the original site's do. */
   readonly category?: CategoryId;
   /** The query parameters the page reads, in canonical order; any other is ignored. */
   readonly params: readonly PageParam[];
   /** A page about one item: nothing without `id` (the sitemap lists it per item). */
   readonly needsId?: true;
+  /** A page search engines should not keep (search results): `noindex`, and left out of the sitemap. */
+  readonly noindex?: true;
   /** Its module in client/pages/, without extension. */
   readonly page: string;
 }
@@ -137,7 +141,7 @@ export const ROUTES = {
     path: '/zjxz/index',
     title: '专家团队',
     section: 'experts',
-    params: ['page'],
+    params: ['hospital', 'specialty', 'page'],
     page: 'experts-page',
     lead: '汇聚眼科各亚专业的资深专家，守护每一双眼睛',
   },
@@ -219,9 +223,19 @@ export const ROUTES = {
     page: 'contact-page',
     lead: '如需咨询、预约或合作，欢迎与我们联系',
   },
+  search: {
+    path: '/search',
+    title: '搜索',
+    params: ['q', 'kind', 'page'],
+    page: 'search-page',
+    noindex: true,
+  },
 } as const satisfies Record<string, RouteFacts>;
 
 export type RouteKey = keyof typeof ROUTES;
+
+/** The header item a route belongs to; undefined for the search page. */
+export const sectionOf = (key: RouteKey): SectionKey | undefined => (ROUTES[key] as RouteFacts).section;
 /** The routes of one item each (they need an `id`). */
 export type ItemRoute = { [K in RouteKey]: (typeof ROUTES)[K] extends { needsId: true } ? K : never }[RouteKey];
 

@@ -3,7 +3,7 @@ import { useLoaderData, useMatches, useRouteLoaderData } from 'react-router';
 import type { RouteHandle } from './route-handle.js';
 import { categorySection } from './href.js';
 import type { PageData, PageKey } from './page-loaders.js';
-import { ROUTES, type RouteKey, type SectionKey } from './route-table.js';
+import { sectionOf, type RouteKey, type SectionKey } from './route-table.js';
 
 export function usePageData<K extends PageKey>(): PageData<K> {
   return useLoaderData() as PageData<K>;
@@ -25,6 +25,6 @@ export function useCurrentSection(): SectionKey | undefined {
   const content = useRouteLoaderData<PageData<'contentDetail'>>('contentDetail');
   const report = useRouteLoaderData<PageData<'reportDetail'>>('reportDetail');
   const item = (content ?? report)?.item;
-  if (item) return categorySection(item.categoryId) ?? (route && ROUTES[route].section);
-  return route && ROUTES[route].section;
+  if (item) return categorySection(item.categoryId) ?? (route && sectionOf(route));
+  return route && sectionOf(route);
 }

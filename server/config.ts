@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { parsePartnerKeys } from './http/partner-keys.js';
 import { MEDIA_SETTINGS } from './media/media-settings.js';
 import { TRACING_SETTINGS } from './observability/tracing-settings.js';
+import { RUM_SETTINGS } from './rum/rum-settings.js';
 import { commaList, int } from './setting-kinds.js';
 
 /** An address, or a CIDR range of them. */
@@ -170,8 +171,15 @@ const schema = z.object({
       'serves `/metrics` and `/status` on this port (on `HOST`) and not on the public one; unset: on the public port, to this machine only unless `METRICS_TOKEN` is set',
     ),
   SHUTDOWN_TIMEOUT_MS: int(100, 120_000).default(10_000).describe('longest wait for in-flight requests on SIGTERM/SIGINT'),
+  SEARCH_INDEX: z
+    .enum(['start', 'first-use'])
+    .default('start')
+    .describe(
+      'when the search index is first built (it is then rebuilt every 10 minutes and changed by every purge): `start`, off the request path as the service starts; `first-use`, when first searched (that search waits for it): for a process that may never be searched',
+    ),
   ...MEDIA_SETTINGS,
   ...TRACING_SETTINGS,
+  ...RUM_SETTINGS,
 });
 
 export type Config = z.output<typeof schema>;

@@ -61,3 +61,15 @@ export function closeGracefully(server: Server): Promise<void> {
     server.closeIdleConnections();
   });
 }
+
+/** How this machine reaches a server listening at an address: over loopback when it listens on every address. */
+export function reachableUrl(address: string, port: number): string {
+  const host = ['0.0.0.0', '::', '[::]'].includes(address) ? '127.0.0.1' : address;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+}
+
+/** The address this machine reaches a listening server at; undefined before it listens. */
+export function selfUrl(server: Server): string | undefined {
+  const address = server.address() as AddressInfo | null;
+  return address ? reachableUrl(address.address, address.port) : undefined;
+}

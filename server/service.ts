@@ -12,7 +12,7 @@ import { readiness } from './readiness.js';
 import { builtApp, type AppSource } from './app-source.js';
 import type { Config } from './config.js';
 import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
-import type { Publishing } from './embedded-api/editor.js';
+import { embeddedPublishing } from './embedded-api/editor.js';
 import { adminRoutes } from './admin/admin-routes.js';
 import type { PrimaryLink, ServiceReport } from './fleet/primary-link.js';
 import { localBus, Purger } from './fleet/purge.js';
@@ -21,7 +21,7 @@ import { RedisLink } from './fleet/redis-link.js';
 import { RedisTier } from './fleet/redis-tier.js';
 import { createFrontDoor } from './http/front-door.js';
 import { guardConnections } from './http/connection-guard.js';
-import { baseUrlOf, closeGracefully, listenOn, operatorListener, publicServer } from './listeners.js';
+import { baseUrlOf, closeGracefully, listenOn, operatorListener, publicServer, selfUrl } from './listeners.js';
 import { apiDocsHeaders, apiHeaders, securityHeaders } from './http/security-headers.js';
 import { PartnerKeys } from './http/partner-keys.js';
 import { TrustedProxies } from './http/trusted-proxies.js';
@@ -35,6 +35,8 @@ import { operatorApp, operatorRoutes, type OperatorDeps } from './observability/
 import { RecentErrors } from './observability/recent-errors.js';
 import { serviceReports } from './observability/service-report.js';
 import { createRequestObserver } from './observability/request-observer.js';
+import { createRumMetrics } from './rum/rum-metrics.js';
+import { rumRoutes } from './rum/rum-receiver.js';
 import { startTracing } from './observability/tracing.js';
 import { createApiDocsPage } from './proxy/api-docs-page.js';
 import { createApiHandler } from './proxy/api-handler.js';
@@ -49,6 +51,9 @@ import { searchEngines } from './seo/search-engines.js';
 import { shareCardRoutes } from './seo/share-card-routes.js';
 import { ShareCards } from './seo/share-card.js';
 import { serverContentApi } from './render/server-content-api.js';
+import { searchEndpoint } from './search/search-api.js';
+import { searchExample } from './search/search-openapi.js';
+import { SearchService } from './search/search-service.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 
 export interface ServiceOptions {
@@ -81,26 +86,6 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/**
- * With WEBHOOK_SECRET, the embedded content API can be edited and sends its publish events to
- * the service it serves (docs/product/publishing.md).
- */
-export function embeddedPublishing(config: Config, site: () => string | undefined): Publishing | undefined {
-  if (!config.WEBHOOK_SECRET) return undefined;
-  return { secret: config.WEBHOOK_SECRET, webhooks: () => [site()].filter((u) => u !== undefined).map((u) => `${u}/admin/webhook`) };
-}
-
-/** How this machine reaches a server listening at an address: over loopback when it listens on every address. */
-export function reachableUrl(address: string, port: number): string {
-  const host = ['0.0.0.0', '::', '[::]'].includes(address) ? '127.0.0.1' : address;
-  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
-}
-
-function selfUrl(server: Server): string | undefined {
-  const address = server.address() as AddressInfo | null;
-  return address ? reachableUrl(address.address, address.port) : undefined;
-}
-
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const recentErrors = options.logger ? options.recentErrors : (options.recentErrors ?? new RecentErrors());
   const log = options.logger ?? createLogger(config.LOG_LEVEL, recentErrors);
@@ -110,11 +95,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
   let embedded: EmbeddedApi | undefined;
   let upstreamUrl = config.UPSTREAM_URL;
   if (!upstreamUrl) {
-    embedded = await startEmbeddedApi({ port: config.EMBEDDED_API_PORT, publishing: embeddedPublishing(config, () => selfUrl(server)) });
+    embedded = await startEmbeddedApi({
+      port: config.EMBEDDED_API_PORT,
+      publishing: embeddedPublishing(config.WEBHOOK_SECRET, () => selfUrl(server)),
+    });
     upstreamUrl = embedded.url;
     log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   }
   const metrics = createMetrics({ redis: config.REDIS_URL !== undefined });
+  const rumMetrics = createRumMetrics(metrics.registry);
   const redis = config.REDIS_URL ? new RedisLink({ url: config.REDIS_URL, budgetMs: config.REDIS_TIMEOUT_MS, log, metrics }) : undefined;
   redis?.start();
   const trusted = new TrustedProxies(config.TRUSTED_PROXIES ?? []);
@@ -154,6 +143,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Development injects Vite's client and React's refresh preamble as inline scripts.
   const pageHeaders = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
+  const search = new SearchService({ api, log, metrics, firstBuild: config.SEARCH_INDEX });
   // No page cache in development: an edit must show on the next request.
   const pageCache =
     config.PAGE_CACHE_MAX_BYTES > 0 && !source.development
@@ -161,13 +151,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       : undefined;
 
   const bus = redis ? redisBus(redis, log) : (link?.bus ?? localBus());
-  const purger = new Purger({ cache, pageCache, purges, media, shared, bus, edges: config.EDGE_PURGE_URLS ?? [], log, metrics });
+  const edges = config.EDGE_PURGE_URLS ?? [];
+  const purger = new Purger({ cache, pageCache, purges, media, shared, bus, edges, log, metrics, applied: search.changed });
 
   const port = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const publicOrigin = () => config.PUBLIC_ORIGIN ?? `http://localhost:${port()}`;
   // Peers sending X-Forwarded-For without being trusted: warned of once (with workers, by their primary).
   const forwarders = new UntrustedForwarders((address) => (link ? link.forwarder(address) : warnUntrustedForwarder(log, address)));
-  const serviceReport = serviceReports({ metrics, admission, forwarders, recentErrors, link });
+  const serviceReport = serviceReports({ metrics, admission, forwarders, recentErrors, link, zeroResults: () => search.zeroResults() });
   const cards = new ShareCards(
     () => new URL(publicOrigin()).host,
     config.SHARE_CARD_CACHE_MAX_BYTES,
@@ -202,6 +193,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         windows: config,
         log,
       })(app);
+      rumRoutes({ config, trusted, metrics: rumMetrics, log })(app);
       adminRoutes({
         purger,
         purgeToken: config.PURGE_TOKEN,
@@ -216,6 +208,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       cache,
       assets: source.assets,
       headScript: HEAD_SCRIPT,
+      rumSampleRate: config.RUM_SAMPLE_RATE,
       publicOrigin,
       pageCache,
       transformHead: source.transformHead,
@@ -225,6 +218,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       firstScreen: (srcsets) => media.ahead.page(srcsets),
       windows: config,
       log,
+      search,
     }),
   });
   // The reference page sends requests to the document's server: PUBLIC_ORIGIN, else this service on localhost.
@@ -235,11 +229,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     apiDocs: createApiDocsPage(source.apiReferenceScript),
     api: createApiHandler({
       cache,
-      openApi: () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin() }))),
+      openApi: async () => Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: publicOrigin(), searchExample: await searchExample() }))),
       log,
       admission,
       partners,
       metrics,
+      search: searchEndpoint({ search, admission, log }),
     }),
     cachedPage: pageCache && ((req, res) => pageCache.serve(req, res)),
     media: media.handle,
@@ -273,6 +268,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     async close() {
       clearInterval(warmth);
+      search.stop();
       guard.stop();
       admission.stop();
       operatorServer?.close();

@@ -3,6 +3,7 @@
  * proxy's cache in-process; in the browser it calls the service's /api paths.
  */
 import type { ApiData, ApiName, ApiQuery } from './contract/api-paths.js';
+import type { SearchAnswer, SearchParams } from './search.js';
 
 interface ContentRequest<N extends ApiName> {
   id?: number;
@@ -12,6 +13,8 @@ interface ContentRequest<N extends ApiName> {
 
 export interface ContentApi {
   get<N extends ApiName>(name: N, request?: ContentRequest<N>): Promise<ApiData<N>>;
+  /** The site's search (/api/search): the index of everything the content API has; a query that cannot be is a 400. */
+  search(params: SearchParams, signal?: AbortSignal): Promise<SearchAnswer>;
 }
 
 const BRAND = Symbol.for('site.content-error');

@@ -28,14 +28,17 @@ export function problem(code: ProblemCode, message: string, retryAfterS?: number
   return new ContentError(PROBLEM_STATUS[code], code, message, retryAfterS);
 }
 
-/** The statuses a page answers with besides 200: its content does not exist (404), or the visitor asked too often (429). */
-const PAGE_ERROR_STATUSES = new Set([404, 429]);
+/**
+ * The statuses a page answers with besides 200: its address asks for what cannot be (400: a search
+ * longer than a search box takes), its content does not exist (404), or the visitor asked too often (429).
+ */
+const PAGE_ERROR_STATUSES = new Set([400, 404, 429]);
 
 /**
- * The status a page answers with for a status its loaders ended with: 200, 404 or 429 as they
+ * The status a page answers with for a status its loaders ended with: 200, 400, 404 or 429 as they
  * said, 503 (the content cannot be had now) for anything else. Used by the app's loaders and by
  * the server that sends the page.
  */
-export function pageStatus(status: number): 200 | 404 | 429 | 503 {
-  return status === 200 || PAGE_ERROR_STATUSES.has(status) ? (status as 200 | 404 | 429) : 503;
+export function pageStatus(status: number): 200 | 400 | 404 | 429 | 503 {
+  return status === 200 || PAGE_ERROR_STATUSES.has(status) ? (status as 200 | 400 | 404 | 429) : 503;
 }

@@ -4,8 +4,10 @@
  * picks the same scaling mode as the service for every browser a visitor here may use.
  */
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +15,7 @@ import { TrustedProxies } from '../server/http/trusted-proxies.js';
 import { variantOf } from '../server/render/page-variant.js';
 import { acceptClass } from '../server/media/media-response.js';
 import { withPageQuery } from '../scripts/page-query-vcl.js';
-import { SHIPPED_VCL } from './support/varnish.js';
+import { SHIPPED_VCL, startVarnish } from './support/varnish.js';
 
 const vcl = readFileSync(SHIPPED_VCL, 'utf8');
 
@@ -104,6 +106,28 @@ describe('the shipped VCL', () => {
       '',
     ]) {
       expect(edge(accept), accept).toBe(acceptClass(accept));
+    }
+  });
+
+  it('never passes on a page variant the client named, not even on a request it only passes (a beacon, the text-size switch)', async () => {
+    const seen: (string | undefined)[] = [];
+    // Answers the edge's health probe (/healthz) too, which is not noted.
+    const backend = createServer((req, res) => {
+      if (req.url !== '/healthz') seen.push(req.headers['x-page-variant'] as string | undefined);
+      req.resume();
+      res.writeHead(200, { 'cache-control': 'no-store' }).end();
+    });
+    backend.listen(0, '127.0.0.1');
+    await once(backend, 'listening');
+    const edge = await startVarnish((backend.address() as AddressInfo).port);
+    try {
+      const headers = { 'x-page-variant': 'large', 'content-type': 'text/plain' };
+      expect((await fetch(`${edge.url}/rum`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
+      expect((await fetch(`${edge.url}/text-size?large=0&back=/`, { headers })).status).toBe(200);
+      expect(seen).toEqual([undefined, undefined]);
+    } finally {
+      await edge.stop();
+      backend.close();
     }
   });
 });

@@ -120,7 +120,15 @@ function familyOf(series: string, families: Map<string, { type: string }>): stri
   return family && (family.type === 'histogram' || family.type === 'summary') ? m[1] : undefined;
 }
 
-/** Some of everything: pages (rendered, then from the page cache), API paths (missed, then hit), a 404. */
+/** A browser's report of a page view on a phone (server/rum), which the service takes with RUM_SAMPLE_RATE set. */
+const BEACON = {
+  body: JSON.stringify({ page: '/', metrics: { LCP: 1800, INP: 80, CLS: 0.02, FCP: 900, TTFB: 150 }, lcpElement: 'banner' }),
+  headers: {
+    'user-agent': 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+  },
+};
+
+/** Some of everything: pages (rendered, then from the page cache), API paths (missed, then hit), a 404, a browser's beacon. */
 async function traffic(url: string): Promise<void> {
   const paths = [
     '/',
@@ -140,6 +148,7 @@ async function traffic(url: string): Promise<void> {
     const res = await fetch(url + path);
     await res.arrayBuffer();
   }
+  await (await fetch(`${url}/rum`, { method: 'POST', ...BEACON })).arrayBuffer();
 }
 
 /** The service's metric families by name, with their type, as prom-client lists them. */
@@ -183,6 +192,9 @@ describe('alert rules (deploy/prometheus/alerts.yml)', () => {
         'SiteServingStale',
         'SiteRedisDown',
         'SiteInstanceNotReady',
+        'SiteVisitorsLcpSlow',
+        'SiteVisitorsInpSlow',
+        'SiteVisitorsLayoutShifts',
       ]),
     );
     for (const name of names) {
@@ -268,6 +280,10 @@ describe('Grafana dashboard (deploy/grafana/site-dashboard.json)', () => {
       'ready',
       'event-loop lag',
       'memory',
+      'visitors: lcp p75 by route',
+      'visitors: inp p75 by route',
+      'visitors: cls p75 by route',
+      'visitors: share of good page views',
     ]) {
       expect(
         titles.some((t) => t.includes(topic)),
@@ -307,8 +323,8 @@ describe('Grafana dashboard (deploy/grafana/site-dashboard.json)', () => {
     used.add('service_workers'); // the instance variable's query
 
     const redis = await startRedis();
-    const alone = await startService();
-    const withRedis = await startService({ REDIS_URL: redis.url });
+    const alone = await startService({ RUM_SAMPLE_RATE: '1' });
+    const withRedis = await startService({ REDIS_URL: redis.url, RUM_SAMPLE_RATE: '1' });
     try {
       await traffic(alone.url);
       await traffic(withRedis.url);
@@ -331,7 +347,8 @@ describe('Grafana dashboard (deploy/grafana/site-dashboard.json)', () => {
 
 describe('a real Prometheus', () => {
   it('scrapes the live service, loads the alert rules, and answers every dashboard query', { timeout: 90_000 }, async () => {
-    const svc = await startService();
+    // A budget of beacons that the loop's one address does not exhaust.
+    const svc = await startService({ RUM_SAMPLE_RATE: '1', RUM_BEACONS_PER_MINUTE: '1000000' });
     let prometheus: PrometheusServer | undefined;
     let running = true;
     const load = (async () => {
@@ -359,6 +376,10 @@ describe('a real Prometheus', () => {
         'three scrapes of http_requests_total',
         async () => ((await value('max(count_over_time(http_requests_total{job="site"}[1m]))')) ?? 0) >= 3,
       );
+      await until(
+        'three scrapes of the beacons’ histograms',
+        async () => ((await value('max(count_over_time(web_vitals_lcp_seconds_count{job="site"}[1m]))')) ?? 0) >= 3,
+      );
 
       for (const q of dashboardQueries('1m')) {
         await expect(p.query(q.expr), `${q.panel} ${q.refId}`).resolves.toBeInstanceOf(Array);
@@ -383,6 +404,12 @@ describe('a real Prometheus', () => {
         'Ready',
         'Event-loop lag p99',
         'Memory',
+        'Visitors: LCP p75 by route',
+        'Visitors: INP p75 by route',
+        'Visitors: CLS p75 by route',
+        'Visitors: FCP and TTFB p75 by route',
+        'Visitors: share of good page views',
+        'Visitors: beacons by result',
       ]) {
         expect((await answered(title)).length, title).toBeGreaterThan(0);
       }
@@ -396,7 +423,7 @@ describe('a real Prometheus', () => {
         (await p.rules()).every((g) => g.rules.every((r) => r.health === 'ok' && r.lastEvaluation !== '0001-01-01T00:00:00Z')),
       );
       const rules = (await p.rules()).flatMap((g) => g.rules);
-      expect(rules.length).toBe(10);
+      expect(rules.length).toBe(13);
       for (const rule of rules) {
         expect(rule.type).toBe('alerting');
         expect(rule.lastError ?? '', String(rule.name)).toBe('');

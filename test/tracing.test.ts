@@ -189,6 +189,18 @@ describe('tracing on', () => {
     expect(line?.trace_id).toBe(root.traceId);
   });
 
+  it("a browser's beacon is not traced: its span would keep the visitor's address", async () => {
+    const beacon = await fetch(`${running.url}/rum`, {
+      method: 'POST',
+      body: JSON.stringify({ page: '/', metrics: { LCP: 1000 } }),
+      headers: { 'x-request-id': 'beacon-1' },
+    });
+    expect(beacon.status).toBe(404); // RUM_SAMPLE_RATE is 0 in tests unless asked for: answered all the same
+    await get(`${running.url}/api/banner`, { 'x-request-id': 'after-beacon' });
+    const spans = await receiver.waitFor((s) => serverSpanOf('after-beacon')(s) !== undefined);
+    expect(serverSpanOf('beacon-1')(spans)).toBeUndefined();
+  });
+
   it('an API hit: request span and a cache lookup answered by memory, no upstream span', async () => {
     await get(`${running.url}/api/domestic-hospitals`);
     const res = await get(`${running.url}/api/domestic-hospitals`, {

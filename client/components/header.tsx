@@ -20,6 +20,7 @@ import { scrollContainer, scrollOffset } from '../scroll.js';
 import { useLargeText } from '../text-size.js';
 import { ContentImage } from './content-image.js';
 import { PanelContent } from './header-panels.js';
+import { SearchBox, SearchEntry } from './search-entry.js';
 
 /** The header's nine items, one per section, in the route table's order. */
 const NAV_ITEMS = (Object.keys(SECTIONS) as SectionKey[]).map((section) => ({
@@ -168,6 +169,7 @@ export function Header() {
             <span />
           )}
           <div className="top-actions">
+            <SearchEntry />
             {/* On a phone, where the main bar has no room for the booking button. */}
             {bookingPhone ? (
               <Link className="top-link top-book" to={bookingHref()}>
@@ -201,6 +203,7 @@ export function Header() {
           {menuOpen ? '关闭' : '菜单'}
         </button>
         <nav aria-label="主导航" id="site-nav" className="site-nav">
+          {menuOpen ? <SearchBox id="menu-search" /> : null}
           {menuOpen && bookingPhone ? <MenuBooking phone={bookingPhone} /> : null}
           <ul className="nav-list">
             {NAV_ITEMS.map((item, index) => {

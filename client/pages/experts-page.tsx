@@ -1,4 +1,5 @@
-/** 专家团队: the paged grid of the group's experts. */
+/** 专家团队: the paged grid of the group's experts, with the finder (by hospital and specialty) above it. */
+import { ExpertFinder } from '../components/expert-finder.js';
 import { ListBlock } from '../components/list-block.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { PageBanner } from '../components/page-banner.js';
@@ -7,13 +8,19 @@ import { usePageData } from '../router-hooks.js';
 import '../styles/experts.css';
 
 export default function ExpertsPage() {
-  const list = usePageData<'experts'>();
+  const { list, facets, hospital, specialty } = usePageData<'experts'>();
+  const filtered = [hospital, specialty].filter(Boolean).join(' · ');
   return (
     <>
       <PageBanner />
       <div className="page-body soft">
         <div className="container">
-          <ListBlock title="专家介绍" aside={`共 ${list.total} 位专家`} empty={list.items.length === 0}>
+          <ListBlock
+            title={filtered || '专家介绍'}
+            aside={`共 ${list.total} 位专家`}
+            filters={facets ? <ExpertFinder facets={facets} hospital={hospital} specialty={specialty} /> : null}
+            empty={list.items.length === 0}
+          >
             <div className="expert-grid grid4 fill">
               {list.items.map((e, i) => (
                 <ExpertCard key={e.id} expert={e} priority={i === 0} />

@@ -79,6 +79,8 @@ sub vcl_recv {
     set req.http.x-purged = xkey.softpurge(req.http.x-purge-tags);
     return (synth(200, "Purged " + req.http.x-purged));
   }
+  # The page variant is the edge's to say (below), never the client's: not even on what is passed.
+  unset req.http.x-page-variant;
   if (req.method != "GET" && req.method != "HEAD") {
     return (pass);
   }
@@ -90,7 +92,6 @@ sub vcl_recv {
   if (req.url ~ "^/(admin/|text-size|healthz|readyz)") {
     return (pass);
   }
-  unset req.http.x-page-variant;
   unset req.http.x-encoding;
 
   if (req.url ~ "^/_media(/|\?|$)") {

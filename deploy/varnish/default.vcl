@@ -47,6 +47,8 @@ sub vcl_recv {
     set req.http.x-purged = xkey.softpurge(req.http.x-purge-tags);
     return (synth(200, "Purged " + req.http.x-purged));
   }
+  # The page variant is the edge's to say (below), never the client's: not even on what is passed.
+  unset req.http.x-page-variant;
   if (req.method != "GET" && req.method != "HEAD") {
     return (pass);
   }
@@ -58,7 +60,6 @@ sub vcl_recv {
   if (req.url ~ "^/(admin/|text-size|healthz|readyz)") {
     return (pass);
   }
-  unset req.http.x-page-variant;
   unset req.http.x-encoding;
 
   if (req.url ~ "^/_media(/|\?|$)") {
@@ -140,7 +141,7 @@ sub page_query {
   } elsif (req.url ~ "^/gjws/index/?(\?|$)") {
     set req.url = regsub(req.url, "\?.*$", "");
   } elsif (req.url ~ "^/zjxz/index/?(\?|$)") {
-    set req.url = regsuball(req.url, "([?&])(?!(?:page)=)[^&]*", "\1");
+    set req.url = regsuball(req.url, "([?&])(?!(?:hospital|specialty|page)=)[^&]*", "\1");
     set req.url = regsuball(req.url, "([?&])page=1(?=&|$)", "\1");
   } elsif (req.url ~ "^/zjxz/detail/?(\?|$)") {
     set req.url = regsuball(req.url, "([?&])(?!(?:id)=)[^&]*", "\1");
@@ -166,6 +167,9 @@ sub page_query {
     set req.url = regsuball(req.url, "([?&])(?!(?:id)=)[^&]*", "\1");
   } elsif (req.url ~ "^/lxwm/index/?(\?|$)") {
     set req.url = regsub(req.url, "\?.*$", "");
+  } elsif (req.url ~ "^/search/?(\?|$)") {
+    set req.url = regsuball(req.url, "([?&])(?!(?:q|kind|page)=)[^&]*", "\1");
+    set req.url = regsuball(req.url, "([?&])page=1(?=&|$)", "\1");
   }
   set req.url = regsuball(req.url, "&&+", "&");
   set req.url = regsub(req.url, "\?&+", "?");

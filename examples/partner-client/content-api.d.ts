@@ -424,6 +424,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 全站搜索
+         * @description The site's own search, beside the 21 content paths: articles and news, treatments and equipment, experts, hospitals, research and films, ranked (titles first, then summaries, then bodies; an expert whose name is typed exactly comes first). Answered from the service's index; a query asked before is answered from a cache and costs nothing, one computed now spends a point of the client's budget. Not cached by shared caches (Cache-Control: public, max-age=0); send the ETag back for a 304.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1702,6 +1722,114 @@ export interface operations {
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    search: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The words: Chinese (simplified or traditional), pinyin or its initials, letters and digits, full-width or half-width. Without words (and with kind=expert) the experts are listed, for the finder.
+                 * @example 白内障
+                 */
+                q?: string;
+                /** @description Only results of this kind. */
+                kind?: "article" | "treatment" | "expert" | "hospital" | "research" | "film";
+                page?: number;
+                pageSize?: number;
+                /** @description With kind=expert: the experts of this hospital (a name from `facets`). */
+                hospital?: string;
+                /** @description With kind=expert: the experts with this specialty (a name from `facets`). */
+                specialty?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the envelope `{ data }`. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    /** @description HIT (from the cache of answers) or MISS (computed now). */
+                    "X-Cache"?: "HIT" | "MISS";
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The words searched for, as cleaned (control and invisible characters removed, spaces folded). */
+                            query: string;
+                            /** @enum {string} */
+                            kind?: "article" | "treatment" | "expert" | "hospital" | "research" | "film";
+                            /** @description Results in all (of the kind asked for); the first 500 can be paged through. */
+                            total: number;
+                            /** @description Results of each kind. */
+                            byKind: {
+                                [key: string]: number;
+                            };
+                            page: number;
+                            pageSize: number;
+                            /** @description True when no result had every word, and these have some of them. */
+                            partial: boolean;
+                            /** @description True when the words are so common that the older articles and news (beyond the newest 1,000, indexed by title and summary) were not searched; more specific words search them too. */
+                            narrowed: boolean;
+                            items: {
+                                /**
+                                 * @description What it is: article (文章资讯), treatment (治疗与设备), expert (专家医生), hospital (医院), research (学术研究), film (宣传片).
+                                 * @enum {string}
+                                 */
+                                kind: "article" | "treatment" | "expert" | "hospital" | "research" | "film";
+                                /** @description The item's id in the content API, unique within its kind. */
+                                id: number;
+                                title: string;
+                                /** @description The page on this site that shows it. */
+                                url: string;
+                                /** @description One line about it: an expert's title and hospital, an article's category and date. */
+                                meta: string;
+                                picture?: {
+                                    src: string;
+                                    ref: string;
+                                    version: string;
+                                    width?: number;
+                                    height?: number;
+                                    color?: string;
+                                };
+                                expert?: {
+                                    title: string;
+                                    hospital: string;
+                                    specialties: string[];
+                                };
+                                /** @description The title and a piece of the text as HTML: every character escaped, the matched words in <mark>. */
+                                highlight: {
+                                    title: string;
+                                    snippet: string;
+                                };
+                            }[];
+                            /** @description With kind=expert: the hospitals and specialties of the experts, to filter by (the expert finder's). */
+                            facets?: {
+                                hospitals: {
+                                    name: string;
+                                    count: number;
+                                }[];
+                                specialties: {
+                                    name: string;
+                                    count: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

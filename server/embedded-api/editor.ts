@@ -20,6 +20,15 @@ export interface Publishing {
   webhooks: () => readonly string[];
 }
 
+/**
+ * With a secret (WEBHOOK_SECRET), the embedded content API can be edited and sends its publish
+ * events to the site it serves, at the address `site()` names once it listens.
+ */
+export function embeddedPublishing(secret: string | undefined, site: () => string | undefined): Publishing | undefined {
+  if (!secret) return undefined;
+  return { secret, webhooks: () => [site()].filter((u) => u !== undefined).map((u) => `${u}/admin/webhook`) };
+}
+
 const line = z.string().trim().min(1).max(200);
 /** A picture as an editor names it: an upload's URL or path (the site checks it as any other). */
 const picture = z.string().trim().min(1).max(2_000);

@@ -19,6 +19,8 @@ export interface ProcessReport {
   /** Peers not in TRUSTED_PROXIES that sent X-Forwarded-For, with how many requests. */
   forwarders: [address: string, requests: number][];
   recentErrors: RecentError[];
+  /** Searches that found nothing, with how often they were asked, most first. */
+  zeroResults: [query: string, count: number][];
 }
 
 /** Whether the machine is ready, as its workers told their primary. */

@@ -59,6 +59,8 @@ export interface PurgerDeps {
   edges: readonly string[];
   log: Logger;
   metrics: Metrics;
+  /** Told of every purge applied in this process, once the caches are marked (the search index reads what it names again). */
+  applied?: ((tags: readonly string[]) => void) | undefined;
 }
 
 const EDGE_TIMEOUT_MS = 2_000;
@@ -143,6 +145,7 @@ export class Purger {
     // whose editor replaced a picture's bytes under the same address shows the new one.
     const media = this.deps.media?.markStale(new Set([...set, ...images])) ?? 0;
     this.deps.log.debug({ answers, pages, media }, 'purge applied here');
+    this.deps.applied?.(tags);
     await Promise.all(this.deps.edges.map((edge) => this.#purgeEdge(edge, tags)));
   }
 

@@ -21,7 +21,8 @@ import { startEmbeddedApi } from '../embedded-api/embedded-api.js';
 import { warnUntrustedForwarder } from '../http/untrusted-forwarders.js';
 import type { Logger } from '../observability/logger.js';
 import type { RecentErrors } from '../observability/recent-errors.js';
-import { embeddedPublishing, reachableUrl } from '../service.js';
+import { embeddedPublishing } from '../embedded-api/editor.js';
+import { reachableUrl } from '../listeners.js';
 import {
   isSiteMessage,
   type MachineReadiness,
@@ -37,6 +38,8 @@ import type { ServiceReport } from './primary-link.js';
 const RESTART_BACKOFF_MS = 1_000;
 /** How long the primary waits for a worker's report; a worker that does not answer is left out. */
 const REPORT_WAIT_MS = 3_000;
+/** Searches that found nothing, shown on /status. */
+const ZERO_RESULTS_SHOWN = 20;
 /** Peers warned about; past it, no more warnings (the workers still count them). */
 const MAX_WARNED_PEERS = 1_000;
 
@@ -51,7 +54,7 @@ export async function startPrimary(config: Config, count: number, log: Logger, r
   let listening: string | undefined;
   const embedded = config.UPSTREAM_URL
     ? undefined
-    : await startEmbeddedApi({ port: config.EMBEDDED_API_PORT, publishing: embeddedPublishing(config, () => listening) });
+    : await startEmbeddedApi({ port: config.EMBEDDED_API_PORT, publishing: embeddedPublishing(config.WEBHOOK_SECRET, () => listening) });
   const upstreamUrl = config.UPSTREAM_URL ?? embedded!.url;
   if (embedded) log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   // Structured clone over the channel: answers travel as strings without a second JSON encoding, dates stay dates.
@@ -109,6 +112,7 @@ export async function startPrimary(config: Config, count: number, log: Logger, r
       metricsText: await registry.metrics(),
       spenders: sum(got.map((r) => r.spenders)).slice(0, 10),
       forwarders: sum(got.map((r) => r.forwarders)),
+      zeroResults: sum(got.map((r) => r.zeroResults)).slice(0, ZERO_RESULTS_SHOWN),
       recentErrors: [...(recentErrors?.list() ?? []), ...got.flatMap((r) => r.recentErrors)]
         .sort((a, b) => b.time.getTime() - a.time.getTime())
         .slice(0, 50),

@@ -10,7 +10,15 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const registers = [registry];
   /** Filled in by the parts that know (the caches, the upstream gate, readiness): read when /metrics is scraped. */
-  const stats = { entries: () => 0, bytes: () => 0, pages: () => 0, upstreamInFlight: () => 0, upstreamQueued: () => 0, ready: () => 1 };
+  const stats = {
+    entries: () => 0,
+    bytes: () => 0,
+    pages: () => 0,
+    upstreamInFlight: () => 0,
+    upstreamQueued: () => 0,
+    ready: () => 1,
+    searchDocuments: () => 0,
+  };
   /** Bytes the media endpoint holds, by store (server/media). */
   const mediaBytes: { variants: () => number; originals: () => number; disk: () => number } = {
     variants: () => 0,
@@ -206,6 +214,26 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       registers,
       collect() {
         this.set(1);
+      },
+    }),
+    searchQueries: labelledCounter({
+      name: 'search_queries_total',
+      help: 'Search queries answered (the search page, its suggestions and /api/search), by result: found, partial (no result had every word), none (nothing found), browse (no words: the expert finder).',
+      labelNames: ['result'],
+      registers,
+    }),
+    searchUpdates: labelledCounter({
+      name: 'search_index_updates_total',
+      help: 'Changes to the search index, by kind (build: all of it read again; change: what a purge named) and result (ok, error: the index in use stayed).',
+      labelNames: ['kind', 'result'],
+      registers,
+    }),
+    searchDocuments: new Gauge({
+      name: 'search_index_documents',
+      help: 'Items in the search index (with workers, summed: each holds its own).',
+      registers,
+      collect() {
+        this.set(stats.searchDocuments());
       },
     }),
     cacheEntries: new Gauge({

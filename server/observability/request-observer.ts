@@ -58,6 +58,8 @@ export function requestIdOf(res: ServerResponse): string {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const QUIET = new Set(['/healthz', '/readyz']);
+/** Routes never logged per request: browsers' beacons (server/rum), one per page view. */
+const QUIET_ROUTES = new Set(['rum']);
 
 function requestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
@@ -102,7 +104,7 @@ export function createRequestObserver(log: Logger, metrics: Metrics, traceIdOf?:
     const status = this.statusCode;
     metrics.requests(r.route, r.method, finished ? String(status) : 'aborted').inc();
     metrics.requestDuration(r.route).observe(ms / 1000);
-    if (QUIET.has(r.url)) return;
+    if (QUIET.has(r.url) || QUIET_ROUTES.has(r.route)) return;
     // A visitor who leaves early is not a fault of ours.
     const level = finished && status >= 500 ? 'error' : finished && status >= 400 ? 'warn' : 'info';
     if (log.isLevelEnabled(level)) writeLine(level, r, finished ? status : 'aborted', ms, traceIdOf?.(this));

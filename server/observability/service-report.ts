@@ -17,13 +17,16 @@ export function serviceReports(deps: {
   forwarders: UntrustedForwarders;
   recentErrors: RecentErrors | undefined;
   link: PrimaryLink | undefined;
+  /** The searches that found nothing, most asked first. */
+  zeroResults: () => [string, number][];
 }): () => Promise<ServiceReport> {
-  const { metrics, admission, forwarders, recentErrors, link } = deps;
+  const { metrics, admission, forwarders, recentErrors, link, zeroResults } = deps;
   const processReport = async (): Promise<ProcessReport> => ({
     metrics: await metrics.registry.getMetricsAsJSON(),
     spenders: admission.spenders(),
     forwarders: forwarders.list(),
     recentErrors: recentErrors?.list() ?? [],
+    zeroResults: zeroResults(),
   });
   link?.reportWith(processReport);
   return async () => {

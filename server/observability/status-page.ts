@@ -8,6 +8,7 @@
  */
 import { escapeHtml } from '../../shared/escape-json.js';
 import type { ServiceReport } from '../fleet/primary-link.js';
+import { visitorsSection } from '../rum/rum-status.js';
 
 export interface StatusPageInput {
   report: ServiceReport;
@@ -79,6 +80,10 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
     ],
     ['Connections closed', listed(by('connections_closed_total', 'reason', ['stalled', 'per_client', 'total']))],
     [
+      'Search',
+      `${count(total('search_index_documents'))} items indexed · queries: ${listed(by('search_queries_total', 'result', ['found', 'partial', 'none', 'browse']))} · index updates failed: ${count(total('search_index_updates_total', (s) => s.labels.result === 'error'))}`,
+    ],
+    [
       'Memory',
       `resident ${bytes(total('process_resident_memory_bytes'))} · heap used ${bytes(total('nodejs_heap_size_used_bytes'))} · event-loop lag p99 ${seconds(total('nodejs_eventloop_lag_p99_seconds'))}`,
     ],
@@ -110,6 +115,13 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
           ['partner', 'requests', 'calls to the content API (budget points)', 'refused (429)'],
           partnerNames.map((name) => [name, ...partnerCounts.map((counts) => count(counts.get(name) ?? 0))]),
         );
+  const zeroResults =
+    report.zeroResults.length === 0
+      ? '<p class="none">None: every search found something.</p>'
+      : `<p>What visitors searched for that the content does not have (most asked first; the search page and its suggestions, since the process started): worth an article, or a word the index should know.</p>${table(
+          ['query', 'times'],
+          report.zeroResults.map(([q, n]) => [q, count(n)]),
+        )}`;
   const recent =
     report.recentErrors.length === 0
       ? '<p class="none">None since the process started.</p>'
@@ -135,9 +147,11 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
       rows.map(([k, v]) => [k, v]),
       rows.map(([, , tone]) => tone),
     )}</section>`,
+    `<section><h2>Visitors: 75th percentile of what browsers measured, by route and device</h2>${visitorsSection(samples, histogramQuantile)}</section>`,
     `<section><h2>Clients that cost the content API most (this window and the last)</h2>${spenders}</section>`,
     `<section><h2>Partners</h2>${partners}</section>`,
     `<section><h2>Untrusted peers forwarding for others</h2>${forwarded}</section>`,
+    `<section><h2>Searches that found nothing</h2>${zeroResults}</section>`,
     `<section><h2>Recent warnings and errors</h2>${recent}</section>`,
     '</main></body></html>',
   ].join('');

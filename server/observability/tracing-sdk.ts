@@ -42,13 +42,17 @@ import {
   ATTR_URL_SCHEME,
 } from '@opentelemetry/semantic-conventions';
 import type { Config } from '../config.js';
+import { RUM_PATH } from '../../shared/rum.js';
 import type { Logger } from './logger.js';
 import { factsOf, requestIdOf } from './request-observer.js';
 import type { Tracing, TracingDeps } from './tracing.js';
 import { ATTR, propagator, store, subscribeAll, TRACER, unsubscribeAll, type Traced } from './tracing-spans.js';
 
-/** Not traced, as they are not logged: the probes would fill the traces. */
-const QUIET = new Set(['/healthz', '/readyz']);
+/**
+ * Not traced, as they are not logged: the probes would fill the traces, and a browser's beacon
+ * (server/rum) keeps no address, which a span's client.address would.
+ */
+const QUIET = new Set(['/healthz', '/readyz', RUM_PATH]);
 
 type ExportResult = Parameters<Parameters<SpanExporter['export']>[1]>[0];
 

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
+import { SEARCH_API_PATH } from '../../shared/search.js';
 import { answerPreflight } from '../http/cors.js';
 import type { Partner, PartnerKeys } from '../http/partner-keys.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
@@ -24,13 +25,15 @@ import type { Budget } from '../reliability/miss-limiter.js';
 export interface ApiHandlerDeps {
   cache: ContentCache;
   /** The OpenAPI document, made when first asked for (its servers name the port the service listens on). */
-  openApi: () => Buffer;
+  openApi: () => Promise<Buffer>;
   log: Logger;
   /** What a request that causes a call to the content API must pass: shedding, then its client's budget. */
   admission: Pick<Admission, 'admitCall' | 'budgetOf'>;
   /** Partners' keys: a request with one spends its partner's budget; an unknown one is refused. */
   partners: PartnerKeys;
   metrics: Metrics;
+  /** The site's search (/api/search), the service's own endpoint beside the 21 paths. */
+  search?: ((req: IncomingMessage, res: ServerResponse, partner: Partner | undefined) => void) | undefined;
 }
 
 const ALLOW = ['allow', 'GET, HEAD'];
@@ -43,15 +46,15 @@ function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, s
   sendStored(req, res, answer, ['x-cache', status, 'server-timing', timing, ...rateLimitHeaders(budget)]);
 }
 
-export function createApiHandler({ cache, openApi, log, admission, partners, metrics }: ApiHandlerDeps) {
-  let openApiAnswer: StoredAnswer | undefined;
-  const openApiDocument = (): StoredAnswer =>
-    (openApiAnswer ??= {
+export function createApiHandler({ cache, openApi, log, admission, partners, metrics, search }: ApiHandlerDeps) {
+  let openApiAnswer: Promise<StoredAnswer> | undefined;
+  const openApiDocument = (): Promise<StoredAnswer> =>
+    (openApiAnswer ??= openApi().then((body) => ({
       status: 200,
-      body: new Representation(openApi()),
+      body: new Representation(body),
       headers: ['content-type', 'application/json; charset=utf-8', 'cache-control', 'public, max-age=300', 'vary', 'Accept-Encoding'],
       storedAt: Date.now(),
-    });
+    })));
 
   // Each distinct URL is checked once; the answer (a request or a problem) is reused.
   const parsed = new LRUCache<string, ApiRequest | ContentError>({ max: 10_000 });
@@ -111,7 +114,18 @@ export function createApiHandler({ cache, openApi, log, admission, partners, met
     const url = req.url ?? '/';
     if (url === '/api/openapi.json') {
       observe(res, { route: '/api/openapi.json' });
-      sendStored(req, res, openApiDocument(), []);
+      openApiDocument().then(
+        (document) => sendStored(req, res, document, []),
+        (error: unknown) => {
+          openApiAnswer = undefined;
+          log.error({ err: error }, 'the OpenAPI document could not be made');
+          sendProblem(res, asProblem(error));
+        },
+      );
+      return;
+    }
+    if (search && (url === SEARCH_API_PATH || url.startsWith(`${SEARCH_API_PATH}?`))) {
+      search(req, res, partner);
       return;
     }
     const request = parse(url);

@@ -22,6 +22,7 @@ const TAGS = {
     description: 'News and every content item: categories, lists and details (articles, research and news share one id space).',
   },
   contact: { name: '联系我们', description: 'How to reach the group and its hospitals.' },
+  search: { name: '搜索', description: "The site's search over everything the paths above serve." },
 } as const;
 
 /** The section each path belongs to. */

@@ -21,8 +21,9 @@ const EXAMPLE_PAGE_SIZE = 2;
 /** Where the examples' content API is: its images are named on this origin. */
 const EXAMPLE_CONTENT_API = 'https://content-api.example';
 
-/** What the proxy answers to a request, on the demo content (its images' sizes not yet learnt). */
-function demoAnswer(request: ApiRequest): { data: unknown } {
+/** What the proxy answers to a request, on the demo content (its images' sizes not yet learnt); throws for an item it does not have. */
+export function demoAnswer(request: ApiRequest): { data: unknown } {
+  if (payloadFor(demoContent, request) === undefined) throw problem('not_found', `${request.key} does not exist`);
   const { data } = readPayload(request, { data: payloadFor(demoContent, request) }, new SourcePolicy(EXAMPLE_CONTENT_API), (field) => {
     throw new Error(`the demo content does not fit the contract at ${field}`);
   });

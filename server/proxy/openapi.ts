@@ -13,6 +13,8 @@ import { API_DOCS_PATH } from './api-docs-paths.js';
 import { answerHeaders, components, errorResponses, introduction, PARTNER_KEY, tagOf, tags } from './openapi-components.js';
 import { successExample } from './openapi-examples.js';
 import { OPENAPI_VERSION } from './openapi-version.js';
+import { SEARCH_API_PATH } from '../../shared/search.js';
+import { searchOperation } from '../search/search-openapi.js';
 
 /** The parts of the document the tests and tools read; the rest is plain JSON. */
 export interface OpenApiDocument {
@@ -85,15 +87,28 @@ function operation(name: ApiName) {
   };
 }
 
-/** The document, its server the address the API is reached at (PUBLIC_ORIGIN, else the service's own). */
-export function buildOpenApi({ serverUrl }: { serverUrl: string }): OpenApiDocument {
-  const paths = Object.fromEntries((Object.keys(API_PATHS) as ApiName[]).map((name) => [API_PATHS[name].template, operation(name)]));
+/**
+ * The document, its server the address the API is reached at (PUBLIC_ORIGIN, else the service's
+ * own); `searchExample` is /api/search's example (server/search/search-openapi.ts), computed apart
+ * because it takes a moment.
+ */
+export function buildOpenApi({
+  serverUrl,
+  searchExample,
+}: {
+  serverUrl: string;
+  searchExample?: { summary: string; value: unknown };
+}): OpenApiDocument {
+  const paths = {
+    ...Object.fromEntries((Object.keys(API_PATHS) as ApiName[]).map((name) => [API_PATHS[name].template, operation(name)])),
+    [SEARCH_API_PATH]: searchOperation(schemaOf, mediaImage, searchExample),
+  };
   return {
     openapi: '3.1.0',
     info: {
       title: '明瞳眼科医疗集团内容接口',
       version: OPENAPI_VERSION.version,
-      summary: 'The public content of the group: 21 read-only GET paths, validated and cached.',
+      summary: "The public content of the group: 21 read-only GET paths, validated and cached, and the site's search.",
       description: introduction(serverUrl),
       contact: { name: '明瞳眼科医疗集团', url: `${serverUrl}${ROUTES.contact.path}` },
     },

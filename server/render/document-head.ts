@@ -2,6 +2,7 @@
 import { APP_MODULES_META } from '../../client/head-script.js';
 import { canonicalHref } from '../../client/href.js';
 import { escapeHtml } from '../../shared/escape-json.js';
+import { RUM_SAMPLE_META } from '../../shared/rum.js';
 import type { PageHead } from '../seo/page-head.js';
 import type { PageAssets } from './client-assets.js';
 import type { PageVariant } from './page-variant.js';
@@ -12,8 +13,12 @@ export interface HeadOptions {
   canonical: string;
   variant: PageVariant;
   headScript: string;
+  /** The share of page views measured in the browser (RUM_SAMPLE_RATE); 0 writes nothing. */
+  rumSampleRate: number;
   assets: PageAssets;
   indexable: boolean;
+  /** A page that answers 200 but that search engines should not keep (search results): its canonical link, and noindex. */
+  noindex?: boolean | undefined;
   /** The Open Graph set and the structured data of a page that answers 200 (server/seo/page-head.ts). */
   seo?: Pick<PageHead, 'meta' | 'jsonLd'> | undefined;
 }
@@ -27,7 +32,8 @@ export function documentHead(o: HeadOptions): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(o.title)}</title>`,
     `<meta name="description" content="${attr(o.description)}">`,
-    o.indexable ? `<link rel="canonical" href="${attr(o.canonical)}">` : '<meta name="robots" content="noindex">',
+    o.indexable ? `<link rel="canonical" href="${attr(o.canonical)}">` : '',
+    !o.indexable || o.noindex ? '<meta name="robots" content="noindex">' : '',
     ...(o.seo?.meta ?? []).map((m) => `<meta ${m.attribute}="${attr(m.key)}" content="${attr(m.content)}">`),
     '<meta name="theme-color" content="#0b4f8a">',
     '<link rel="icon" href="/media/brand/logo.svg" type="image/svg+xml">',
@@ -35,6 +41,7 @@ export function documentHead(o: HeadOptions): string {
     // The app's modules: the entry, then the route's chunks; the head script loads them.
     `<meta name="${APP_MODULES_META}" content="${attr([o.assets.entry, ...o.assets.preloads].join(' '))}">`,
     `<script>${o.headScript}</script>`,
+    o.rumSampleRate > 0 ? `<meta name="${RUM_SAMPLE_META}" content="${o.rumSampleRate}">` : '',
     // Data, not a script: the CSP does not apply to it, and its text cannot close the element.
     o.seo ? `<script type="application/ld+json">${o.seo.jsonLd}</script>` : '',
     '</head><body>',

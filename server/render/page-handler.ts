@@ -35,6 +35,7 @@ import { RenderReads } from './render-tracking.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import { variantOf, varyOf } from './page-variant.js';
 import { serverContentApi } from './server-content-api.js';
+import type { SearchService } from '../search/search-service.js';
 import { pageHead } from '../seo/page-head.js';
 
 /** A render that has not finished by then, not counting its waits for the client, is abandoned. */
@@ -46,6 +47,8 @@ export interface PageHandlerDeps {
   cache: ContentCache;
   assets: ClientAssets;
   headScript: string;
+  /** RUM_SAMPLE_RATE, which the page carries to the browser (client/rum/start-rum.ts). */
+  rumSampleRate: number;
   publicOrigin: () => string;
   /** Absent when the page cache is switched off. */
   pageCache: PageCache | undefined;
@@ -60,6 +63,8 @@ export interface PageHandlerDeps {
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
+  /** The site's search, which the search page and the expert finder read. */
+  search?: SearchService | undefined;
 }
 
 /** The page of a process too busy to render now (docs/decisions/020), whenever the overload is found. */
@@ -116,7 +121,11 @@ export function createPageHandler(deps: PageHandlerDeps) {
     try {
       const renderer = await deps.renderer();
       const render = () =>
-        renderer.render(new Request(url, { signal: controller.signal }), serverContentApi(deps.cache, reads, admit), variant === 'large');
+        renderer.render(
+          new Request(url, { signal: controller.signal }),
+          serverContentApi(deps.cache, reads, admit, deps.search),
+          variant === 'large',
+        );
       page = await (observed ? renderChannel.tracePromise(render, observed) : render());
     } catch (error) {
       if (!controller.signal.aborted) fail(error, 'page loaders failed');
@@ -149,11 +158,13 @@ export function createPageHandler(deps: PageHandlerDeps) {
       canonical,
       variant,
       headScript: deps.headScript,
+      rumSampleRate: deps.rumSampleRate,
       assets,
       indexable: status === 200,
+      noindex: page.handle.noindex,
     });
     if (deps.transformHead) head = await deps.transformHead(target, head);
-    const etag = weakEtag(deps.assets.version, variant, canonical, String(status), ...[...reads.etags].sort());
+    const etag = weakEtag(deps.assets.version, variant, `rum=${deps.rumSampleRate}`, canonical, String(status), ...[...reads.etags].sort());
     const path = canonicalHref(url.pathname, url.searchParams) ?? url.pathname;
     const tags = [...new Set([ALL_TAG, urlTag(path), ...reads.tags])];
     const sharedMaxAge = Math.max(0, Math.floor((reads.reuseUntil - Date.now()) / 1000));

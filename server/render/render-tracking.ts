@@ -30,6 +30,16 @@ export class RenderReads {
     this.reuseUntil = Math.min(this.reuseUntil, Date.now() + FAILED_READ_REUSE_MS);
   }
 
+  /**
+   * The page shows search results (the index, version `version`): it is drawn anew each time, never
+   * kept (a purge changes the index a moment after it drops the pages it names), and its ETag names
+   * the index it was drawn from.
+   */
+  noteSearch(version: number): void {
+    this.reuseUntil = 0;
+    this.etags.push(`search:${version}`);
+  }
+
   noteRetryAfter(seconds: number): void {
     this.retryAfterS = Math.max(this.retryAfterS ?? 0, seconds);
   }

@@ -65,8 +65,10 @@ export async function sitemapEntries(api: ContentApi): Promise<SitemapEntry[]> {
   const items: ContentSummary[] = [...news, ...research, ...articles];
   const newest = new Map<number, string>();
   for (const item of items) if (item.date && (newest.get(item.categoryId) ?? '') < item.date) newest.set(item.categoryId, item.date);
-  // A page of one item is listed once per item.
-  const lists = (Object.keys(ROUTES) as RouteKey[]).filter((key): key is Exclude<RouteKey, ItemRoute> => !('needsId' in ROUTES[key]));
+  // A page of one item is listed once per item; search results are not listed.
+  const lists = (Object.keys(ROUTES) as RouteKey[]).filter(
+    (key): key is Exclude<RouteKey, ItemRoute> => !('needsId' in ROUTES[key]) && !('noindex' in ROUTES[key]),
+  );
   return [
     ...lists.map((key) => ({
       path: href(key),

@@ -1,5 +1,6 @@
 /** Debian's Chromium driven by playwright-core, with the console watched for errors and warnings. */
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { searchReady } from './search.js';
 import { startService, type RunningService } from './start-service.js';
 
 export const CHROMIUM_FLAGS = [
@@ -50,6 +51,8 @@ export async function gotoHydrated(page: Page, url: string): Promise<void> {
 export async function startSiteAndChromium(): Promise<{ svc: RunningService; browser: Browser }> {
   const svc = await startService({}, { clientDir: 'dist/client' });
   try {
+    // The search page is among every page's: its index is built before the first visit.
+    await searchReady(svc.url);
     return { svc, browser: await launchChromium() };
   } catch (error) {
     await svc.close();

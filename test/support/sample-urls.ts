@@ -12,6 +12,7 @@ export function sampleUrl(path: string): string {
   if (path === '/hzhf/kpzsDetail') return `${path}?id=${sample.article.id}`;
   if (path === '/gnyy/detail') return `${path}?id=${sample.news.id}`;
   if (path === '/zjxz/detail') return `${path}?id=${sample.expert.id}`;
+  if (path === '/search') return `${path}?q=${encodeURIComponent('白内障')}`;
   return path;
 }
 

@@ -22,11 +22,15 @@ export async function startService(env: Record<string, string> = {}, options: { 
   });
   // The per-client limits and load shedding are off unless a test asks for them: most tests send
   // many misses over many connections from one address, on a machine busy with other test files.
+  // So is real-user measurement, whose beacons would add requests to what browser suites count.
+  // The search index is built when first searched: most tests count the calls to the content API.
   const config = loadConfig({
     LOG_LEVEL: 'info',
+    RUM_SAMPLE_RATE: '0',
     RATE_LIMIT_MISSES: '0',
     SHED_EVENT_LOOP_LAG_MS: '0',
     MAX_CONNECTIONS_PER_CLIENT: '100000',
+    SEARCH_INDEX: 'first-use',
     ...env,
   });
   const service = await createService(config, { logger: pino({ level: 'info' }, sink), app: builtApp(options.clientDir) });

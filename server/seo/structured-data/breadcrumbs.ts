@@ -7,7 +7,7 @@
 import type { BreadcrumbList } from 'schema-dts';
 import { categoryHref, categorySection, href, sectionHref } from '../../../client/href.js';
 import { categoryName, sectionCrumbs } from '../../../client/navigation.js';
-import { ROUTES } from '../../../client/route-table.js';
+import { ROUTES, sectionOf } from '../../../client/route-table.js';
 import { absolute, pageItem, type PageContext, type RoutePage } from '../page-context.js';
 
 interface Crumb {
@@ -17,10 +17,11 @@ interface Crumb {
 
 export function breadcrumbList(ctx: PageContext, page: RoutePage, title: string): BreadcrumbList {
   const item = pageItem(page);
-  const section = (item && categorySection(item.categoryId)) ?? ROUTES[page.route].section;
+  const section = (item && categorySection(item.categoryId)) ?? sectionOf(page.route);
   const crumbs: Crumb[] = [{ name: ROUTES.home.title, url: absolute(ctx, href('home')) }];
-  for (const crumb of sectionCrumbs(page.route, section))
-    crumbs.push({ name: crumb.label, url: absolute(ctx, crumb.to ?? sectionHref(section)) });
+  if (section)
+    for (const crumb of sectionCrumbs(page.route, section))
+      crumbs.push({ name: crumb.label, url: absolute(ctx, crumb.to ?? sectionHref(section)) });
   const category = item ? categoryHref(item.categoryId) : undefined;
   const categoryLabel = item ? categoryName(item.categoryId, ctx.layout) : undefined;
   if (category && categoryLabel) crumbs.push({ name: categoryLabel, url: absolute(ctx, category) });

@@ -1,0 +1,213 @@
+/**
+ * The index of what the site shows (docs/decisions/034): MiniSearch (BM25+, per-field weights)
+ * over our own terms (terms.ts). A query's words must all be found (in any field); when no item
+ * has all of them, the items with some of them are shown and the answer says so. Titles weigh
+ * most, then names and titles in pinyin and summaries, then bodies; a person whose name is
+ * exactly what was typed (in characters or pinyin) comes first.
+ */
+import MiniSearch, { type SearchResult } from 'minisearch';
+import { SEARCH_KINDS } from '../../shared/search-query.js';
+import { SEARCH_RESULTS_MAX, type ExpertFacets, type SearchKind, type SearchQuery } from '../../shared/search.js';
+import type { SearchDocument } from './documents.js';
+import { fold } from './fold.js';
+import { isPrefixTerm, pinyinTerms, queryTerms, textTerms } from './terms.js';
+
+/** What MiniSearch indexes of a document. */
+interface Indexed {
+  key: string;
+  title: string;
+  pinyin: string;
+  summary: string;
+  body: string;
+}
+
+const FIELDS = ['title', 'pinyin', 'summary', 'body'] as const;
+const BOOST: Record<(typeof FIELDS)[number], number> = { title: 5, pinyin: 2, summary: 2, body: 1 };
+/** How far ahead an exact name puts its person: above any other score a query can reach. */
+const EXACT_NAME_BOOST = 1_000;
+/**
+ * The most postings a query may score in the archive (the older content items, titles and summaries
+ * only): MiniSearch scores every posting of every word, a microsecond or more each, so words that
+ * tens of thousands of old items share would take a query past its 10 ms. Their number is
+ * estimated from how often the words occur among the newest items, searched first (3,000 postings: about 3 ms).
+ */
+const ARCHIVE_POSTINGS_MAX = 3_000;
+/** What the archive indexes of an item. */
+const ARCHIVE_FIELDS = ['title', 'summary'];
+
+interface Found {
+  doc: SearchDocument;
+  /** The query's terms it matched, for marking them. */
+  terms: string[];
+}
+
+export interface IndexAnswer {
+  /** The results of the query's kind, best first, at most SEARCH_RESULTS_MAX. */
+  found: Found[];
+  /** All results, by kind. */
+  byKind: Record<SearchKind, number>;
+  partial: boolean;
+  /** The words were too common for the older content items to be searched: the newest and every other kind were. */
+  narrowed: boolean;
+}
+
+const noKinds = (): Record<SearchKind, number> =>
+  Object.fromEntries(Object.keys(SEARCH_KINDS).map((k) => [k, 0])) as Record<SearchKind, number>;
+
+/** One of the two indexes: everything but the older content items, and those (decision 035). */
+const miniSearch = () =>
+  new MiniSearch<Indexed>({
+    idField: 'key',
+    fields: [...FIELDS],
+    storeFields: [],
+    // Terms are made folded by terms.ts; pinyin arrives as its terms, space-separated.
+    tokenize: (text, field) => (field === 'pinyin' ? text.split(' ') : textTerms(text)),
+    processTerm: (term) => term || null,
+    // Replaced documents are cleaned out of the postings in the background, in batches.
+    autoVacuum: { minDirtCount: 200, minDirtFactor: 0.1, batchSize: 1_000, batchWait: 10 },
+  });
+
+export class SearchIndex {
+  /** Every item but the older content items: small, searched whole for every query. */
+  readonly #recent = miniSearch();
+  /** The older content items (no body, no pinyin), searched when the words are rare enough among them. */
+  readonly #archive = miniSearch();
+  /** Content items in #recent, the sample the archive's work is estimated from. */
+  #recentContent = 0;
+  readonly #docs = new Map<string, SearchDocument>();
+  /** A person's name folded, in pinyin, and its initials: what an exact match is compared with. */
+  readonly #names = new Map<string, string[]>();
+  #facets: ExpertFacets | undefined;
+
+  get size(): number {
+    return this.#docs.size;
+  }
+
+  get(key: string): SearchDocument | undefined {
+    return this.#docs.get(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#docs.keys();
+  }
+
+  /** Adds a document, or replaces the one with its key. */
+  put(doc: SearchDocument): void {
+    this.#discard(doc.key);
+    const pinyin = doc.spelled ? pinyinTerms(doc.title, doc.isName) : [];
+    this.#tierOf(doc).add({ key: doc.key, title: doc.title, pinyin: pinyin.join(' '), summary: doc.summary, body: doc.body });
+    if (doc.spelled && doc.key.startsWith('content:')) this.#recentContent++;
+    this.#docs.set(doc.key, doc);
+    if (doc.isName) {
+      const full = pinyinTerms(doc.title, true).filter((t) => t.length > 1);
+      this.#names.set(doc.key, [fold(doc.title).replace(/\s+/g, ''), ...full.slice(-2)]);
+    }
+    if (doc.kind === 'expert') this.#facets = undefined;
+  }
+
+  remove(key: string): void {
+    const doc = this.#docs.get(key);
+    if (!doc) return;
+    this.#discard(key);
+    this.#docs.delete(key);
+    this.#names.delete(key);
+    if (doc.kind === 'expert') this.#facets = undefined;
+  }
+
+  search(query: SearchQuery): IndexAnswer {
+    const terms = queryTerms(query.q);
+    if (terms.length === 0) return this.#browse(query);
+    let { results, narrowed } = this.#both(terms, 'AND', query);
+    const partial = results.length === 0 && terms.length > 1;
+    if (partial) ({ results, narrowed } = this.#both(terms, 'OR', query));
+    const typed = fold(query.q).replace(/\s+/g, '');
+    for (const r of results) if (this.#names.get(r.id as string)?.includes(typed)) r.score *= EXACT_NAME_BOOST;
+    results.sort((a, b) => b.score - a.score);
+    const byKind = noKinds();
+    const found: Found[] = [];
+    for (const r of results) {
+      const doc = this.#docs.get(r.id as string)!;
+      byKind[doc.kind]++;
+      if ((!query.kind || doc.kind === query.kind) && found.length < SEARCH_RESULTS_MAX) found.push({ doc, terms: r.queryTerms });
+    }
+    return { found, byKind, partial, narrowed };
+  }
+
+  /** The newest items and every other kind, then the older content items unless the words are too common among them. */
+  #both(terms: string[], combineWith: 'AND' | 'OR', query: SearchQuery): { results: SearchResult[]; narrowed: boolean } {
+    const recent = this.#run(this.#recent, terms, combineWith, query);
+    if (
+      this.#archive.documentCount === 0 ||
+      (query.kind && query.kind !== 'article' && query.kind !== 'treatment' && query.kind !== 'research')
+    )
+      return { results: recent, narrowed: false };
+    // How many postings the words have among the newest content items (any of them: the archive scores
+    // each word's postings before it combines them), scaled to the archive's size.
+    // Titles and summaries only, as the archive holds: fewer postings to score than the bodies', and the same kind of text.
+    const sample = this.#run(this.#recent, terms, 'OR', query, ARCHIVE_FIELDS);
+    let sampled = 0;
+    // (Index terms, not query terms: a prefix stands for every term it begins.)
+    for (const r of sample) if ((r.id as string).startsWith('content:')) sampled += r.terms.length;
+    const estimate = (sampled * this.#archive.documentCount) / Math.max(1, this.#recentContent);
+    if (estimate > ARCHIVE_POSTINGS_MAX) return { results: recent, narrowed: true };
+    return { results: [...recent, ...this.#run(this.#archive, terms, combineWith, query)], narrowed: false };
+  }
+
+  #tierOf(doc: SearchDocument): MiniSearch<Indexed> {
+    return doc.spelled ? this.#recent : this.#archive;
+  }
+
+  #discard(key: string): void {
+    const doc = this.#docs.get(key);
+    if (!doc) return;
+    this.#tierOf(doc).discard(key);
+    if (doc.spelled && doc.key.startsWith('content:')) this.#recentContent--;
+  }
+
+  /** The hospitals and specialties of the experts, most experts first. */
+  facets(): ExpertFacets {
+    if (this.#facets) return this.#facets;
+    const hospitals = new Map<string, number>();
+    const specialties = new Map<string, number>();
+    for (const doc of this.#docs.values()) {
+      if (!doc.expert) continue;
+      hospitals.set(doc.expert.hospital, (hospitals.get(doc.expert.hospital) ?? 0) + 1);
+      for (const s of doc.expert.specialties) specialties.set(s, (specialties.get(s) ?? 0) + 1);
+    }
+    const list = (counts: Map<string, number>) =>
+      [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], 'zh-CN')).map(([name, count]) => ({ name, count }));
+    return (this.#facets = { hospitals: list(hospitals), specialties: list(specialties) });
+  }
+
+  #run(mini: MiniSearch<Indexed>, terms: string[], combineWith: 'AND' | 'OR', query: SearchQuery, fields?: string[]): SearchResult[] {
+    return mini.search(terms.join(' '), {
+      ...(fields ? { fields } : {}),
+      tokenize: (text) => text.split(' '),
+      processTerm: (term) => term,
+      boost: BOOST,
+      // Only the last word may be unfinished (a visitor still typing): the others are matched whole.
+      prefix: (term, i, all) => i === all.length - 1 && isPrefixTerm(term),
+      combineWith,
+      filter: query.hospital || query.specialty ? (r) => this.#inFinder(r.id as string, query) : undefined,
+    });
+  }
+
+  /** An expert with the finder's hospital and specialty, when it asks for them. */
+  #inFinder(key: string, { hospital, specialty }: SearchQuery): boolean {
+    const expert = this.#docs.get(key)?.expert;
+    return !!expert && (!hospital || expert.hospital === hospital) && (!specialty || expert.specialties.includes(specialty));
+  }
+
+  /** No words: the items of a kind in the content API's order (the expert finder without words); nothing without a kind. */
+  #browse(query: SearchQuery): IndexAnswer {
+    const byKind = noKinds();
+    const found: Found[] = [];
+    if (!query.kind) return { found, byKind, partial: false, narrowed: false };
+    for (const doc of this.#docs.values()) {
+      if (doc.kind !== query.kind || ((query.hospital || query.specialty) && !this.#inFinder(doc.key, query))) continue;
+      byKind[doc.kind]++;
+      if (found.length < SEARCH_RESULTS_MAX) found.push({ doc, terms: [] });
+    }
+    return { found, byKind, partial: false, narrowed: false };
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The terms text is indexed and searched by (docs/decisions/034). Chinese has no spaces, and a
+ * word list splits what it does not know (ICU's splits 飞秒 into 飞|秒 and 悉尼 into 悉|尼), so
+ * every run of Han characters is indexed as its overlapping character pairs (全飞秒 → 全飞, 飞秒):
+ * any two adjacent characters a visitor types are found, known word or not. Letters and digits
+ * are words (OCT, 27g). Names and titles are also indexed in pinyin: each character's syllable,
+ * and each word (as Intl.Segmenter cuts them) joined and as initials (白内障 → bai, nei, zhang,
+ * baineizhang, bnz), so that chen li, baineizhang and bnz find them.
+ */
+import { pinyin } from 'pinyin-pro';
+import { fold } from './fold.js';
+
+const segmenter = new Intl.Segmenter('zh-CN', { granularity: 'word' });
+const HAN = /^\p{Script=Han}+$/u;
+/** Runs of Han characters, and words of other letters and digits. */
+const PIECES = /(\p{Script=Han}+)|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
+/** A letter-or-digit word longer than this is not a word anyone types. */
+const WORD_MAX = 32;
+/** A query has at most this many terms; the rest of what was typed is not searched for. */
+const QUERY_TERMS_MAX = 12;
+
+/** A run's character pairs; a lone character is its own term. */
+function pairs(run: string): string[] {
+  const chars = [...run];
+  if (chars.length === 1) return chars;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  return out;
+}
+
+/** The terms of a document's text, folded (repeats kept: they count). A regular expression, not the segmenter: it is the hot path of indexing. */
+export function textTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const [piece, han] of fold(text).matchAll(PIECES)) {
+    if (han) out.push(...pairs(han));
+    else if (piece.length <= WORD_MAX) out.push(piece);
+  }
+  return out;
+}
+
+/** The terms of a query: as a document's, each once, at most QUERY_TERMS_MAX. */
+export function queryTerms(query: string): string[] {
+  return [...new Set(textTerms(query))].slice(0, QUERY_TERMS_MAX);
+}
+
+/** Whether a query term is searched as a prefix: a lone Han character (it begins pairs), or two letters or more (pinyin being typed). */
+export function isPrefixTerm(term: string): boolean {
+  return HAN.test(term) ? term.length === 1 : term.length >= 2 && /^[a-z]+$/.test(term);
+}
+
+/** Each character's syllable, learnt once (pinyin-pro is slow per call; the characters are few). */
+const readings = new Map<string, string>();
+function syllableOf(char: string): string {
+  let out = readings.get(char);
+  if (out === undefined) readings.set(char, (out = pinyin(char, { toneType: 'none', v: true })));
+  return out;
+}
+
+/**
+ * The pinyin terms of a title or a name (`name`: read as a person's, surname first, and also
+ * whole): each character's syllable, and each word's joined syllables and initials. A title's
+ * characters are read one by one (the common reading); a name, whole, with surname readings.
+ */
+export function pinyinTerms(text: string, name = false): string[] {
+  const out: string[] = [];
+  for (const [run] of fold(text).matchAll(/\p{Script=Han}+/gu)) {
+    const words = name ? [run] : Array.from(segmenter.segment(run), (s) => s.segment);
+    for (const word of words) {
+      const each = name ? pinyin(word, { toneType: 'none', type: 'array', v: true, surname: 'head' }) : Array.from(word, syllableOf);
+      out.push(...each);
+      if (each.length > 1) out.push(each.join(''), each.map((s) => s[0]).join(''));
+    }
+  }
+  return out;
+}
