@@ -3,7 +3,7 @@
  * and 011). It is written as a typed function and sent as its source, called with its settings;
  * the server sends the script's hash in the Content-Security-Policy.
  */
-import { DESIGN_WIDTH_PX, UNSCALED_MAX_WIDTH_PX } from '../shared/constants.js';
+import { DESIGN_WIDTH_PX, TEXT_SIZE_COOKIE, UNSCALED_MAX_WIDTH_PX } from '../shared/constants.js';
 
 export const APP_MODULES_META = 'app-modules';
 /** The longest the app waits for the page's main images before it starts anyway. */
@@ -18,7 +18,8 @@ const ZOOM_LEVELS = [1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5];
 const ZOOM_SLACK_PX = 24;
 
 /**
- * - Marks the document as scripted (`js` class) and keeps the CSS variable --scale, now and on
+ * - Marks the document as scripted (`js` class), and as having chosen 标准版 (`data-prompt="off"`,
+ *   which hides the tablet's large-text prompt), and keeps the CSS variable --scale, now and on
  *   every resize, so that the first paint is already scaled: viewport width / design width
  *   (1 at `unscaledMax` px or less, and always 1 in the large-text mode), multiplied by the
  *   visitor's browser zoom, so that zooming in enlarges the page as it does any other site
@@ -36,11 +37,14 @@ function headScript(
   bootWaitMs: number,
   levels: number[],
   slack: number,
+  chosen: string,
 ): void {
   const doc = document;
   const win = window;
   const root = doc.documentElement;
   root.classList.add('js');
+  // A mode chosen once (the cookie says 标准版) ends the tablet's large-text prompt.
+  if (('; ' + doc.cookie).indexOf('; ' + chosen) >= 0) root.dataset.prompt = 'off';
   const large = root.dataset.text === 'large';
 
   // Chromium, Edge and Safari keep outerWidth in screen units, so outer / inner is the zoom; a
@@ -144,6 +148,7 @@ export const HEAD_SCRIPT = `(${headScript.toString()})(${[
   BOOT_WAIT_MS,
   ZOOM_LEVELS,
   ZOOM_SLACK_PX,
+  `${TEXT_SIZE_COOKIE}=standard`,
 ]
   .map((arg) => JSON.stringify(arg))
   .join(',')})`;

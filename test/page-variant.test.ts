@@ -26,8 +26,10 @@ describe('page variants', () => {
     expect(on.headers.get('location')).toBe('/lxwm/index?x=1');
     expect(on.headers.get('set-cookie')).toMatch(/^textsize=large; Path=\/; Max-Age=31536000; SameSite=Lax/);
     expect(on.headers.get('cache-control')).toBe('no-store');
+    // 标准版 is remembered as well (it ends the tablet's prompt), and draws the standard page.
     const off = await fetch(`${svc.url}/text-size?large=0&back=/`, { redirect: 'manual' });
-    expect(off.headers.get('set-cookie')).toMatch(/^textsize=; Path=\/; Max-Age=0/);
+    expect(off.headers.get('set-cookie')).toMatch(/^textsize=standard; Path=\/; Max-Age=31536000; SameSite=Lax/);
+    expect((await page('/', { cookie: 'textsize=standard' })).html).not.toContain('data-text="large"');
     for (const back of ['//evil.example/', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)']) {
       const res = await fetch(`${svc.url}/text-size?large=1&back=${encodeURIComponent(back)}`, { redirect: 'manual' });
       expect(res.headers.get('location'), back).toBe('/');

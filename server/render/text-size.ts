@@ -1,7 +1,8 @@
 /**
  * The switch of the large-text mode (长者模式): a plain link, so that it works without JavaScript.
  * `GET /text-size?large=1&back=/some/page` remembers the choice in a cookie for a year (`large=0`
- * forgets it) and sends the visitor back to the page, which the server then draws in that mode.
+ * remembers 标准版 the same way, which ends the tablet's prompt: docs/decisions/038) and sends the
+ * visitor back to the page, which the server then draws in that mode.
  */
 import type { Request, Response } from 'express';
 import { TEXT_SIZE_COOKIE } from '../../shared/constants.js';
@@ -17,8 +18,6 @@ function localPath(back: unknown): string {
 export function textSizeSwitch(req: Request, res: Response): void {
   observe(res, { route: 'text-size' });
   const large = req.query.large === '1';
-  const cookie = large
-    ? `${TEXT_SIZE_COOKIE}=large; Path=/; Max-Age=${YEAR_S}; SameSite=Lax`
-    : `${TEXT_SIZE_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
+  const cookie = `${TEXT_SIZE_COOKIE}=${large ? 'large' : 'standard'}; Path=/; Max-Age=${YEAR_S}; SameSite=Lax`;
   res.set({ 'set-cookie': cookie, 'cache-control': 'no-store' }).redirect(303, localPath(req.query.back));
 }
