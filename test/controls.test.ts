@@ -3,13 +3,14 @@
  * page and the 404 page, at a laptop's, a tablet's and a phone's width in the standard and the
  * large-text mode: no link or button lies under something else drawn over it (the home
  * banner's arrows and dots under the figures card), and a row of tabs wider than the screen
- * shows that it scrolls (its current tab in view, a fade and a button at each end with more).
+ * shows that it scrolls (its current tab in view, a fade and a button at each end with more);
+ * the header's search, open with its suggestions, has nothing drawn over its parts.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../client/route-table.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { consoleProblems, gotoHydrated, openHeaderSearch, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -35,7 +36,9 @@ function coveredControls(page: Page) {
     const name = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${el.textContent?.trim().slice(0, 12)}」`;
     const shown = (el: Element) => {
       const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0 || el.closest('[hidden], [inert], .sr-only, .skip-link')) return false;
+      // A closed <details> keeps its content laid out but does not draw it.
+      if (r.width === 0 || r.height === 0 || el.closest('[hidden], [inert], .sr-only, .skip-link, details:not([open]) > :not(summary)'))
+        return false;
       const cs = getComputedStyle(el);
       return cs.visibility !== 'hidden' && cs.pointerEvents !== 'none';
     };
@@ -65,6 +68,24 @@ function coveredControls(page: Page) {
     }
     scroller.scrollTo(0, 0);
     return [...found];
+  });
+}
+
+/** The open header search's field, button and suggestions that something else is drawn over. One line each. */
+function coveredSearch(page: Page) {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const parts = document.querySelectorAll('.site-header .search-input, .site-header .search-submit, .site-header .search-option');
+    for (const part of Array.from(parts)) {
+      const r = part.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || part.contains(hit) || hit.contains(part)) continue;
+      found.push(
+        `${part.className} 「${part.textContent?.trim().slice(0, 12)}」 under ${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}`,
+      );
+    }
+    return found;
   });
 }
 
@@ -115,6 +136,12 @@ describe('controls, in Chromium', () => {
         await gotoHydrated(w.page, svc.url + url);
         found.push(...(await coveredControls(w.page)).map((c) => `${url}: ${c}`));
         found.push(...(await tabRowFaults(w.page)).faults.map((f) => `${url}: tabs: ${f}`));
+      }
+      // The header's search open with its suggestions, over the home banner and over the search page.
+      for (const url of ['/', sampleUrl('/search')]) {
+        await gotoHydrated(w.page, svc.url + url);
+        await openHeaderSearch(w.page, '白内障');
+        found.push(...(await coveredSearch(w.page)).map((c) => `${url}: search: ${c}`));
       }
       expect(found).toEqual([]);
       expect(consoleProblems(w)).toEqual([]);

@@ -1,6 +1,7 @@
 /**
  * Typesetting as drawn, measured in real Chromium against the built service on every page and
- * the 404 page, at 1920, 1280 and 390 px in the standard and the large-text mode: no title,
+ * the 404 page (the search page with results, and the header's search with its suggestions), at
+ * 1920, 1280 and 390 px in the standard and the large-text mode: no title,
  * summary or heading ends with a line of one character, and none breaks inside a listed term
  * (client/typeset.ts, docs/product/typesetting.md).
  */
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../client/route-table.js';
 import { TERMS } from '../client/typeset.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { consoleProblems, gotoHydrated, openHeaderSearch, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -40,6 +41,12 @@ const TYPESET_SELECTOR = [
   '.panel-text',
   '.booking-prompt p',
   '.empty-state',
+  '.search-result-title',
+  '.search-result-snippet',
+  '.search-empty-title',
+  '.search-option-title',
+  '.panel-hospital-name',
+  '.text-prompt p',
 ].join(', ');
 
 /**
@@ -129,6 +136,10 @@ describe('typesetting, in Chromium', () => {
         await gotoHydrated(w.page, svc.url + url);
         found.push(...(await typesetFaults(w.page)).map((f) => `${url}: ${f}`));
       }
+      // The header's search, its suggestions drawn.
+      await gotoHydrated(w.page, svc.url + '/');
+      await openHeaderSearch(w.page, '白内障');
+      found.push(...(await typesetFaults(w.page)).map((f) => `header search: ${f}`));
       expect(found).toEqual([]);
       expect(consoleProblems(w)).toEqual([]);
       await w.page.context().close();

@@ -91,3 +91,16 @@ export async function loadPictures(page: Page) {
 
 /** Problems on the console, but the 404 page's own status. */
 export const consoleProblems = (w: WatchedPage) => w.problems.filter((p) => !/status of 404/.test(p));
+
+/**
+ * Opens the header's search as a visitor would, the 搜索 button on a wide screen or the menu on a
+ * phone, and types `words` until its suggestions are drawn.
+ */
+export async function openHeaderSearch(page: Page, words: string): Promise<void> {
+  const toggle = page.locator('.search-toggle');
+  if (await toggle.isVisible()) await toggle.click();
+  else await page.locator('.menu-toggle').click();
+  const field = page.locator('.site-header .search-input:visible');
+  await field.fill(words);
+  await page.locator('.site-header .search-option').first().waitFor({ state: 'visible' });
+}
