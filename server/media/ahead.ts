@@ -12,8 +12,11 @@ import { MEDIA_PREFIX } from '../../shared/media-url.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../observability/logger.js';
 
-/** The widths a phone's screen takes for a first screen's picture, at 2× to 3×. */
-const PHONE_WIDTHS = new Set(['828', '1080', '1600']);
+/**
+ * The widths a phone's screen takes for a first screen's picture at 2× to 3×: from an expert's
+ * portrait (116 px: 384) to the screen's width (390 px: 1080 or 1600).
+ */
+const PHONE_WIDTHS = new Set(['384', '640', '828', '1080', '1600']);
 /** Variants waiting to be made ahead; past it, new ones are not. */
 const MAX_WAITING = 64;
 /** How long a variant waits for the visitors' transforms to be done, checked every POLL_MS; then it is dropped. */
