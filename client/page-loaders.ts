@@ -194,7 +194,14 @@ export const PAGE_LOADERS = {
       researchCategories: valueOf(researchCategories) ?? [],
       newsCategories: valueOf(newsCategories) ?? [],
       contact: valueOf(contact),
-      international: (valueOf(international) ?? []).map(({ id, name, address, phone, mapUrl, image }) => ({ id, name, address, phone, mapUrl, image })),
+      international: (valueOf(international) ?? []).map(({ id, name, address, phone, mapUrl, image }) => ({
+        id,
+        name,
+        address,
+        phone,
+        mapUrl,
+        image,
+      })),
     };
   },
   /** The home page shows each of its sections that can be read; only when none can does it fail. */

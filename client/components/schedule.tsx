@@ -20,7 +20,7 @@ function rowsOf(text: string, name: string) {
       const named = NAMED.exec(part);
       const [label, rest] = named && !DAYS.test(named[1]!) ? [named[1]!, named[2]!] : [name, part.trim()];
       const [, hours, note] = /^(.*?)\s*[（(]([^）)]+)[）)]\s*$/.exec(rest) ?? [undefined, rest, undefined];
-      return { label, hours: hours!, note };
+      return { label, hours, note };
     });
 }
 
