@@ -77,6 +77,8 @@ function coveredSearch(page: Page) {
     const found: string[] = [];
     const parts = document.querySelectorAll('.site-header .search-input, .site-header .search-submit, .site-header .search-option');
     for (const part of Array.from(parts)) {
+      // A suggestion past the list's height is reached by scrolling the list.
+      if (part.matches('.search-option')) part.scrollIntoView({ block: 'nearest' });
       const r = part.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
       const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
