@@ -1,6 +1,20 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 const IMAGE = 'test/deploy.test.ts';
+
+/**
+ * The tiers. A test file that drives a tool from Debian's packages (Chromium, redis-server,
+ * Varnish, Prometheus, podman: each started through its module in test/support/) belongs to the
+ * full tier; every other file (units, the service over HTTP against loopback servers) to the quick
+ * tier, which needs nothing but Node and the npm packages. Read from the files' own imports, so
+ * a new test lands in the right tier by itself.
+ */
+const MACHINE_TOOLS = /from '(?:\.\.?\/)+support\/(browser|redis-server|redis-cluster|varnish|prometheus|image-check)\.js'/;
+const testFiles = readdirSync('test', { recursive: true, encoding: 'utf8' })
+  .filter((f) => /\.test\.tsx?$/.test(f))
+  .map((f) => `test/${f}`);
+const needsMachine = testFiles.filter((f) => f !== IMAGE && MACHINE_TOOLS.test(readFileSync(f, 'utf8')));
 
 export default defineConfig({
   test: {
@@ -13,7 +27,11 @@ export default defineConfig({
     // The demo content's photos, drawn once for every test file (test/support/draw-uploads.ts).
     globalSetup: ['test/support/draw-uploads.ts'],
     projects: [
-      { extends: true, test: { name: 'site', include: ['test/**/*.test.{ts,tsx}'], exclude: [IMAGE], sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: { name: 'quick', include: ['test/**/*.test.{ts,tsx}'], exclude: [IMAGE, ...needsMachine], sequence: { groupOrder: 0 } },
+      },
+      { extends: true, test: { name: 'machine', include: needsMachine, sequence: { groupOrder: 0 } } },
       // Building the image takes both cores for a minute or more: it runs after the rest, alone, so
       // that it never slows the browser suites beside it.
       { extends: true, test: { name: 'deploy', include: [IMAGE], sequence: { groupOrder: 1 } } },

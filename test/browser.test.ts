@@ -20,7 +20,8 @@ describe('in Chromium', () => {
   beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
   afterAll(() => stopSiteAndChromium({ svc, browser }));
 
-  it('every route hydrates with no console error, warning or second copy of the page', async () => {
+  // A visit to every route: longer than one test's default on a busy machine.
+  it('every route hydrates with no console error, warning or second copy of the page', { timeout: 90_000 }, async () => {
     const { page, problems } = await openPage(browser);
     for (const route of PAGE_ROUTES) {
       await gotoHydrated(page, svc.url + sampleUrl(route.path));

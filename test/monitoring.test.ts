@@ -313,36 +313,41 @@ describe('Grafana dashboard (deploy/grafana/site-dashboard.json)', () => {
     }
   });
 
-  it('reads only metrics the live service reports, and every metric of the service (redis_up only where REDIS_URL is set)', async () => {
-    // The names reader itself, on what the dashboard writes.
-    expect(metricNamesIn('sum by (le, route) (rate(a_bucket{x="{y}"}[5m])) / on (instance) group_left b or c * 0 > bool 1e3')).toEqual(
-      new Set(['a_bucket', 'b', 'c']),
-    );
-    const used = new Set<string>();
-    for (const q of dashboardQueries('5m')) for (const name of metricNamesIn(q.expr)) used.add(name);
-    used.add('service_workers'); // the instance variable's query
+  // Two services started and visited, one search index built for each: longer than a test's default on a busy machine.
+  it(
+    'reads only metrics the live service reports, and every metric of the service (redis_up only where REDIS_URL is set)',
+    { timeout: 90_000 },
+    async () => {
+      // The names reader itself, on what the dashboard writes.
+      expect(metricNamesIn('sum by (le, route) (rate(a_bucket{x="{y}"}[5m])) / on (instance) group_left b or c * 0 > bool 1e3')).toEqual(
+        new Set(['a_bucket', 'b', 'c']),
+      );
+      const used = new Set<string>();
+      for (const q of dashboardQueries('5m')) for (const name of metricNamesIn(q.expr)) used.add(name);
+      used.add('service_workers'); // the instance variable's query
 
-    const redis = await startRedis();
-    const alone = await startService({ RUM_SAMPLE_RATE: '1' });
-    const withRedis = await startService({ REDIS_URL: redis.url, RUM_SAMPLE_RATE: '1' });
-    try {
-      await traffic(alone.url);
-      await traffic(withRedis.url);
-      const without = await families(alone);
-      const withIt = await families(withRedis);
-      const missing = (families: Map<string, { type: string }>) => [...used].filter((name) => !familyOf(name, families)).sort();
-      expect(missing(withIt)).toEqual([]);
-      expect(missing(without)).toEqual(['redis_up']);
-      // The dashboard leaves none of the service's own metrics out (Node's defaults: the ones it shows).
-      const usedFamilies = new Set([...used].map((name) => familyOf(name, withIt)));
-      const own = [...withIt.keys()].filter((name) => !/^(process|nodejs)_/.test(name));
-      expect(own.filter((name) => !usedFamilies.has(name))).toEqual([]);
-      expect(own).toEqual(expect.arrayContaining(SERVICE_METRICS));
-    } finally {
-      await Promise.all([alone.close(), withRedis.close()]);
-      await redis.stop();
-    }
-  });
+      const redis = await startRedis();
+      const alone = await startService({ RUM_SAMPLE_RATE: '1' });
+      const withRedis = await startService({ REDIS_URL: redis.url, RUM_SAMPLE_RATE: '1' });
+      try {
+        await traffic(alone.url);
+        await traffic(withRedis.url);
+        const without = await families(alone);
+        const withIt = await families(withRedis);
+        const missing = (families: Map<string, { type: string }>) => [...used].filter((name) => !familyOf(name, families)).sort();
+        expect(missing(withIt)).toEqual([]);
+        expect(missing(without)).toEqual(['redis_up']);
+        // The dashboard leaves none of the service's own metrics out (Node's defaults: the ones it shows).
+        const usedFamilies = new Set([...used].map((name) => familyOf(name, withIt)));
+        const own = [...withIt.keys()].filter((name) => !/^(process|nodejs)_/.test(name));
+        expect(own.filter((name) => !usedFamilies.has(name))).toEqual([]);
+        expect(own).toEqual(expect.arrayContaining(SERVICE_METRICS));
+      } finally {
+        await Promise.all([alone.close(), withRedis.close()]);
+        await redis.stop();
+      }
+    },
+  );
 });
 
 describe('a real Prometheus', () => {

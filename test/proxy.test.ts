@@ -158,14 +158,10 @@ describe('proxy on the embedded content API', () => {
     expect(res.body.error.code).toBe('method_not_allowed');
   });
 
-  it('serves the OpenAPI 3.1 document of the 21 paths', async () => {
+  it('serves the OpenAPI 3.1 document of the 21 paths and the site search', async () => {
     const res = await request(svc.url).get('/api/openapi.json').expect(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(Object.keys(res.body.paths).sort()).toEqual(
-      Object.values(API_PATHS)
-        .map((p) => p.template)
-        .sort(),
-    );
+    expect(Object.keys(res.body.paths).sort()).toEqual([...Object.values(API_PATHS).map((p) => p.template), '/api/search'].sort());
     expect(res.body.paths['/api/news'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['categoryId', 'page', 'pageSize']);
     expect(res.body.paths['/api/news/{id}'].get.responses['200'].content['application/json'].schema.properties.data).toBeTruthy();
   });

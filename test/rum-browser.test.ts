@@ -13,6 +13,7 @@ import { CHROMIUM_FLAGS, gotoHydrated, launchChromium, openPage } from './suppor
 import { meta } from './support/page-head.js';
 import { metric, until } from './support/polling.js';
 import { rawRequest } from './support/raw-http.js';
+import { searchReady } from './support/search.js';
 import { startService, type RunningService } from './support/start-service.js';
 
 const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
@@ -104,6 +105,8 @@ describe('real-user measurement in Chromium', () => {
   let phoneBrowser: Browser;
   beforeAll(async () => {
     svc = await startService({ RUM_SAMPLE_RATE: '1' }, { clientDir: 'dist/client' });
+    // The expert finder reads the search index: built before the first visit, not during one.
+    await searchReady(svc.url);
     browser = await launchChromium();
     phoneBrowser = await launchPhone();
   });

@@ -13,7 +13,8 @@ describe('graceful shutdown', () => {
   afterAll(() => upstream.stop());
 
   it('finishes in-flight requests on SIGTERM, refuses new ones and exits 0', async () => {
-    const server = await startBuiltServer({ UPSTREAM_URL: upstream.url });
+    // The search index waits for its first query, so that the only calls are the ten requests'.
+    const server = await startBuiltServer({ UPSTREAM_URL: upstream.url, SEARCH_INDEX: 'first-use' });
     try {
       upstream.delayMs = 800;
       upstream.calls.clear();

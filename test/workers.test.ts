@@ -31,7 +31,8 @@ function answeredBy(server: BuiltServer, url: string): Set<number> {
 }
 
 describe('WORKERS=2', () => {
-  it('serves one port from two workers, /metrics totals every request, SIGTERM stops them all', async () => {
+  // 120 requests to two cold workers, each building its search index: longer than a test's default on a busy machine.
+  it('serves one port from two workers, /metrics totals every request, SIGTERM stops them all', { timeout: 90_000 }, async () => {
     const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production', WORKERS: '2' });
     try {
       // Each request on a connection of its own, so that the primary hands them to both workers.

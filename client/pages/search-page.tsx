@@ -72,8 +72,9 @@ function Result({ hit }: { hit: SearchHit }) {
         <p className="search-result-kind">{SEARCH_KINDS[hit.kind]}</p>
         <h2 className="search-result-title">
           {/* Escaped on the server, with our own <mark> around the matched words (server/search/highlight.ts);
-              typeset as text is, which adds only characters between characters, never inside a tag. */}
-          <Link to={hit.url} dangerouslySetInnerHTML={{ __html: typeset(hit.highlight.title) }} />
+              typeset as text is, which adds only characters between characters, never inside a tag.
+              The whole result is the link's target: a title can be one short word. */}
+          <Link to={hit.url} className="stretched-link" dangerouslySetInnerHTML={{ __html: typeset(hit.highlight.title) }} />
         </h2>
         {hit.meta ? <p className="search-result-meta">{hit.meta}</p> : null}
         {hit.highlight.snippet ? (

@@ -265,8 +265,9 @@ export class ContentCache {
     }
     const fetchedSince = Date.now();
     try {
-      // The request that makes the call pays for it; a refusal falls back like a failed call.
-      await context.admit?.();
+      // The request that makes the call pays for it; a refusal falls back like a failed call. With
+      // the circuit open no call is made, and the client pays nothing for the stale answer it gets.
+      if (!this.#deps.upstream.paused) await context.admit?.();
       let answer = await fetchAnswer(request, previous, signal, this.#deps);
       // Fetched before a purge and stored after it, it may be what the purge was for: kept stale.
       if (this.#deps.purges.purgedSince(fetchedSince)) answer = asPurged(answer, this.purgedFreshUntil(), this.#config);

@@ -32,6 +32,11 @@ export class CircuitBreaker {
     return this.#state;
   }
 
+  /** Whether calls fail at once now (open, within its cool-down): whoever asks makes no call. */
+  get pausing(): boolean {
+    return this.#state === 'open' && Date.now() - this.#openedAt < this.cooldownMs;
+  }
+
   /** Whether a call may go to the upstream now; in half-open, only one probe at a time. */
   allow(): boolean {
     return this.permit() !== undefined;

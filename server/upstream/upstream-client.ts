@@ -78,6 +78,11 @@ export class UpstreamClient {
     return this.#breaker.state;
   }
 
+  /** Whether calls fail at once now, the circuit open: a miss makes no call. */
+  get paused(): boolean {
+    return this.#breaker.pausing;
+  }
+
   /**
    * GET a path (with its query) through the circuit breaker; with the validators of an answer
    * already held, the content API may say it has not changed (304) instead of sending it again.
