@@ -356,7 +356,8 @@ describe('what a visitor sees, in Chromium', () => {
       // And back.
       await w.page.locator('header .text-size-switch', { hasText: '标准版' }).click();
       await w.page.waitForFunction(() => document.documentElement.dataset.text === undefined);
-      expect((await w.page.context().cookies(svc.url)).find((c) => c.name === TEXT_SIZE_COOKIE)).toBeUndefined();
+      // 标准版 is remembered too (it ends the tablet's prompt: docs/decisions/038).
+      expect((await w.page.context().cookies(svc.url)).find((c) => c.name === TEXT_SIZE_COOKIE)?.value, `${width}`).toBe('standard');
       expect(consoleProblems(w)).toEqual([]);
       await w.page.context().close();
     }
