@@ -8,6 +8,7 @@ import { createStaticHandler, createStaticRouter, isRouteErrorResponse, RouterCo
 import type { ContentApi } from '../shared/content-api.js';
 import { serializeForScript } from '../shared/escape-json.js';
 import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js';
+import { FirstScreen } from './components/content-image.js';
 import type { RouteHandle } from './route-handle.js';
 import { LargeTextContext } from './text-size.js';
 
@@ -23,6 +24,8 @@ export interface RenderedPage {
   errorCode: string | undefined;
   /** What the loaders read, by route id (`root` is the layout's): the head is made from it. */
   loaderData: Readonly<Record<string, unknown>>;
+  /** The srcsets of the pictures the page preloads (its first screen's), known once the shell is ready. */
+  firstScreen: readonly string[];
   /** Starts React's stream; the callbacks say when the shell can be piped or failed. */
   stream(callbacks: { onShellReady(): void; onShellError(error: unknown): void; onError(error: unknown): void }): PipeableStream;
 }
@@ -46,6 +49,7 @@ export function createAppRenderer(): AppRenderer {
       const router = createStaticRouter(handler.dataRoutes, context);
       const handles = context.matches.map((m) => m.route.handle as RouteHandle | undefined);
       const handle = deepestHandle(handles);
+      const firstScreen: string[] = [];
       const hydration = {
         loaderData: context.loaderData,
         actionData: context.actionData,
@@ -58,13 +62,16 @@ export function createAppRenderer(): AppRenderer {
         modules: handles.flatMap((h) => (h?.module ? [h.module] : [])),
         errorCode: errorCodeOf(context.errors),
         loaderData: context.loaderData,
+        firstScreen,
         stream: (callbacks) =>
           renderToPipeableStream(
             <>
               <div id="root">
                 <StrictMode>
                   <LargeTextContext value={largeText}>
-                    <StaticRouterProvider router={router} context={context} hydrate={false} />
+                    <FirstScreen value={(srcSet) => firstScreen.push(srcSet)}>
+                      <StaticRouterProvider router={router} context={context} hydrate={false} />
+                    </FirstScreen>
                   </LargeTextContext>
                 </StrictMode>
               </div>

@@ -3,7 +3,10 @@
  * and 011). It is written as a typed function and sent as its source, called with its settings;
  * the server sends the script's hash in the Content-Security-Policy.
  */
-import { DESIGN_WIDTH_PX, UNSCALED_MAX_WIDTH_PX } from '../shared/constants.js';
+import { DESIGN_WIDTH_PX, TEXT_SIZE_PATH, UNSCALED_MAX_WIDTH_PX } from '../shared/constants.js';
+
+/** This browser's storage key saying a mode was chosen here, which ends the tablet's prompt. */
+export const TEXT_SIZE_CHOSEN_KEY = 'textsize-chosen';
 
 export const APP_MODULES_META = 'app-modules';
 /** The longest the app waits for the page's main images before it starts anyway. */
@@ -18,7 +21,8 @@ const ZOOM_LEVELS = [1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5];
 const ZOOM_SLACK_PX = 24;
 
 /**
- * - Marks the document as scripted (`js` class) and keeps the CSS variable --scale, now and on
+ * - Marks the document as scripted (`js` class), and as having chosen a text size
+ *   (`data-prompt="off"`, which hides the tablet's large-text prompt), and keeps the CSS variable --scale, now and on
  *   every resize, so that the first paint is already scaled: viewport width / design width
  *   (1 at `unscaledMax` px or less, and always 1 in the large-text mode), multiplied by the
  *   visitor's browser zoom, so that zooming in enlarges the page as it does any other site
@@ -36,11 +40,33 @@ function headScript(
   bootWaitMs: number,
   levels: number[],
   slack: number,
+  chosenKey: string,
+  switchPath: string,
 ): void {
   const doc = document;
   const win = window;
   const root = doc.documentElement;
   root.classList.add('js');
+  // A mode chosen once (either link of the switch followed) ends the tablet's large-text prompt.
+  // This browser's storage keeps that: the mode's cookie is for the server alone (HttpOnly).
+  try {
+    if (localStorage.getItem(chosenKey)) root.dataset.prompt = 'off';
+  } catch {
+    // Storage refused (a policy, a sandbox): the prompt stays until a mode is chosen here.
+  }
+  doc.addEventListener(
+    'click',
+    (event) => {
+      const target = event.target as Element | null;
+      if (!target?.closest?.(`a[href^="${switchPath}?"]`)) return;
+      try {
+        localStorage.setItem(chosenKey, '1');
+      } catch {
+        // As above: the choice itself still works, through the link.
+      }
+    },
+    true,
+  );
   const large = root.dataset.text === 'large';
 
   // Chromium, Edge and Safari keep outerWidth in screen units, so outer / inner is the zoom; a
@@ -144,6 +170,8 @@ export const HEAD_SCRIPT = `(${headScript.toString()})(${[
   BOOT_WAIT_MS,
   ZOOM_LEVELS,
   ZOOM_SLACK_PX,
+  TEXT_SIZE_CHOSEN_KEY,
+  TEXT_SIZE_PATH,
 ]
   .map((arg) => JSON.stringify(arg))
   .join(',')})`;

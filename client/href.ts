@@ -54,7 +54,7 @@ function build(route: RouteFacts, values: Partial<Record<PageParam, string | num
 }
 
 /** The parent of a sub-category of 教育新闻 or 科研新闻, if `id` is one. */
-function parentOf(id: number): 17 | 18 | undefined {
+export function parentOf(id: number): 17 | 18 | undefined {
   for (const parent of [17, 18] as const) if ((RESEARCH_SUBCATEGORY_IDS[parent] as readonly number[]).includes(id)) return parent;
   return undefined;
 }

@@ -173,15 +173,19 @@ async function contentPage(api: ContentApi, url: URL, signal: AbortSignal) {
 }
 
 export const PAGE_LOADERS = {
-  /** Header and footer data, read once per visit, all at once; a part that fails is left out. */
+  /**
+   * Header and footer data, read once per visit, all at once; a part that fails is left out. The
+   * hospitals abroad fill the 国际医院 panel: only what it shows travels with every page.
+   */
   layout: async (api, _url, signal) => {
-    const [intro, patientCategories, treatments, researchCategories, newsCategories, contact] = await Promise.allSettled([
+    const [intro, patientCategories, treatments, researchCategories, newsCategories, contact, international] = await Promise.allSettled([
       api.get('groupIntroduction', { signal }),
       api.get('patientServiceCategories', { signal }),
       api.get('specialtyTreatment', { signal }),
       api.get('researchCategories', { signal }),
       api.get('newsCategories', { signal }),
       api.get('contactUs', { signal }),
+      api.get('internationalHospitals', { signal }),
     ]);
     return {
       intro: valueOf(intro),
@@ -190,6 +194,14 @@ export const PAGE_LOADERS = {
       researchCategories: valueOf(researchCategories) ?? [],
       newsCategories: valueOf(newsCategories) ?? [],
       contact: valueOf(contact),
+      international: (valueOf(international) ?? []).map(({ id, name, address, phone, mapUrl, image }) => ({
+        id,
+        name,
+        address,
+        phone,
+        mapUrl,
+        image,
+      })),
     };
   },
   /** The home page shows each of its sections that can be read; only when none can does it fail. */

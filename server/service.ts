@@ -219,6 +219,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       trusted,
       admission,
       lanes,
+      firstScreen: (srcsets) => media.ahead.page(srcsets),
       windows: config,
       log,
       search,

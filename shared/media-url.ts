@@ -1,6 +1,8 @@
 /**
  * Addresses of the media endpoint (docs/decisions/023), for pages and the server alike: an image
- * variant is `/_media/<width>/<version>/<ref>`, a file passed through `/_media/file/<version>/<ref>`.
+ * variant is `/_media/<width>/<version>/<ref>`, the same cut to a named shape
+ * `/_media/<crop>/<width>/<version>/<ref>` (docs/decisions/039), a file passed through
+ * `/_media/file/<version>/<ref>`.
  * `ref` is the source URL in base64url without padding; `version` the first 12 hex digits of the
  * SHA-256 of the original's bytes, or `0` when the page does not know it. Small on purpose: it
  * goes into the pages' JavaScript, and works in the browser and in Node.
@@ -16,6 +18,22 @@ export const MEDIA_PREFIX = '/_media';
  */
 export const MEDIA_WIDTHS = [96, 192, 384, 640, 828, 1080, 1600, 2400] as const;
 export type MediaWidth = (typeof MEDIA_WIDTHS)[number];
+
+/**
+ * The shapes a picture may be cut to, by name: a fixed few, never a size from the address, so
+ * that an original has a bounded number of variants. `aspect` is width over height; the cut
+ * keeps the whole height of a wider picture and takes its `anchor` side (the whole width of a
+ * taller one, its middle); `widest` is the widest variant of it (a wider width is refused).
+ */
+export const MEDIA_CROPS = {
+  /**
+   * The home banner on a phone: the right of the picture, where the banners draw their subject,
+   * at most 1080 px wide: a 390 px phone's screen at 2.77×, which a 3× screen draws 8 % larger
+   * without a visible difference in a photograph, for half the bytes of the next width.
+   */
+  'right-2x1': { aspect: 2, anchor: 'right', widest: 1080 },
+} as const;
+export type MediaCrop = keyof typeof MEDIA_CROPS;
 
 /** A version: 12 lowercase hex digits, or `0` for "not known yet". */
 export const VERSION_PATTERN = /^(?:0|[0-9a-f]{12})$/;
@@ -44,9 +62,14 @@ export function decodeRef(ref: string): string | undefined {
   }
 }
 
-/** The address of an image variant `width` pixels wide (never wider than the original). */
-export function mediaPath(ref: string, version: string, width: MediaWidth): string {
-  return `${MEDIA_PREFIX}/${width}/${version}/${ref}`;
+/** The address of an image variant `width` pixels wide (never wider than the original), cut to `crop` when given. */
+export function mediaPath(ref: string, version: string, width: MediaWidth, crop?: MediaCrop): string {
+  return `${MEDIA_PREFIX}${crop ? `/${crop}` : ''}/${width}/${version}/${ref}`;
+}
+
+/** The width of the part of a `width` × `height` picture that `crop` keeps. */
+export function cropWidth(crop: MediaCrop, width: number, height: number): number {
+  return Math.min(width, Math.round(height * MEDIA_CROPS[crop].aspect));
 }
 
 /** The source a media address (a variant's or a file's, absolute or not) was made from; undefined when its ref is not one. */
@@ -60,15 +83,17 @@ export function filePath(ref: string, version: string): string {
 }
 
 /**
- * A `srcset` for an original `originalWidth` pixels wide: each listed width below it, and the
- * first one at or past it, described by the width it is served at (variants are never enlarged).
- * Without a width (not known yet, or an SVG, drawn at any width): every listed width.
+ * A `srcset` for an original `originalWidth` pixels wide (or its part `crop` keeps): each listed
+ * width below it, and the first one at or past it, described by the width it is served at
+ * (variants are never enlarged). Without a width (not known yet, or an SVG, drawn at any width):
+ * every listed width.
  */
-export function srcset(ref: string, version: string, originalWidth = Infinity): string {
+export function srcset(ref: string, version: string, originalWidth = Infinity, crop?: MediaCrop, originalHeight = Infinity): string {
+  const widest = crop ? Math.min(cropWidth(crop, originalWidth, originalHeight), MEDIA_CROPS[crop].widest) : originalWidth;
   const entries: string[] = [];
   for (const width of MEDIA_WIDTHS) {
-    entries.push(`${mediaPath(ref, version, width)} ${Math.min(width, Math.round(originalWidth))}w`);
-    if (width >= originalWidth) break;
+    entries.push(`${mediaPath(ref, version, width, crop)} ${Math.min(width, Math.round(widest))}w`);
+    if (width >= widest) break;
   }
   return entries.join(', ');
 }

@@ -58,6 +58,16 @@ const layoutData: PageData<'layout'> = {
     hours: '08:00-17:30',
     branches: [],
   },
+  international: [
+    {
+      id: 1,
+      name: '测试澳洲眼科医院',
+      address: '1 Test Street, Sydney NSW 2000',
+      phone: '+61 2 0000 0000',
+      mapUrl: 'https://maps.example.com/?q=sydney',
+      image: servedImage('/media/hospitals/sydney.svg'),
+    },
+  ],
 };
 
 const newsData: PageData<'news'> = {

@@ -14,7 +14,9 @@ describe('image lanes', () => {
     const transformer = new Transformer({ transforms: 1, maxPixels: 50_000_000, timeoutMs: 10_000, onRefused: (why) => refused.push(why) });
     const images = await plainJpegs(40, 640, 480);
     // One slot and sixteen waiting: of forty variants asked at once, the rest are refused.
-    const variants = Promise.allSettled(images.map((bytes) => transformer.variant(bytes, 'jpeg', { width: 640 }, 320, 'webp')));
+    const variants = Promise.allSettled(
+      images.map((bytes) => transformer.variant(bytes, 'jpeg', { width: 640, height: 480 }, 320, 'webp')),
+    );
     const analyses = images.map((bytes) => transformer.analyse(bytes, 'jpeg'));
 
     const looked = await Promise.all(analyses);

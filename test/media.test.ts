@@ -64,6 +64,18 @@ async function colourAt(body: Buffer, region: { left: number; top: number; width
   return { r: channels[0]!.mean, g: channels[1]!.mean, b: channels[2]!.mean };
 }
 
+/** A PNG in three bands, red, green and blue from left to right. */
+function thirds(width: number, height: number): Promise<Buffer> {
+  const band = (background: string) => ({ create: { width: width / 3, height, channels: 3 as const, background } });
+  return sharp({ create: { width, height, channels: 3, background: '#ff0000' } })
+    .composite([
+      { input: band('#00ff00'), left: width / 3, top: 0 },
+      { input: band('#0000ff'), left: (2 * width) / 3, top: 0 },
+    ])
+    .png()
+    .toBuffer();
+}
+
 describe('media endpoint', () => {
   let origin: MediaOrigin;
   let stranger: MediaOrigin;
@@ -84,6 +96,7 @@ describe('media endpoint', () => {
     add('/uploads/2026/11/Banner-01.JPG', camera, { contentType: 'text/html' });
     for (let i = 0; i < 8; i++) add(`/uploads/crowd-${i}.jpg`, camera);
     add('/uploads/rotated.jpeg', await rotatedJpeg());
+    add('/uploads/banner-wide.png', await thirds(2400, 800));
     add('/uploads/alpha.png', await transparentPng());
     add('/uploads/p3.jpg', await displayP3Jpeg());
     add('/uploads/cmyk.jpg', await cmykJpeg());
@@ -184,6 +197,29 @@ describe('media endpoint', () => {
     const top = await colourAt(res.body, { left: 200, top: 20, width: 200, height: 60 });
     expect(top.b).toBeGreaterThan(200);
     expect(top.r).toBeLessThan(60);
+  });
+
+  it('cuts a picture to a named shape: the right of a wide one, the middle of a tall one, upright, never enlarged', async () => {
+    const ref = (path: string) => encodeRef(at(path));
+    // A banner three times as wide as tall, blue on its right third: right-2x1 keeps its right two thirds.
+    const wide = await ask(svc.url, mediaPath(ref('/uploads/banner-wide.png'), '0', 828, 'right-2x1'), { accept: WEBP_BROWSER });
+    expect(wide.status).toBe(200);
+    const meta = await sharp(wide.body).metadata();
+    expect([meta.width, meta.height]).toEqual([828, 414]);
+    const right = await colourAt(wide.body, { left: 600, top: 100, width: 200, height: 200 });
+    const left = await colourAt(wide.body, { left: 20, top: 100, width: 200, height: 200 });
+    expect(right.b).toBeGreaterThan(200);
+    expect(left.g).toBeGreaterThan(200);
+    // The camera's 4000 × 3000 photograph: its whole width, 4000 × 2000 of its middle, at 1080.
+    const photo = await sharp(
+      (await ask(svc.url, mediaPath(ref('/uploads/crowd-0.jpg'), '0', 1080, 'right-2x1'), { accept: '*/*' })).body,
+    ).metadata();
+    expect([photo.width, photo.height]).toEqual([1080, 540]);
+    // Turned upright first: the portrait shown 800 × 1200 gives 800 × 400 of its middle.
+    const rotated = await ask(svc.url, mediaPath(ref('/uploads/rotated.jpeg'), '0', 1080, 'right-2x1'), { accept: '*/*' });
+    const upright = await sharp(rotated.body).metadata();
+    expect([upright.width, upright.height]).toEqual([800, 400]);
+    await expectNoMetadata(rotated.body);
   });
 
   it('converts Display P3 and CMYK to sRGB, and keeps no ICC profile', async () => {
@@ -287,6 +323,11 @@ describe('media endpoint', () => {
       `/_media/file/0/${ref}`,
       `/_media/640/0/${encodeRef(at('/uploads/clip.mp4'))}`,
       `/_media/640/0/${encodeRef('not a url')}`,
+      `/_media/left-1x1/640/0/${ref}`,
+      `/_media/right-2x1/100/0/${ref}`,
+      `/_media/right-2x1/1600/0/${ref}`,
+      `/_media/right-2x1/file/0/${ref}`,
+      `/_media/right-2x1/640/0/${ref}/x`,
     ];
     for (const path of junk) {
       const res = await ask(svc.url, path);

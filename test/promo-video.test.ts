@@ -1,15 +1,48 @@
 /**
  * The promo film page (/jtjj/qyhcp) in real Chromium against the built service: the film named by
- * the content API plays in the browser's own <video> with its Chinese captions, from the keyboard,
- * each of its files plays on its own, and they answer Range requests with 206, as a player seeking
- * asks for them.
+ * the content API plays in the browser's own <video> with its Chinese captions, from the keyboard
+ * and from its poster's play button, as wide as the column, its captions at least 16 px on the
+ * screen at every width; the films not yet published are named once as coming, never shown as
+ * playable; each of its files plays on its own, and they answer Range requests with 206, as a
+ * player seeking asks for them.
  */
 import { sourceOfAddress } from '../shared/media-url.js';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Promotion } from '../shared/contract/entities.js';
+import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { type RunningService } from './support/start-service.js';
+
+/**
+ * The size of the film's first caption on the screen, in CSS px: its cue's computed font size
+ * (the user agent's shadow tree, read through the DevTools protocol) times the zoom it is drawn at.
+ */
+async function captionPx(page: Page): Promise<number> {
+  const video = page.locator('video.film-player');
+  await page.waitForFunction(() => (document.querySelector('video')!.textTracks[0]?.activeCues?.length ?? 0) > 0, null, {
+    timeout: 15_000,
+  });
+  await video.evaluate((v: HTMLVideoElement) => v.pause());
+  const cdp = await page.context().newCDPSession(page);
+  type Node = { nodeId: number; attributes?: string[]; children?: Node[]; shadowRoots?: Node[] };
+  const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: Node };
+  const find = (n: Node): Node | undefined => {
+    const at = n.attributes?.indexOf('pseudo') ?? -1;
+    if (at >= 0 && n.attributes![at + 1] === 'cue') return n;
+    for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? [])]) {
+      const hit = find(c);
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  const cue = find(root);
+  if (!cue) throw new Error('no caption is shown');
+  await cdp.send('CSS.enable');
+  const { computedStyle } = await cdp.send('CSS.getComputedStyleForNode', { nodeId: cue.nodeId });
+  const size = parseFloat(computedStyle.find((c) => c.name === 'font-size')!.value);
+  return size * (await video.evaluate((v) => v.currentCSSZoom));
+}
 
 describe('the promo film, in Chromium', () => {
   let svc: RunningService;
@@ -61,7 +94,8 @@ describe('the promo film, in Chromium', () => {
     const [film] = films.filter((f) => f.video);
     const video = w.page.locator('video.film-player').first();
     expect(await video.getAttribute('preload')).toBe('none');
-    expect(await video.getAttribute('poster')).toBe(film!.poster!.src);
+    // Its poster covers it, drawn from the film's own poster.
+    expect(await w.page.locator('.film-cover img').getAttribute('srcset')).toContain(film!.poster!.ref);
     expect(await video.evaluate((v: HTMLVideoElement) => v.controls)).toBe(true);
     expect(media).toEqual([]);
     // The length is shown for the published film only.
@@ -69,11 +103,13 @@ describe('the promo film, in Chromium', () => {
       films.filter((f) => f.video).map((f) => `时长 ${f.duration}`),
     );
 
-    // The video takes focus with Tab like any control, and the space bar plays it.
-    await video.focus();
-    expect(await video.evaluate((v) => v === document.activeElement)).toBe(true);
-    await w.page.keyboard.press('Space');
+    // The poster's play button takes focus with Tab like any control, and Enter plays the film,
+    // whose own controls then have the focus.
+    await w.page.locator('.film-cover').focus();
+    await w.page.keyboard.press('Enter');
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.5);
+    expect(await video.evaluate((v) => v === document.activeElement)).toBe(true);
+    expect(await w.page.locator('.film-cover').count()).toBe(0);
     expect(await video.evaluate((v: HTMLVideoElement) => new URL(v.currentSrc).pathname)).toBe(film!.video!.sources[0]!.src.src);
 
     // Captions: the Chinese track is loaded and showing, and its cue matches the time.
@@ -87,6 +123,61 @@ describe('the promo film, in Chromium', () => {
     expect((await captions()).cue).toMatch(/[\u4e00-\u9fff]/);
     await video.evaluate((v: HTMLVideoElement) => v.pause());
     expect(consoleProblems(w)).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('a click in the middle of the poster plays the film, the player as wide as the column', async () => {
+    for (const width of [1920, 1280, 390]) {
+      const w = await openPage(browser, { width, height: 900 });
+      await gotoHydrated(w.page, `${svc.url}/jtjj/qyhcp`);
+      const sizes = await w.page.evaluate(() => ({
+        player: document.querySelector('video.film-player')!.getBoundingClientRect().width,
+        column: document.querySelector('.list-head')!.getBoundingClientRect().width,
+      }));
+      expect(sizes.player, `${width}`).toBeGreaterThanOrEqual(sizes.column - 1);
+      await w.page.locator('.film').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      const box = (await w.page.locator('.film').boundingBox())!;
+      await w.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      const video = w.page.locator('video.film-player');
+      await expect
+        .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000, message: `${width}` })
+        .toBeGreaterThan(0.2);
+      await video.evaluate((v: HTMLVideoElement) => v.pause());
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    }
+  });
+
+  it('captions are at least 16 px on the screen at every width, in both text sizes', async () => {
+    const found: string[] = [];
+    for (const large of [false, true])
+      for (const width of [1920, 1280, 768, 390]) {
+        const w = await openPage(browser, { width, height: 900 });
+        if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+        await gotoHydrated(w.page, `${svc.url}/jtjj/qyhcp`);
+        await w.page.locator('.film-cover').click();
+        const px = await captionPx(w.page);
+        if (px < 16) found.push(`${width}${large ? ' large' : ''}: ${px.toFixed(1)} px`);
+        await w.page.context().close();
+      }
+    expect(found).toEqual([]);
+  });
+
+  it('the films not yet published are named once, as coming, and never shown as playable', async () => {
+    const w = await openPage(browser, { width: 1280, height: 800 });
+    await gotoHydrated(w.page, `${svc.url}/jtjj/qyhcp`);
+    const published = films.filter((f) => f.video);
+    const coming = films.filter((f) => !f.video);
+    expect(coming.length).toBeGreaterThan(0);
+    expect(await w.page.locator('.list-count').textContent()).toBe(`共 ${published.length} 部`);
+    expect(await w.page.locator('.film').count()).toBe(published.length);
+    expect(await w.page.locator('.promo-coming').count()).toBe(1);
+    const line = (await w.page.locator('.promo-coming').textContent())!;
+    expect(line).toMatch(/^即将上线/);
+    for (const f of coming) expect(line).toContain(f.title);
+    // Nothing of theirs but their names: no poster, no card.
+    const pictures = await w.page.locator('main img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('srcset') ?? ''));
+    for (const f of coming) expect(pictures.some((s) => s.includes(f.poster!.ref))).toBe(false);
     await w.page.context().close();
   });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../client/route-table.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
+import { TEXT_SIZE_CHOSEN_KEY } from '../client/head-script.js';
 import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
@@ -236,7 +237,8 @@ describe('what a visitor sees, in Chromium', () => {
     const reviewer = demoContent.experts.find((x) => x.id === article.reviewerId)!;
     expect(await w.page.locator('.reviewer-name a').textContent()).toBe(reviewer.name);
     expect(await w.page.locator('.reviewer-name a').getAttribute('href')).toBe(`/zjxz/detail?id=${reviewer.id}`);
-    const related = await w.page.locator('.related .card-title a').allTextContents();
+    // As read: the word joiners that keep terms whole are not part of the title.
+    const related = (await w.page.locator('.related .card-title a').allTextContents()).map((t) => t.replaceAll('\u2060', ''));
     expect(related).toHaveLength(3);
     expect(related).not.toContain(article.title);
     const sameCategory = new Set(demoContent.contentItems.filter((c) => c.categoryId === article.categoryId).map((c) => c.title));
@@ -355,7 +357,12 @@ describe('what a visitor sees, in Chromium', () => {
       // And back.
       await w.page.locator('header .text-size-switch', { hasText: '标准版' }).click();
       await w.page.waitForFunction(() => document.documentElement.dataset.text === undefined);
-      expect((await w.page.context().cookies(svc.url)).find((c) => c.name === TEXT_SIZE_COOKIE)).toBeUndefined();
+      // The standard mode needs no cookie; this browser keeps that a mode was chosen (it ends the tablet's prompt: docs/decisions/038).
+      expect(
+        (await w.page.context().cookies(svc.url)).find((c) => c.name === TEXT_SIZE_COOKIE),
+        `${width}`,
+      ).toBeUndefined();
+      expect(await w.page.evaluate((key) => localStorage.getItem(key), TEXT_SIZE_CHOSEN_KEY), `${width}`).toBe('1');
       expect(consoleProblems(w)).toEqual([]);
       await w.page.context().close();
     }
@@ -434,7 +441,7 @@ describe('what a visitor sees, in Chromium', () => {
     await w.page.context().close();
   });
 
-  it('the 404 page links every section, and the expert page names the doctor in its banner', async () => {
+  it('the 404 page links every section, the expert page names the doctor in its banner, and an item page its list', async () => {
     const w = await openPage(browser);
     await gotoHydrated(w.page, `${svc.url}/no/such/page`);
     expect(await w.page.locator('.error-sections a').allTextContents()).toEqual([
@@ -449,6 +456,19 @@ describe('what a visitor sees, in Chromium', () => {
     ]);
     await gotoHydrated(w.page, `${svc.url}/zjxz/detail?id=${demoContent.experts[0]!.id}`);
     expect(await w.page.locator('.page-banner-title').textContent()).toBe(demoContent.experts[0]!.name);
+    // An article, a report and a sub-category's item name their list and its line, never 内容详情 or 报道详情.
+    const education = demoContent.contentItems.find((i) => i.categoryId === 22)!;
+    for (const [url, list] of [
+      [sampleUrl('/hzhf/kpzsDetail'), 'knowledge'],
+      [sampleUrl('/gnyy/detail'), 'news'],
+      [`/hzhf/kpzsDetail?id=${education.id}`, 'educationNews'],
+    ] as const) {
+      await gotoHydrated(w.page, svc.url + url);
+      const title = (await w.page.locator('.page-banner-title').textContent())!.replaceAll('\u2060', '');
+      expect(title, url).toBe(list === 'news' ? '集团新闻' : ROUTES[list].title);
+      expect((await w.page.locator('.page-banner-lead').textContent())!.replaceAll('\u2060', ''), url).toBe(ROUTES[list].lead);
+      expect(await w.page.locator('.breadcrumb [aria-current]').textContent(), url).not.toMatch(/内容详情|报道详情/);
+    }
     expect(consoleProblems(w)).toEqual([]);
     await w.page.context().close();
   });

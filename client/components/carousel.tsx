@@ -11,13 +11,17 @@ import { Link } from 'react-router';
 import type { Banner } from '../../shared/contract/entities.js';
 import { bookingHref } from '../href.js';
 import { ContentImage } from './content-image.js';
+import { typeset } from '../typeset.js';
 
 const AUTOPLAY_MS = 6000;
 /**
- * The banner's picture is three times as wide as it is tall and fills its box's height: on a
- * phone a box 48vw tall draws it about 144vw wide; on a desktop it is cut on the left to about 80vw.
+ * The banner's picture is three times as wide as it is tall and fills its box's height, cut on
+ * the left: on a desktop it is drawn about 80vw wide. A phone gets its right part, twice as wide
+ * as tall (the `right-2x1` crop, the shape of its box there), the screen's width.
  */
-const BANNER_SIZES = '(max-width: 500px) 144vw, 80vw';
+const BANNER_SIZES = '(max-width: 500px) max(100vw, 360px), 80vw';
+/** The large-text mode: a box of the column's width up to 52 em (1170 px), then its right half. */
+const BANNER_LARGE_SIZES = '(max-width: 500px) max(100vw, 360px), (max-width: 1169px) min(150vw, 1080px), min(114vw, 1460px)';
 
 export function BannerCarousel({ banners }: { banners: Banner[] }) {
   const [index, setIndex] = useState(0);
@@ -90,6 +94,9 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
                   bleed="left"
                   image={b.image}
                   sizes={BANNER_SIZES}
+                  largeSizes={BANNER_LARGE_SIZES}
+                  widerThanBox
+                  phone="right-2x1"
                   alt={b.title}
                   width={1920}
                   height={640}
@@ -98,8 +105,8 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
               ) : null}
               <div className="slide-caption">
                 <div className="container">
-                  <p className="slide-title">{b.title}</p>
-                  {b.subtitle ? <p className="slide-subtitle">{b.subtitle}</p> : null}
+                  <p className="slide-title">{typeset(b.title)}</p>
+                  {b.subtitle ? <p className="slide-subtitle">{typeset(b.subtitle)}</p> : null}
                   <div className="slide-actions">
                     <Link to={b.link} className="btn btn-primary">
                       了解更多<span className="sr-only">：{b.title}</span>

@@ -1,25 +1,30 @@
-/** Cards and lists of content items (articles, research, news): one id space, one detail link. */
+/** Cards and lists of content items (articles, research, news): one id space, one detail link. Rows: content-row.tsx. */
 import { Link } from 'react-router';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
 import { contentHref } from '../href.js';
-import { cutAtClause, keepUnits } from '../typeset.js';
+import { typeset } from '../typeset.js';
 import { ContentImage } from './content-image.js';
 import { Pagination } from './pagination.js';
 
-/** A card's text, in characters: what its three lines hold in its narrowest column (both text sizes). */
-export const CARD_TEXT_MAX = 40;
-/** A row's text, in characters: two lines of a news column's narrowest; a wide row's, three lines of a phone's. */
-const ROW_TEXT_MAX = 24;
-const WIDE_ROW_TEXT_MAX = 36;
-
 /** Slot widths: a card in a row of three, full width less the page's margins on a phone. */
 export const CARD_SIZES = '(max-width: 500px) calc(100vw - 32px), 23vw';
+/** In the large-text mode's fluid layout: two columns under 52 em (1170 px), three above, the column at most 1770 px. */
+export const CARD_LARGE_SIZES =
+  '(max-width: 500px) calc(100vw - 32px), (max-width: 1169px) calc(50vw - 44px), (max-width: 1769px) calc((100vw - 128px) / 3), 553px';
 
 /** A content item as a card: cover, date, title and summary, the whole card a link. */
 export function ContentCard({ item, priority, dated = true }: { item: ContentSummary; priority?: boolean; dated?: boolean }) {
   return (
     <article className="card content-card">
-      <ContentImage className="card-media media" image={item.cover} sizes={CARD_SIZES} width={800} height={500} priority={priority} />
+      <ContentImage
+        className="card-media media"
+        image={item.cover}
+        sizes={CARD_SIZES}
+        largeSizes={CARD_LARGE_SIZES}
+        width={800}
+        height={500}
+        priority={priority}
+      />
       <div className="card-body">
         {dated && item.date ? (
           <time className="card-date" dateTime={item.date}>
@@ -28,35 +33,12 @@ export function ContentCard({ item, priority, dated = true }: { item: ContentSum
         ) : null}
         <h3 className="card-title">
           <Link to={contentHref(item)} className="stretched-link">
-            {item.title}
+            {typeset(item.title)}
           </Link>
         </h3>
-        {item.summary ? <p className="card-text">{cutAtClause(keepUnits(item.summary), CARD_TEXT_MAX)}</p> : null}
+        {item.summary ? <p className="card-text">{typeset(item.summary)}</p> : null}
       </div>
     </article>
-  );
-}
-
-/** A compact row: date block, title and summary (news columns, hospital news). */
-export function ContentRow({ item, wide }: { item: ContentSummary; wide?: boolean }) {
-  const [year, month, day] = item.date?.split('-') ?? [];
-  return (
-    <li className="content-row">
-      {item.date ? (
-        <time className="row-date" dateTime={item.date}>
-          <span className="row-day">{day}</span>
-          <span className="row-ym">
-            {year}-{month}
-          </span>
-        </time>
-      ) : null}
-      <div className="row-body">
-        <Link to={contentHref(item)} className="row-title stretched-link">
-          {item.title}
-        </Link>
-        {item.summary ? <p className="row-text">{cutAtClause(keepUnits(item.summary), wide ? WIDE_ROW_TEXT_MAX : ROW_TEXT_MAX)}</p> : null}
-      </div>
-    </li>
   );
 }
 

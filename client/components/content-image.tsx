@@ -1,22 +1,44 @@
 /**
  * A content image as the service answers it (a `MediaImage` on the site's media endpoint,
  * docs/product/media.md): one `<img>` with a srcset of the endpoint's widths and the slot's
- * `sizes`, so that the browser loads the smallest variant that fills the slot at its density.
+ * `sizes`, so that the browser loads the smallest variant that fills the slot at its density:
+ * a lazy picture's `sizes` starts with `auto` (the browser takes the width the layout gave it, in
+ * either text size); the first screen's, loaded before the layout is known, say the slot's width
+ * in the layout of the page's text size (`largeSizes` in the large-text mode's fluid layout).
  * Its box keeps the design's shape (`width`, `height`), so nothing moves when it arrives; until
  * then it shows the picture's dominant colour. The first screen's largest picture (`priority`)
- * is preloaded from the head and fetched first; every other one waits until it is near.
- * An image the content API did not give, or gave in a form the service could not use, leaves
- * its tinted box, so that a page never breaks around it.
+ * is preloaded from the head and fetched first (and its variants for phones made ahead on the
+ * server: FirstScreen); every other one waits until it is near. A picture with a `phone` crop
+ * is art-directed: a phone gets the part the crop keeps, made for its screen, through `<picture>`.
+ * An image the content API did not give, or gave in a form the service could not use, and one
+ * whose address fails to load, leave a placeholder drawn by the stylesheet (global.css): the
+ * picture's colour and a neutral mark, never the browser's broken-image icon.
  */
-import type { CSSProperties } from 'react';
+import { createContext, useContext, type CSSProperties } from 'react';
 import { preload } from 'react-dom';
 import type { MediaImage } from '../../shared/contract/entities.js';
-import { srcset } from '../../shared/media-url.js';
+import { mediaPath, srcset, type MediaCrop } from '../../shared/media-url.js';
+import { useLargeText } from '../text-size.js';
+
+/** On the server: told the srcset of each first-screen picture, whose variants for phones are made ahead (server/media/ahead.ts). */
+export const FirstScreen = createContext<((srcSet: string) => void) | undefined>(undefined);
+
+/** A phone's layout (the site's phone styles' width). */
+const PHONE = '(max-width: 500px)';
 
 export interface ContentImageProps {
   image: MediaImage | undefined;
   /** The slot's width in the layout, as `sizes` says it (`(max-width: 500px) 100vw, 33vw`). */
   sizes: string;
+  /** The same in the large-text mode, where the slot is another width (the fluid layout). */
+  largeSizes?: string;
+  /**
+   * The picture fills a box of another shape than its own (taller than it), so it is drawn wider
+   * than the box: `sizes` says the width it is drawn at, which the layout's own (`auto`) is not.
+   */
+  widerThanBox?: boolean;
+  /** On a phone, the part of the picture this crop keeps, as wide as `sizes` on a phone says. */
+  phone?: MediaCrop;
   /** The box's shape, in the design's pixels (CSS sets its width; these set its height). */
   width: number;
   height: number;
@@ -33,7 +55,10 @@ export interface ContentImageProps {
 
 export function ContentImage({
   image,
-  sizes,
+  sizes: standardSizes,
+  largeSizes,
+  widerThanBox,
+  phone,
   width,
   height,
   alt = '',
@@ -41,6 +66,8 @@ export function ContentImage({
   priority,
   bleed = 'top right bottom left',
 }: ContentImageProps) {
+  const large = useLargeText();
+  const tell = useContext(FirstScreen);
   if (!image) {
     return (
       <span
@@ -52,9 +79,23 @@ export function ContentImage({
     );
   }
   const srcSet = srcset(image.ref, image.version, image.width);
-  if (priority) preload(image.src, { as: 'image', imageSrcSet: srcSet, imageSizes: sizes, fetchPriority: 'high' });
+  const slot = (large && largeSizes) || standardSizes;
+  const sizes = priority || widerThanBox ? slot : `auto, ${slot}`;
+  const phoneSet = phone && srcset(image.ref, image.version, image.width, phone, image.height);
+  if (priority) {
+    for (const [set, media] of phoneSet ? [[phoneSet, PHONE] as const, [srcSet, '(min-width: 501px)'] as const] : [[srcSet] as const]) {
+      tell?.(set);
+      preload(set === phoneSet ? mediaPath(image.ref, image.version, 1080, phone) : image.src, {
+        as: 'image',
+        imageSrcSet: set,
+        imageSizes: sizes,
+        fetchPriority: 'high',
+        media,
+      });
+    }
+  }
   const style: CSSProperties | undefined = image.color ? { backgroundColor: image.color } : undefined;
-  return (
+  const picture = (
     <img
       className={className}
       src={image.src}
@@ -67,5 +108,13 @@ export function ContentImage({
       {...(priority ? { loading: 'eager', fetchPriority: 'high' } : { loading: 'lazy', decoding: 'async' })}
       data-bleed={bleed}
     />
+  );
+  return phoneSet ? (
+    <picture>
+      <source media={PHONE} srcSet={phoneSet} sizes={sizes} />
+      {picture}
+    </picture>
+  ) : (
+    picture
   );
 }

@@ -3,9 +3,13 @@ import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
 import { bookingHref, expertHref } from '../href.js';
 import { ContentImage } from './content-image.js';
+import { typeset } from '../typeset.js';
 
-/** An expert card's slot: a column of four, two on a phone. */
-const EXPERT_SIZES = '(max-width: 500px) 50vw, 18vw';
+/** An expert card's portrait: a column of four; beside the card's text on a phone. */
+const EXPERT_SIZES = '(max-width: 500px) 116px, 18vw';
+/** In the large-text mode's fluid layout (a list of experts): two columns under 52 em, three under 66 em, then four. */
+const EXPERT_LARGE_SIZES =
+  '(max-width: 500px) 116px, (max-width: 1169px) calc(50vw - 44px), (max-width: 1484px) calc((100vw - 120px) / 3), (max-width: 1769px) calc((100vw - 148px) / 4), 410px';
 
 export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priority?: boolean }) {
   return (
@@ -14,6 +18,7 @@ export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priori
         className="expert-avatar media"
         image={expert.avatar}
         sizes={EXPERT_SIZES}
+        largeSizes={EXPERT_LARGE_SIZES}
         alt={expert.name}
         width={300}
         height={360}
@@ -29,7 +34,7 @@ export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priori
         <p className="expert-hospital">{expert.hospital}</p>
         <p className="expert-specialty">
           <span className="label">擅长</span>
-          {expert.specialty}
+          {typeset(expert.specialty)}
         </p>
         {/* Above the card's own link: the booking section of the contact page (the site takes no bookings itself). */}
         <Link to={bookingHref()} className="expert-book">

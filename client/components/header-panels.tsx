@@ -1,6 +1,9 @@
 /** The contents of the header's hover panels: the section's text and links, and what its panel adds. */
 import { Link } from 'react-router';
-import { treatmentHref } from '../href.js';
+import { telHref, treatmentHref } from '../href.js';
+import { Address } from './address.js';
+import { FactList } from './fact-list.js';
+import { MapLink } from './map-link.js';
 import { sectionLinks, type Layout, type NavLink } from '../navigation.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
 import { ContentImage } from './content-image.js';
@@ -45,6 +48,30 @@ function TreatmentGrid({ treatments, category }: { treatments: Layout['treatment
   );
 }
 
+/** The hospital abroad: its picture, name, address on a map and phone. */
+function HospitalAbroad({ hospital }: { hospital: Layout['international'][number] }) {
+  return (
+    <div className="panel-hospital">
+      <ContentImage className="panel-figure" image={hospital.image} alt={hospital.name} sizes="320px" width={800} height={500} />
+      <div>
+        <p className="panel-hospital-name">{hospital.name}</p>
+        <FactList
+          facts={[
+            [
+              '地址',
+              <>
+                <Address text={hospital.address} />
+                {hospital.mapUrl ? <MapLink href={hospital.mapUrl} place={hospital.name} /> : null}
+              </>,
+            ],
+            ['电话', <a href={telHref(hospital.phone)}>{hospital.phone}</a>],
+          ]}
+        />
+      </div>
+    </div>
+  );
+}
+
 export function PanelContent({ section, layout }: { section: SectionKey; layout: Layout }) {
   const { label, lead } = SECTIONS[section];
   // The group's own introduction text, from the content API, leads its panel.
@@ -60,6 +87,7 @@ export function PanelContent({ section, layout }: { section: SectionKey; layout:
         </div>
       )}
       <PanelLinks links={links} drives={services ? links[0]?.to : undefined} />
+      {section === 'international' && layout.international[0] ? <HospitalAbroad hospital={layout.international[0]} /> : null}
       {section === 'about' && layout.intro?.image ? (
         <ContentImage className="panel-figure" image={layout.intro.image} sizes="400px" width={800} height={500} />
       ) : null}

@@ -12,15 +12,15 @@ import {
   SCROLL_LISTENER_DELAY_MS,
   SOLID_HEADER_SCROLL_THRESHOLD_PX,
 } from '../../shared/constants.js';
-import { bookingHref, canonicalHref, sectionHref, telHref, textSizeHref } from '../href.js';
+import { bookingHref, sectionHref, telHref } from '../href.js';
 import { orEmpty, sectionLinks } from '../navigation.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
 import { useCurrentSection, useLayoutData } from '../router-hooks.js';
 import { scrollContainer, scrollOffset } from '../scroll.js';
-import { useLargeText } from '../text-size.js';
 import { ContentImage } from './content-image.js';
 import { PanelContent } from './header-panels.js';
 import { SearchBox, SearchEntry } from './search-entry.js';
+import { TextSizeSwitch } from './text-size-prompt.js';
 
 /** The header's nine items, one per section, in the route table's order. */
 const NAV_ITEMS = (Object.keys(SECTIONS) as SectionKey[]).map((section) => ({
@@ -29,25 +29,6 @@ const NAV_ITEMS = (Object.keys(SECTIONS) as SectionKey[]).map((section) => ({
   href: sectionHref(section),
   panel: SECTIONS[section].panel,
 }));
-
-/**
- * The large-text mode's switch (长者模式): a plain link, which works before and without the
- * app's scripts; the server draws the page in the mode the visitor chose.
- */
-function TextSizeSwitch() {
-  const { pathname, search } = useLocation();
-  const large = useLargeText();
-  // Back to the page's canonical address: the page's HTML depends on nothing else of its address.
-  const back = canonicalHref(pathname, new URLSearchParams(search)) ?? pathname;
-  return (
-    <a className="text-size-switch" href={textSizeHref(!large, back)} rel="nofollow">
-      <span className="text-size-mark" aria-hidden="true">
-        {large ? '标' : '大'}
-      </span>
-      {large ? '标准版' : '长者模式'}
-    </a>
-  );
-}
 
 export function Header() {
   const layout = orEmpty(useLayoutData());

@@ -1,13 +1,12 @@
 /** A hospital's card: picture, name, city, address, phone and departments. */
 import type { Hospital } from '../../shared/contract/entities.js';
 import { telHref } from '../href.js';
-import { CARD_SIZES } from './content-card.js';
+import { CARD_LARGE_SIZES, CARD_SIZES } from './content-card.js';
 import { ContentImage } from './content-image.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
-import { cutAtClause, keepUnits } from '../typeset.js';
+import { typeset } from '../typeset.js';
 import { Address } from './address.js';
-import { CARD_TEXT_MAX } from './content-card.js';
 
 interface HospitalCardProps {
   hospital: Hospital;
@@ -24,6 +23,7 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
         className="card-media media"
         image={hospital.image}
         sizes={CARD_SIZES}
+        largeSizes={CARD_LARGE_SIZES}
         alt={hospital.name}
         width={800}
         height={500}
@@ -33,8 +33,8 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
         <p className="hospital-city">
           {hospital.city} · 创立于 {hospital.founded} 年
         </p>
-        <Heading className="card-title">{hospital.name}</Heading>
-        <p className="card-text">{cutAtClause(keepUnits(hospital.summary), CARD_TEXT_MAX)}</p>
+        <Heading className="card-title">{typeset(hospital.name)}</Heading>
+        <p className="card-text">{typeset(hospital.summary)}</p>
         <FactList
           facts={[
             [

@@ -1,8 +1,9 @@
-/** The frame of every page: skip link, header, the routed page, footer. */
+/** The frame of every page: skip link, header, the tablet's large-text prompt, the routed page, footer. */
 import { Outlet } from 'react-router';
 import { Footer } from './footer.js';
 import { Header } from './header.js';
 import { NavigationEffects } from './navigation-effects.js';
+import { TextSizePrompt } from './text-size-prompt.js';
 import '../styles/global.css';
 
 export function Layout() {
@@ -13,6 +14,7 @@ export function Layout() {
       </a>
       <Header />
       <main id="main" className="site-main" tabIndex={-1}>
+        <TextSizePrompt />
         <Outlet />
       </main>
       <Footer />

@@ -4,6 +4,7 @@ import { href } from '../href.js';
 import { sectionCrumbs, type Crumb } from '../navigation.js';
 import { ROUTES, SECTIONS } from '../route-table.js';
 import { useCurrentRoute, useCurrentSection } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 
 interface PageBannerProps {
   /** Defaults to the route's title. */
@@ -32,8 +33,8 @@ export function PageBanner({ title, lead, trail = [], current, titleAs = 'h1' }:
       {/* Decorative and hidden on phones: lazy, so that a phone never fetches it. */}
       {art ? <img className="page-banner-art" src={art} alt="" width={640} height={320} loading="lazy" decoding="async" /> : null}
       <div className="container">
-        <Title className="page-banner-title">{shownTitle}</Title>
-        {shownLead ? <p className="page-banner-lead">{shownLead}</p> : null}
+        <Title className="page-banner-title">{typeset(shownTitle)}</Title>
+        {shownLead ? <p className="page-banner-lead">{typeset(shownLead)}</p> : null}
         <nav aria-label="面包屑导航" className="breadcrumb">
           <ol>
             <li>

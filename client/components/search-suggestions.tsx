@@ -11,6 +11,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { SEARCH_KINDS } from '../../shared/search-query.js';
 import type { SearchHit } from '../../shared/search.js';
 import { browserContentApi } from '../browser-content-api.js';
+import { typeset } from '../typeset.js';
 
 /** Suggestions asked for: a handful. */
 const SHOWN = 6;
@@ -155,7 +156,7 @@ export default function SearchSuggestions({ input, listId }: Props) {
               void navigate(hit.url);
             }}
           >
-            <span className="search-option-title" dangerouslySetInnerHTML={{ __html: hit.highlight.title }} />
+            <span className="search-option-title" dangerouslySetInnerHTML={{ __html: typeset(hit.highlight.title) }} />
             <span className="search-option-kind">{SEARCH_KINDS[hit.kind]}</span>
           </li>
         ))}

@@ -1,4 +1,9 @@
-/** A section's pages or categories as a row of tabs, the current one marked. */
+/**
+ * A section's pages or categories as a row of tabs, the current one marked. A row wider than the
+ * screen scrolls sideways, and shows it: the current tab is brought into view, a fade covers each
+ * end that has more, and a button there scrolls the row that way.
+ */
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { routeAt } from '../href.js';
 import { orEmpty, sectionTabs } from '../navigation.js';
@@ -22,10 +27,40 @@ export function TabRow({
   className?: string;
   linkClass?: string;
 }) {
+  const row = useRef<HTMLUListElement>(null);
+  const [more, setMore] = useState({ start: false, end: false });
+  const shown = tabs.find((t) => t.current)?.to;
+  useEffect(() => {
+    const ul = row.current;
+    if (!ul) return;
+    const current = ul.querySelector<HTMLElement>('[aria-current]');
+    if (current) ul.scrollLeft = current.offsetLeft - (ul.clientWidth - current.offsetWidth) / 2;
+    const update = () => setMore({ start: ul.scrollLeft > 1, end: Math.ceil(ul.scrollLeft + ul.clientWidth) < ul.scrollWidth - 1 });
+    update();
+    ul.addEventListener('scroll', update, { passive: true });
+    const resized = new ResizeObserver(update);
+    resized.observe(ul);
+    return () => {
+      ul.removeEventListener('scroll', update);
+      resized.disconnect();
+    };
+  }, [shown]);
   if (tabs.length === 0) return null;
+  // Links are the keyboard's way along the row (each is scrolled into view as it takes the focus).
+  const scrollButton = (side: 'start' | 'end') => (
+    <button
+      type="button"
+      className={`tabs-scroll ${side}`}
+      aria-label={side === 'start' ? '向左滚动栏目' : '向右滚动栏目'}
+      tabIndex={-1}
+      hidden={!more[side]}
+      onClick={() => row.current?.scrollBy({ left: (side === 'start' ? -0.7 : 0.7) * row.current.clientWidth, behavior: 'smooth' })}
+    />
+  );
   return (
-    <nav className={className} aria-label={label}>
-      <ul>
+    <nav className={className} aria-label={label} data-more-start={more.start || undefined} data-more-end={more.end || undefined}>
+      {scrollButton('start')}
+      <ul ref={row}>
         {tabs.map((tab) => (
           <li key={tab.to}>
             <Link to={tab.to} className={linkClass} aria-current={tab.current ? 'page' : undefined}>
@@ -34,6 +69,7 @@ export function TabRow({
           </li>
         ))}
       </ul>
+      {scrollButton('end')}
     </nav>
   );
 }

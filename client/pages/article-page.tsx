@@ -1,7 +1,8 @@
 /**
- * 内容详情 and 报道详情: a content item's banner, then its title, facts, cover and text; beside it
- * (under it on a narrow screen) the expert who reviewed it and how to book; after it, the newest
- * others of its category.
+ * 内容详情 and 报道详情: a content item's banner, which names the list it belongs to (科普知识,
+ * 集团新闻, …: the item's category, or its parent's for a sub-category) with that list's line, then
+ * its title, facts, cover and text; beside it (under it on a narrow screen) the expert who
+ * reviewed it and how to book; after it, the newest others of its category.
  */
 import { Link } from 'react-router';
 import { CATEGORY } from '../../shared/constants.js';
@@ -11,9 +12,11 @@ import { ContentCard } from '../components/content-card.js';
 import { ContentImage } from '../components/content-image.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
-import { categoryHref, categorySection, expertHref, href } from '../href.js';
+import { categoryHref, categorySection, expertHref, href, parentOf } from '../href.js';
 import { categoryName, orEmpty } from '../navigation.js';
+import { CATEGORY_ROUTES, ROUTES, type CategoryId, type RouteFacts } from '../route-table.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/article.css';
 
 /** The expert named as the text's reviewer, linking to the profile. */
@@ -44,17 +47,28 @@ export default function ArticlePage() {
   const layout = orEmpty(useLayoutData());
   const category = categoryName(item.categoryId, layout);
   const categoryLink = categoryHref(item.categoryId);
+  // The list the item belongs to, named in the banner rather than the route's 内容详情.
+  const list = parentOf(item.categoryId) ?? item.categoryId;
+  const listName = categoryName(list, layout);
+  const listFacts: RouteFacts | undefined = list in CATEGORY_ROUTES ? ROUTES[CATEGORY_ROUTES[list as CategoryId]] : undefined;
+  const listLink = categoryHref(list);
   const news = categorySection(item.categoryId) === 'news';
   const device = item.categoryId === CATEGORY.equipment;
   return (
     <>
-      <PageBanner titleAs="p" trail={category && categoryLink ? [{ label: category, to: categoryLink }] : []} />
+      <PageBanner
+        titleAs="p"
+        title={listName}
+        lead={listFacts?.lead}
+        trail={listName && listLink ? [{ label: listName, to: listLink }] : []}
+        current={item.title}
+      />
       <div className="page-body soft">
         <div className="container article-layout">
           <article className="card article">
             <header className="article-head">
               {category ? <p className="eyebrow-pill">{category}</p> : null}
-              <h1>{item.title}</h1>
+              <h1>{typeset(item.title)}</h1>
               <ul className="article-meta">
                 {/* A device's page has no publication date. */}
                 {device || !item.date ? null : (
@@ -67,11 +81,12 @@ export default function ArticlePage() {
                 {item.views === undefined ? null : <li>阅读：{String(item.views).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}</li>}
               </ul>
             </header>
-            {item.summary ? <p className="article-summary">{item.summary}</p> : null}
+            {item.summary ? <p className="article-summary">{typeset(item.summary)}</p> : null}
             <ContentImage
               className="article-cover media"
               image={item.cover}
               sizes="(max-width: 500px) calc(100vw - 68px), 45vw"
+              largeSizes="(max-width: 500px) calc(100vw - 68px), (max-width: 1484px) calc(100vw - 208px), (max-width: 1769px) calc(100vw - 648px), 1138px"
               alt={item.title}
               width={800}
               height={500}

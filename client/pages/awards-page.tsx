@@ -1,9 +1,10 @@
 /** 荣誉奖项: the group's awards, newest first. */
-import { CARD_SIZES } from '../components/content-card.js';
+import { CARD_LARGE_SIZES, CARD_SIZES } from '../components/content-card.js';
 import { ContentImage } from '../components/content-image.js';
 import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/about.css';
 
 export default function AwardsPage() {
@@ -22,6 +23,7 @@ export default function AwardsPage() {
                     className="media"
                     image={a.image}
                     sizes={CARD_SIZES}
+                    largeSizes={CARD_LARGE_SIZES}
                     alt={a.title}
                     width={AWARD_W}
                     height={AWARD_H}
@@ -29,7 +31,7 @@ export default function AwardsPage() {
                   />
                   <div className="award-body">
                     <p className="award-year">{a.year} 年</p>
-                    <h3>{a.title}</h3>
+                    <h3>{typeset(a.title)}</h3>
                     <p className="award-issuer">颁发单位：{a.issuer}</p>
                   </div>
                 </li>

@@ -1,12 +1,17 @@
-/** 联系我们: the group's contact details, how to book (phone or WeChat), and every branch's address, phone and map. */
+/**
+ * 联系我们: the group's contact details (its hours as a list), how to book (by phone, with its
+ * hours, or WeChat), and every branch's address, phone and map.
+ */
 import { telHref } from '../href.js';
 import { Address } from '../components/address.js';
 import { FactList } from '../components/fact-list.js';
 import { ListBlock } from '../components/list-block.js';
 import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
+import { Schedule } from '../components/schedule.js';
 import { WechatQrCode } from '../components/wechat-qr-code.js';
 import { usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/hospitals.css';
 
 export default function ContactPage() {
@@ -38,7 +43,7 @@ export default function ContactPage() {
                 ],
                 ['邮政编码', contact.postcode],
                 ...(contact.email ? [['电子邮箱', <a href={`mailto:${contact.email}`}>{contact.email}</a>] as const] : []),
-                ['服务时间', <span className="keep-words">{contact.hours}</span>],
+                ['服务时间', <Schedule text={contact.hours} name="服务时间" />],
               ]}
             />
           </section>
@@ -46,15 +51,18 @@ export default function ContactPage() {
             <section className="booking" id="booking" aria-labelledby="booking-title">
               {booking ? (
                 <>
-                  <div className="card booking-card">
+                  <div className="card booking-card booking-call">
                     <h2 className="list-title" id="booking-title">
                       预约咨询
                     </h2>
                     <a className="booking-phone icon-phone" href={telHref(booking.phone)}>
                       {booking.phone}
                     </a>
-                    <p>预约时间：{booking.hours}</p>
+                    <Schedule text={booking.hours} name="预约时间" />
                     <p>{booking.note}</p>
+                    <a className="btn btn-primary icon-phone" href={telHref(booking.phone)}>
+                      致电预约
+                    </a>
                   </div>
                   <div className="card booking-card">
                     <h3>就诊流程</h3>
@@ -87,7 +95,7 @@ export default function ContactPage() {
                 <ul className="branch-list">
                   {contact.branches.map((b) => (
                     <li key={b.name} className="branch-row">
-                      <h3>{b.name}</h3>
+                      <h3>{typeset(b.name)}</h3>
                       <p className="branch-address">
                         <Address text={b.address} />
                       </p>

@@ -5,6 +5,7 @@ import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { ContentImage } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/about.css';
 
 export default function CulturePage() {
@@ -41,8 +42,8 @@ export default function CulturePage() {
             {intro.culture.map((c) => (
               <li key={c.title} className="card culture-card">
                 <ContentImage image={c.icon} sizes="64px" width={64} height={64} />
-                <h3>{c.title}</h3>
-                <p>{c.text}</p>
+                <h3>{typeset(c.title)}</h3>
+                <p>{typeset(c.text)}</p>
               </li>
             ))}
           </ul>

@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import { CATEGORY } from '../../shared/constants.js';
 import { href } from '../href.js';
-import { ContentRow } from '../components/content-card.js';
+import { ContentRow } from '../components/content-row.js';
 import { ListBlock } from '../components/list-block.js';
 import { HospitalCard } from '../components/hospital-card.js';
 import { PageBanner } from '../components/page-banner.js';
@@ -41,7 +41,7 @@ export default function DomesticHospitalsPage() {
           >
             <ul className="content-rows large">
               {news.items.map((item) => (
-                <ContentRow key={item.id} item={item} wide />
+                <ContentRow key={item.id} item={item} />
               ))}
             </ul>
           </ListBlock>

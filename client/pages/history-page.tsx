@@ -2,6 +2,7 @@
 import { AboutHead } from '../components/about-head.js';
 import { SectionHead } from '../components/section-head.js';
 import { usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/about.css';
 
 export default function HistoryPage() {
@@ -18,8 +19,8 @@ export default function HistoryPage() {
               <li key={`${h.year}-${h.title}`} className="timeline-item">
                 <p className="timeline-year">{h.year}</p>
                 <div className="card timeline-card">
-                  <h3>{h.title}</h3>
-                  <p>{h.text}</p>
+                  <h3>{typeset(h.title)}</h3>
+                  <p>{typeset(h.text)}</p>
                 </div>
               </li>
             ))}

@@ -5,18 +5,15 @@ import type { ContentSummary, InternationalHospital } from '../../shared/contrac
 import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../href.js';
 import { BannerCarousel } from '../components/carousel.js';
 import { Address } from '../components/address.js';
-import { ContentRow } from '../components/content-card.js';
+import { ContentRow } from '../components/content-row.js';
 import { ContentImage } from '../components/content-image.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
-import { cutAtClause, keepUnits } from '../typeset.js';
+import { typeset } from '../typeset.js';
 import '../styles/home.css';
-
-/** A treatment tile's line, in characters: three lines of its narrowest column (a phone's, large text). */
-const TILE_TEXT_MAX = 26;
 
 function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
   return (
@@ -24,7 +21,10 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
       <ContentImage
         className="media"
         image={hospital.image}
-        sizes="(max-width: 500px) calc(100vw - 32px), 32vw"
+        // As tall as the text beside it: drawn wider than its column.
+        sizes="(max-width: 500px) calc(100vw - 32px), 41vw"
+        largeSizes="(max-width: 500px) calc(100vw - 32px), (max-width: 1169px) calc(100vw - 64px), 910px"
+        widerThanBox
         alt={hospital.name}
         width={800}
         height={500}
@@ -33,8 +33,8 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
         <p className="eyebrow-pill">
           国际医院 · {hospital.country} {hospital.city}
         </p>
-        <h3>{hospital.name}</h3>
-        <p className="intl-summary">{hospital.summary}</p>
+        <h3>{typeset(hospital.name)}</h3>
+        <p className="intl-summary">{typeset(hospital.summary)}</p>
         {hospital.highlights.length > 0 ? (
           <ul className="check-list">
             {hospital.highlights.slice(0, 4).map((h) => (
@@ -75,7 +75,7 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
           {first.date ? <time dateTime={first.date}>{first.date}</time> : null}
           <h4>
             <Link to={contentHref(first)} className="stretched-link">
-              {first.title}
+              {typeset(first.title)}
             </Link>
           </h4>
         </article>
@@ -157,10 +157,10 @@ export default function HomePage() {
                 <ContentImage image={t.icon} sizes="64px" width={64} height={64} />
                 <h3>
                   <Link to={treatmentHref(t.title)} className="stretched-link">
-                    {t.title}
+                    {typeset(t.title)}
                   </Link>
                 </h3>
-                <p>{cutAtClause(keepUnits(t.summary), TILE_TEXT_MAX)}</p>
+                <p>{typeset(t.summary)}</p>
               </li>
             ))}
           </ul>
@@ -190,7 +190,7 @@ export default function HomePage() {
               <li key={h.id} className="hospital-tile">
                 <ContentImage image={h.image} sizes="(max-width: 500px) 104px, 8vw" width={800} height={500} />
                 <div>
-                  <h3>{h.name}</h3>
+                  <h3>{typeset(h.name)}</h3>
                   <p>
                     <Address text={h.address} />
                   </p>

@@ -8,6 +8,7 @@ import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/hospitals.css';
 import { Address } from '../components/address.js';
 
@@ -26,7 +27,9 @@ export default function InternationalPage() {
                 <ContentImage
                   className="media"
                   image={h.image}
-                  sizes="(max-width: 500px) calc(100vw - 32px), 34vw"
+                  // As tall as the text beside it: drawn wider than its column.
+                  sizes="(max-width: 500px) calc(100vw - 32px), 39vw"
+                  largeSizes="(max-width: 500px) calc(100vw - 32px), (max-width: 1484px) calc(100vw - 64px), 848px"
                   alt={h.name}
                   width={800}
                   height={500}
@@ -36,8 +39,8 @@ export default function InternationalPage() {
                   <p className="eyebrow-pill">
                     {h.country} · {h.city}
                   </p>
-                  <h2 id={`intl-${h.id}`}>{h.name}</h2>
-                  <p className="intl-lead">{h.summary}</p>
+                  <h2 id={`intl-${h.id}`}>{typeset(h.name)}</h2>
+                  <p className="intl-lead">{typeset(h.summary)}</p>
                   <FactList
                     facts={[
                       ['创立', `${h.founded} 年`],

@@ -14,6 +14,7 @@ import { href, sectionHref } from '../href.js';
 import { orEmpty } from '../navigation.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/search.css';
 
 const KINDS = Object.keys(SEARCH_KINDS) as SearchKind[];
@@ -70,12 +71,15 @@ function Result({ hit }: { hit: SearchHit }) {
       <div className="search-result-body">
         <p className="search-result-kind">{SEARCH_KINDS[hit.kind]}</p>
         <h2 className="search-result-title">
-          {/* Escaped on the server, with our own <mark> around the matched words (server/search/highlight.ts).
+          {/* Escaped on the server, with our own <mark> around the matched words (server/search/highlight.ts);
+              typeset as text is, which adds only characters between characters, never inside a tag.
               The whole result is the link's target: a title can be one short word. */}
-          <Link to={hit.url} className="stretched-link" dangerouslySetInnerHTML={{ __html: hit.highlight.title }} />
+          <Link to={hit.url} className="stretched-link" dangerouslySetInnerHTML={{ __html: typeset(hit.highlight.title) }} />
         </h2>
         {hit.meta ? <p className="search-result-meta">{hit.meta}</p> : null}
-        {hit.highlight.snippet ? <p className="search-result-snippet" dangerouslySetInnerHTML={{ __html: hit.highlight.snippet }} /> : null}
+        {hit.highlight.snippet ? (
+          <p className="search-result-snippet" dangerouslySetInnerHTML={{ __html: typeset(hit.highlight.snippet) }} />
+        ) : null}
       </div>
     </li>
   );

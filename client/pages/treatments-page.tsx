@@ -7,6 +7,7 @@ import { SectionTabs } from '../components/section-tabs.js';
 import { href, treatmentHref } from '../href.js';
 import { ContentImage } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
+import { typeset } from '../typeset.js';
 import '../styles/treatments.css';
 
 export default function TreatmentsPage() {
@@ -34,15 +35,16 @@ export default function TreatmentsPage() {
             <ContentImage
               className="treatment-image media"
               image={selected.image}
-              sizes="(max-width: 500px) calc(100vw - 32px), 50vw"
+              sizes="(max-width: 500px) calc(100vw - 32px), 54vw"
+              largeSizes="(max-width: 500px) calc(100vw - 32px), (max-width: 1169px) calc(100vw - 64px), (max-width: 1769px) calc(100vw - 404px), 1382px"
               alt={selected.title}
               width={800}
               height={500}
               priority
             />
             <div className="treatment-body">
-              <h2 id="treatment-title">{selected.title}</h2>
-              <p className="treatment-summary">{selected.summary}</p>
+              <h2 id="treatment-title">{typeset(selected.title)}</h2>
+              <p className="treatment-summary">{typeset(selected.summary)}</p>
               <RichText html={selected.content} />
               <p className="treatment-experts">
                 <Link to={href('experts')}>查看{selected.title}相关专家</Link>

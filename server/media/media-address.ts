@@ -1,18 +1,19 @@
 /**
  * A media address checked before anything is fetched, transformed or stored: the width one of
- * the list, the version well formed, the ref a URL on an allowed origin, no query string. What
- * fails gets a problem that names it, and costs nothing else.
+ * the list, the crop (when there is one) one of the named shapes, the version well formed, the
+ * ref a URL on an allowed origin, no query string. What fails gets a problem that names it, and
+ * costs nothing else.
  */
 import { createHash } from 'node:crypto';
-import { MEDIA_PREFIX, MEDIA_WIDTHS, VERSION_PATTERN, decodeRef } from '../../shared/media-url.js';
+import { MEDIA_CROPS, MEDIA_PREFIX, MEDIA_WIDTHS, VERSION_PATTERN, decodeRef, type MediaCrop } from '../../shared/media-url.js';
 import type { ContentError } from '../../shared/content-api.js';
 import { problem } from '../http/problem.js';
 import { FILE_EXTENSION, IMAGE_EXTENSION } from './media-types.js';
 
 /** A checked address; `tag` is its source's purge tag (`mediaTag`). */
 export type MediaAddress =
-  | { kind: 'image'; width: number; version: string; source: URL; tag: string }
-  | { kind: 'file'; width?: undefined; version: string; source: URL; tag: string };
+  | { kind: 'image'; width: number; crop: MediaCrop | undefined; version: string; source: URL; tag: string }
+  | { kind: 'file'; width?: undefined; crop?: undefined; version: string; source: URL; tag: string };
 
 /** Why an address was refused, for metrics: bounded. */
 export type RefusalReason = 'address' | 'origin' | 'extension';
@@ -78,10 +79,22 @@ function refused(reason: RefusalReason, message: string): RefusedAddress {
 export function parseMediaAddress(target: string, policy: SourcePolicy): MediaAddress | RefusedAddress {
   if (target.includes('?')) return refused('address', 'media addresses take no query string');
   const parts = target.slice(MEDIA_PREFIX.length + 1).split('/');
+  // A named crop may come before the width: /_media/<crop>/<width>/<version>/<ref>.
+  const crop = parts.length === 4 ? parts.shift()! : undefined;
   if (!target.startsWith(`${MEDIA_PREFIX}/`) || parts.length !== 3) {
-    return refused('address', `a media address is ${MEDIA_PREFIX}/<width>/<version>/<ref> or ${MEDIA_PREFIX}/file/<version>/<ref>`);
+    return refused(
+      'address',
+      `a media address is ${MEDIA_PREFIX}/[<crop>/]<width>/<version>/<ref> or ${MEDIA_PREFIX}/file/<version>/<ref>`,
+    );
+  }
+  if (crop !== undefined && !Object.hasOwn(MEDIA_CROPS, crop)) {
+    return refused('address', `the crop must be one of ${Object.keys(MEDIA_CROPS).join(', ')}`);
   }
   const [first, version, ref] = parts as [string, string, string];
+  if (crop !== undefined && first === 'file') return refused('address', 'a file is passed through whole: it takes no crop');
+  if (crop !== undefined && Number(first) > MEDIA_CROPS[crop as MediaCrop].widest) {
+    return refused('address', `the crop ${crop} is at most ${MEDIA_CROPS[crop as MediaCrop].widest} px wide`);
+  }
   const kind = first === 'file' ? 'file' : 'image';
   const width = kind === 'image' && /^[1-9]\d{0,4}$/.test(first) ? Number(first) : undefined;
   if (kind === 'image' && (width === undefined || !WIDTHS.has(width))) {
@@ -99,7 +112,9 @@ export function parseMediaAddress(target: string, policy: SourcePolicy): MediaAd
     );
   }
   const tag = mediaTag(policy.canonical(source));
-  return kind === 'image' ? { kind, width: width!, version, source, tag } : { kind, version, source, tag };
+  return kind === 'image'
+    ? { kind, width: width!, crop: crop as MediaCrop | undefined, version, source, tag }
+    : { kind, version, source, tag };
 }
 
 /** The first 12 hex digits of the SHA-256 of a string or bytes: versions, tags and file names. */

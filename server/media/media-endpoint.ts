@@ -22,13 +22,14 @@ import type { GateRefusal } from '../reliability/upstream-gate.js';
 import { ALL_TAG } from '../proxy/cache-tags.js';
 import { DiskStore } from './disk-store.js';
 import { mediaTag, parseMediaAddress, RefusedAddress, SourcePolicy, type MediaAddress } from './media-address.js';
-import { acceptClass, byteRange, IMMUTABLE, mediaBaseHeaders, outputFormat, SHORT_LIVED } from './media-response.js';
+import { acceptClass, IMMUTABLE, mediaBaseHeaders, outputFormat, sendFileBytes, SHORT_LIVED, xCache } from './media-response.js';
 import { FILE_CONTENT_TYPE, IMAGE_EXTENSION, isImageType, type SourceType } from './media-types.js';
 import type { MEDIA_SETTINGS } from './media-settings.js';
 import { MediaError, OriginClient } from './origin-client.js';
 import { Originals, type Original } from './originals.js';
 import { Transformer } from './transform.js';
-import { OriginalChanged, Variants, type VariantSource } from './variants.js';
+import { MadeAhead } from './ahead.js';
+import { OriginalChanged, servedWidth, Variants, type VariantSource } from './variants.js';
 
 /** The media settings (media-settings.ts) and the content API's connection and breaker settings, shared. */
 type MediaSettings = Pick<
@@ -72,6 +73,8 @@ export class MediaEndpoint {
   readonly #originals: Originals;
   readonly #variants: Variants;
   readonly #metrics: Metrics['media'];
+  /** The first screen's pictures of rendered pages, made ahead for phones (ahead.ts). */
+  readonly ahead: MadeAhead;
   readonly #log: Logger;
   readonly #burst = new BurstLog(60_000);
   /** A refusal for want of room, said once per burst. */
@@ -119,6 +122,21 @@ export class MediaEndpoint {
     metrics.mediaBytes.variants = () => this.#variants.bytesHeld;
     metrics.mediaBytes.originals = () => this.#originals.bytesHeld;
     metrics.mediaBytes.disk = () => disk?.bytes ?? 0;
+    this.ahead = new MadeAhead(
+      (path) => this.#makeAhead(path),
+      () => this.#transformer.idle,
+      log,
+    );
+  }
+
+  /** Makes the AVIF of one variant a page will want, as a request for it would (without the request's budget). */
+  async #makeAhead(path: string): Promise<void> {
+    const address = parseMediaAddress(path, this.policy);
+    if (address instanceof RefusedAddress || address.kind !== 'image') return;
+    const { original } = await this.#originals.current(address.source, { version: address.version });
+    if (!isImageType(original.type)) return;
+    const variant = { width: servedWidth(original, address.width, address.crop), format: outputFormat('avif', original.opaque !== false) };
+    await this.#variants.get(original, { ...variant, crop: address.crop }, () => this.#originals.bytesOf(original));
   }
 
   /** Answers a request under /_media. */
@@ -204,9 +222,10 @@ export class MediaEndpoint {
     if (!isImageType(original.type))
       throw new MediaError('not_allowed_type', problem('upstream_invalid', 'the source is not an image (by its bytes)'));
     const format = outputFormat(acceptClass(req.headers.accept), original.opaque !== false);
-    // Never wider than the original, but an SVG is drawn at any width.
-    const width = original.type === 'svg' ? address.width! : Math.min(address.width!, original.width!);
-    const { variant, from } = await this.#variants.get(original, width, format, () => this.#originals.bytesOf(original));
+    const width = servedWidth(original, address.width!, address.crop);
+    const { variant, from } = await this.#variants.get(original, { width, format, crop: address.crop }, () =>
+      this.#originals.bytesOf(original),
+    );
     const head = [
       ...mediaBaseHeaders(res, address.tag),
       'content-type',
@@ -250,24 +269,7 @@ export class MediaEndpoint {
     ];
     this.#metrics.requests(stale ? 'stale' : 'file', '').inc();
     observe(res, { cache: stale ? 'STALE' : 'HIT' });
-    if (etagMatches(req.headers['if-none-match'], etag)) {
-      res.writeHead(304, head).end();
-      return;
-    }
-    // If-Range: the range only while the client's copy is this one.
-    const ifRange = req.headers['if-range'];
-    const range = ifRange === undefined || ifRange === etag ? byteRange(req.headers.range, bytes.length) : undefined;
-    if (range === 'unsatisfiable') {
-      sendProblem(res, problem('range_not_satisfiable', 'the range asked for is past the end of the file'), [
-        'content-range',
-        `bytes */${bytes.length}`,
-      ]);
-      return;
-    }
-    const body = range ? bytes.subarray(range.start, range.end + 1) : bytes;
-    if (range) head.push('content-range', `bytes ${range.start}-${range.end}/${bytes.length}`);
-    head.push('content-length', String(body.length));
-    res.writeHead(range ? 206 : 200, head).end(req.method === 'HEAD' ? undefined : body);
+    sendFileBytes(req, res, head, etag, bytes);
   }
 
   #sent(res: ServerResponse, from: VariantSource, stale: boolean): void {
@@ -284,10 +286,4 @@ export class MediaEndpoint {
   async close(): Promise<void> {
     await this.#client.close();
   }
-}
-
-/** X-Cache: HIT in memory, DISK, MISS (made now), STALE (the origin failed; the last good copy). */
-function xCache(from: VariantSource, stale: boolean): string {
-  if (stale) return 'STALE';
-  return from === 'memory' ? 'HIT' : from === 'disk' ? 'DISK' : 'MISS';
 }

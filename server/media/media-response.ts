@@ -3,11 +3,14 @@
  * address, so that caches keep at most three copies), the cache policy, the tags, the headers
  * that mean something for an image, and byte ranges for files.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { problem, sendProblem } from '../http/problem.js';
+import { etagMatches } from '../http/representation.js';
 import { baseHeaders } from '../http/base-headers.js';
 import { clientMemo } from '../http/client-memo.js';
 import { ALL_TAG } from '../proxy/cache-tags.js';
 import type { OutputFormat } from './transform.js';
+import type { VariantSource } from './variants.js';
 
 /** The three kinds of client an address is answered for: AVIF, else WebP, else JPEG (PNG for transparency). */
 export type AcceptClass = 'avif' | 'webp' | 'legacy';
@@ -65,4 +68,32 @@ export function byteRange(header: string | undefined, size: number): { start: nu
   if (start >= size) return 'unsatisfiable';
   if (end < start) return undefined;
   return { start, end };
+}
+
+/** X-Cache: HIT in memory, DISK, MISS (made now), STALE (the origin failed; the last good copy). */
+export function xCache(from: VariantSource, stale: boolean): string {
+  if (stale) return 'STALE';
+  return from === 'memory' ? 'HIT' : from === 'disk' ? 'DISK' : 'MISS';
+}
+
+/** A file's answer: 304 while the client's copy is current, else its bytes, or the range asked for (If-Range honoured). */
+export function sendFileBytes(req: IncomingMessage, res: ServerResponse, head: string[], etag: string, bytes: Buffer): void {
+  if (etagMatches(req.headers['if-none-match'], etag)) {
+    res.writeHead(304, head).end();
+    return;
+  }
+  // If-Range: the range only while the client's copy is this one.
+  const ifRange = req.headers['if-range'];
+  const range = ifRange === undefined || ifRange === etag ? byteRange(req.headers.range, bytes.length) : undefined;
+  if (range === 'unsatisfiable') {
+    sendProblem(res, problem('range_not_satisfiable', 'the range asked for is past the end of the file'), [
+      'content-range',
+      `bytes */${bytes.length}`,
+    ]);
+    return;
+  }
+  const body = range ? bytes.subarray(range.start, range.end + 1) : bytes;
+  if (range) head.push('content-range', `bytes ${range.start}-${range.end}/${bytes.length}`);
+  head.push('content-length', String(body.length));
+  res.writeHead(range ? 206 : 200, head).end(req.method === 'HEAD' ? undefined : body);
 }

@@ -1,13 +1,14 @@
 /**
  * Image work, with sharp (libvips): the header read before anything is decoded (a decompression
  * bomb is refused there), the analysis of an original (size after orientation, opacity, dominant
- * colour), and variants: oriented, converted to sRGB, resized (never enlarged, except an SVG,
- * which is drawn at the width asked), the first frame of an animation, every piece of metadata
- * left behind. Variants are made at most `transforms` at once, with a short queue behind them
+ * colour), and variants: oriented, converted to sRGB, cut to a named shape when asked, resized
+ * (never enlarged, except an SVG, which is drawn at the width asked), the first frame of an
+ * animation, every piece of metadata left behind. Variants are made at most `transforms` at once, with a short queue behind them
  * (the upstream gate's discipline): past it, a `busy` problem with Retry-After, so that a burst of
  * new images never takes the cores page renders need. Analyses have a lane of their own.
  */
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import { cropWidth, MEDIA_CROPS, type MediaCrop } from '../../shared/media-url.js';
 import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
 import { mediaError } from './origin-client.js';
 import type { ImageType } from './media-types.js';
@@ -125,6 +126,11 @@ export class Transformer {
     return { width, height };
   }
 
+  /** No variant is being made or waits for a slot. */
+  get idle(): boolean {
+    return this.#variants.inFlight === 0 && this.#variants.queued === 0;
+  }
+
   /** Opacity and the dominant colour, from a small copy (JPEG and WebP shrink while decoding). */
   async analyse(bytes: Buffer, type: ImageType): Promise<Pick<ImageFacts, 'opaque' | 'color'>> {
     return this.#analyses.run(async () => {
@@ -140,20 +146,31 @@ export class Transformer {
     });
   }
 
-  /** A variant `width` pixels wide (at most the original's, but for an SVG) in `format`, with no metadata. */
+  /**
+   * A variant `width` pixels wide (at most the original's, or its cut part's, but for an SVG) in
+   * `format`, with no metadata; cut to `crop` when given: the whole picture is scaled so that the
+   * part the shape keeps is `width` wide, then that part is taken.
+   */
   async variant(
     bytes: Buffer,
     type: ImageType,
-    facts: Pick<ImageFacts, 'width'>,
+    facts: Pick<ImageFacts, 'width' | 'height'>,
     width: number,
     format: OutputFormat,
+    crop?: MediaCrop,
   ): Promise<{ body: Buffer; width: number; height: number }> {
     return this.#variants.run(async () => {
-      // An SVG is drawn at the density that gives the width asked (72 dpi is its own size).
-      const density = type === 'svg' ? Math.min(100_000, Math.max(1, (72 * Math.min(width, MAX_SVG_WIDTH)) / facts.width)) : undefined;
+      const kept = crop ? cropWidth(crop, facts.width, facts.height) : facts.width;
+      const wanted = type === 'svg' ? Math.min(width, MAX_SVG_WIDTH) : Math.min(width, kept);
+      // The whole picture's width for that: its own at most (an SVG is drawn at any width).
+      const whole = Math.round((wanted * facts.width) / kept);
+      // An SVG is drawn at the density that gives that width (72 dpi is its own size).
+      const density = type === 'svg' ? Math.min(100_000, Math.max(1, (72 * whole) / facts.width)) : undefined;
       let pipeline = sharp(bytes, this.#input(density))
         .timeout({ seconds: this.#timeoutS })
-        .resize({ width, withoutEnlargement: type !== 'svg' });
+        .resize({ width: whole, withoutEnlargement: type !== 'svg' });
+      // Its height as scaled, never past the scaled picture's edge.
+      if (crop) pipeline = pipeline.extract(cutOf(crop, whole, Math.floor((whole * facts.height) / facts.width)));
       if (format === 'jpeg') pipeline = pipeline.flatten({ background: '#ffffff' });
       pipeline = pipeline[format](ENCODERS[format]);
       const { data, info } = await this.#run(() => pipeline.toBuffer({ resolveWithObject: true }));
@@ -172,4 +189,11 @@ export class Transformer {
       throw mediaError('undecodable', `the image cannot be transformed: ${message}`);
     }
   }
+}
+
+/** The part of a `width` × `height` picture a crop keeps: the whole height of a wider one at its anchor side, else its middle. */
+function cutOf(crop: MediaCrop, width: number, height: number) {
+  const kept = cropWidth(crop, width, height);
+  const tall = Math.min(height, Math.round(kept / MEDIA_CROPS[crop].aspect));
+  return { left: MEDIA_CROPS[crop].anchor === 'right' ? width - kept : 0, top: Math.round((height - tall) / 2), width: kept, height: tall };
 }

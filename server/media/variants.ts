@@ -1,5 +1,5 @@
 /**
- * Image variants, keyed by the original's content hash, the width and the format: a changed
+ * Image variants, keyed by the original's content hash, the crop, the width and the format: a changed
  * original has another hash, so an old variant is never served for it. Kept in memory (bounded
  * in bytes) and, with a cache directory, on disk; lru-cache's fetch() makes one transform for
  * any number of requests asking for the same variant at once.
@@ -10,6 +10,7 @@ import { isContentError } from '../../shared/content-api.js';
 import type { Logger } from '../observability/logger.js';
 import type { MediaMetrics } from '../observability/metrics.js';
 import type { DiskStore } from './disk-store.js';
+import { cropWidth, type MediaCrop } from '../../shared/media-url.js';
 import type { ImageType } from './media-types.js';
 import type { Original } from './originals.js';
 import { OUTPUT_CONTENT_TYPE, type OutputFormat, type Transformer } from './transform.js';
@@ -28,6 +29,7 @@ interface VariantContext {
   original: Original;
   width: number;
   format: OutputFormat;
+  crop: MediaCrop | undefined;
   bytes: () => Promise<{ original: Original; bytes: Buffer }>;
   from?: VariantSource;
 }
@@ -58,17 +60,16 @@ export class Variants {
     return this.#lru.calculatedSize;
   }
 
-  /** The variant of an original at a width and format: from memory, from disk, or made now. */
+  /** The variant of an original at a width and format, cut to a named shape when given: from memory, from disk, or made now. */
   async get(
     original: Original,
-    width: number,
-    format: OutputFormat,
+    { width, format, crop }: Pick<VariantContext, 'width' | 'format' | 'crop'>,
     bytes: VariantContext['bytes'],
   ): Promise<{ variant: Variant; from: VariantSource }> {
-    const key = variantName(original.hash, width, format);
+    const key = variantName(original.hash, width, format, crop);
     const held = this.#lru.get(key);
     if (held) return { variant: held, from: 'memory' };
-    const context: VariantContext = { original, width, format, bytes };
+    const context: VariantContext = { original, width, format, crop, bytes };
     const variant = await this.#lru.fetch(key, { context });
     if (!variant) throw new OriginalChanged('the variant could not be made');
     // A request that joined another's fetch reports where that one found it.
@@ -86,7 +87,14 @@ export class Variants {
     if (original.hash !== context.original.hash) throw new OriginalChanged('the original changed while its variant was made');
     const started = performance.now();
     const made = await this.transformer
-      .variant(bytes, original.type as ImageType, { width: original.width ?? context.width }, context.width, context.format)
+      .variant(
+        bytes,
+        original.type as ImageType,
+        { width: original.width ?? context.width, height: original.height ?? context.width },
+        context.width,
+        context.format,
+        context.crop,
+      )
       .catch((error: unknown) => {
         // A slot refused is counted and logged by the gate; anything else is this original's failure.
         if (!(isContentError(error) && error.code === 'busy')) {
@@ -104,5 +112,12 @@ export class Variants {
   }
 }
 
+/** The width a variant is served at: the one asked, never wider than the original or the part its crop keeps, but an SVG's. */
+export function servedWidth(original: Original, width: number, crop: MediaCrop | undefined): number {
+  if (original.type === 'svg') return width;
+  return Math.min(width, crop ? cropWidth(crop, original.width!, original.height!) : original.width!);
+}
+
 /** A variant's name, in memory and on disk. */
-const variantName = (hash: string, width: number, format: OutputFormat) => `variants/${hash.slice(0, 2)}/${hash}-${width}.${format}`;
+const variantName = (hash: string, width: number, format: OutputFormat, crop: MediaCrop | undefined) =>
+  `variants/${hash.slice(0, 2)}/${hash}-${crop ? `${crop}-` : ''}${width}.${format}`;

@@ -68,6 +68,8 @@ export interface PageHandlerDeps {
   admission: Pick<Admission, 'refuseRender' | 'admitCall' | 'charge' | 'budgetOf'>;
   /** Each client's renders, a few at once. */
   lanes: RenderLanes;
+  /** Told the srcsets of the pictures a rendered page preloads, whose variants for phones are then made ahead (media/ahead.ts). */
+  firstScreen?: ((srcsets: readonly string[]) => void) | undefined;
   /** The stale windows pages are sent with, as API answers are. */
   windows: Pick<Config, 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S'>;
   log: Logger;
@@ -242,6 +244,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
           ...rateLimitHeaders(status === 429 ? (budget ?? deps.admission.budgetOf(undefined, reads.retryAfterS ?? 1)) : budget),
         ]);
         if (encoder) encoder.pipe(res);
+        deps.firstScreen?.(page.firstScreen);
         out.write(head);
         if (observed) observed.bytes += Buffer.byteLength(head);
         stream.pipe(sink);

@@ -66,5 +66,41 @@ export async function stopSiteAndChromium({ svc, browser }: { svc?: RunningServi
   await svc?.close();
 }
 
+/** Scrolls through the page, so that lazy pictures load, waits for them, and back to the top. */
+export async function loadPictures(page: Page) {
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
+      scrollTo(0, y);
+      await new Promise(requestAnimationFrame);
+    }
+    scrollTo(0, 0);
+    // Those drawn (a picture hidden at this width is never fetched), once they have loaded or failed.
+    const drawn = Array.from(document.images).filter((img) => img.getBoundingClientRect().width > 0);
+    const loading = drawn.filter((img) => !img.complete);
+    await Promise.all(
+      loading.map(
+        (img) =>
+          new Promise((done) => {
+            img.addEventListener('load', done, { once: true });
+            img.addEventListener('error', done, { once: true });
+          }),
+      ),
+    );
+  });
+}
+
 /** Problems on the console, but the 404 page's own status. */
 export const consoleProblems = (w: WatchedPage) => w.problems.filter((p) => !/status of 404/.test(p));
+
+/**
+ * Opens the header's search as a visitor would, the 搜索 button on a wide screen or the menu on a
+ * phone, and types `words` until its suggestions are drawn.
+ */
+export async function openHeaderSearch(page: Page, words: string): Promise<void> {
+  const toggle = page.locator('.search-toggle');
+  if (await toggle.isVisible()) await toggle.click();
+  else await page.locator('.menu-toggle').click();
+  const field = page.locator('.site-header .search-input:visible');
+  await field.fill(words);
+  await page.locator('.site-header .search-option').first().waitFor({ state: 'visible' });
+}

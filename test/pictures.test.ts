@@ -1,0 +1,211 @@
+/**
+ * Pictures as a visitor sees them, in real Chromium against the built service: a content picture
+ * whose address fails (its request aborted on purpose) leaves its placeholder, the item's colour
+ * and a neutral mark, never the browser's broken-image icon or its alt text; and no picture is
+ * drawn larger than the variant the browser chose (its `sizes` match the layout in both text
+ * sizes, at every width).
+ */
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../client/route-table.js';
+import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
+import { MEDIA_PREFIX } from '../shared/media-url.js';
+import { consoleProblems, gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { sampleUrl } from './support/sample-urls.js';
+import { type RunningService } from './support/start-service.js';
+
+/** Pages with every kind of content picture: banner, icons, portraits, covers, tiles, posters. */
+const PLACEHOLDER_URLS = ['/', '/zjxz/index', sampleUrl('/zjxz/detail'), sampleUrl('/hzhf/kpzsDetail'), '/gjws/index', '/jtjj/qyhcp'];
+
+/**
+ * Hides the placeholder's mark and what is designed to lie on a picture (the banner's fade, a
+ * film's play button), so that what is left of a failed picture must be one colour.
+ */
+const NO_MARK = 'img[data-bleed] { mask-image: none !important; --mark: none !important } .film-cover::after { content: none !important }';
+
+/** The share of a screenshot's region whose pixels stray from its commonest colour (by more than 8 in a channel). */
+async function stray(page: Page, clip: { x: number; y: number; width: number; height: number }) {
+  const png = await page.screenshot({ clip });
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const counts = new Map<number, number>();
+  for (let i = 0; i < data.length; i += info.channels) {
+    const key = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const common = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+  const ground = [common >> 16, (common >> 8) & 255, common & 255];
+  let off = 0;
+  for (let i = 0; i < data.length; i += info.channels) if (ground.some((g, c) => Math.abs(data[i + c]! - g) > 8)) off++;
+  return off / (data.length / info.channels);
+}
+
+/**
+ * Each failed picture drawn on the page: whether its box, its mark hidden, is one colour (no icon,
+ * no alt text), and whether its mark shows in its middle; and that no failed picture widens the
+ * page. One line per fault.
+ */
+async function brokenLooks(page: Page, url: string): Promise<string[]> {
+  const found: string[] = [];
+  const failed = page.locator('img[data-bleed]');
+  const count = await failed.count();
+  let checked = 0;
+  for (let i = 0; i < count; i++) {
+    const img = failed.nth(i);
+    const state = await img.evaluate((el: HTMLImageElement) => {
+      const r = el.getBoundingClientRect();
+      const hidden = el.closest('[hidden], [inert], .sr-only') || getComputedStyle(el).visibility === 'hidden';
+      return { drawn: r.width > 8 && r.height > 8 && !hidden, failed: el.complete && el.naturalWidth === 0 };
+    });
+    if (!state.drawn) continue;
+    if (!state.failed) {
+      found.push(`${url}: picture ${i} loaded although its address fails`);
+      continue;
+    }
+    // In the middle of the window: clear of the fixed header.
+    await img.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const box = (await img.boundingBox())!;
+    // Its content box (a frame of padding is its own design), inside its rounded corners, within the viewport.
+    const edge = await img.evaluate((el) => {
+      const cs = getComputedStyle(el);
+      const z = el.currentCSSZoom;
+      const corner = parseFloat(cs.borderTopLeftRadius) * 0.3;
+      const side = (s: 'Top' | 'Right' | 'Bottom' | 'Left') =>
+        (parseFloat(cs[`padding${s}`]) + parseFloat(cs[`border${s}Width`]) + corner) * z + 2;
+      return { top: side('Top'), right: side('Right'), bottom: side('Bottom'), left: side('Left') };
+    });
+    const viewport = page.viewportSize()!;
+    const left = Math.max(0, box.x) + edge.left;
+    const top = Math.max(0, box.y) + edge.top;
+    const clip = {
+      x: left,
+      y: top,
+      width: Math.min(box.x + box.width, viewport.width) - edge.right - left,
+      height: Math.min(box.y + box.height, viewport.height) - edge.bottom - top,
+    };
+    if (clip.width < 4 || clip.height < 4) continue;
+    const style = await page.addStyleTag({ content: NO_MARK });
+    const bare = await stray(page, clip);
+    await style.evaluate((el) => (el as Element).remove());
+    const middle = { x: box.x + box.width * 0.3, y: box.y + box.height * 0.3, width: box.width * 0.4, height: box.height * 0.4 };
+    const marked = await stray(page, middle);
+    checked++;
+    const name = `${url}: ${await img.getAttribute('class')} ${await img.getAttribute('alt')}`;
+    if (bare > 0.005) found.push(`${name}: more than its colour is drawn (${(bare * 100).toFixed(1)} % of it)`);
+    if (marked < 0.05) found.push(`${name}: no mark in its middle (${(marked * 100).toFixed(1)} % of it)`);
+  }
+  if (checked === 0) found.push(`${url}: no failed picture was drawn`);
+  // Nor does a failed picture widen what holds it.
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  if (wide > 1) found.push(`${url}: the page is ${wide} px wider than the window`);
+  return found;
+}
+
+/** Every page, and the 404 page. */
+const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
+
+/**
+ * Content pictures drawn wider, in device pixels, than the variant the browser chose from their
+ * srcset (by their `sizes`), when a wider one was on offer. One line each.
+ */
+function upscaled(page: Page) {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const img of Array.from(document.querySelectorAll<HTMLImageElement>('img[srcset]'))) {
+      const r = img.getBoundingClientRect();
+      if (r.width === 0 || !img.complete || img.naturalWidth === 0 || img.closest('[hidden], [inert]')) continue;
+      const candidates = img.srcset.split(', ').map((c) => {
+        const [url, w] = c.split(' ');
+        return { url: new URL(url!, location.href).href, width: parseInt(w!, 10) };
+      });
+      const chosen = candidates.find((c) => c.url === img.currentSrc);
+      if (!chosen) continue;
+      // The content box as drawn (zoom included), and the picture's width in it (object-fit).
+      const cs = getComputedStyle(img);
+      const zoom = img.currentCSSZoom;
+      const w = r.width - (parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + parseFloat(cs.borderLeftWidth) * 2) * zoom;
+      const h = r.height - (parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + parseFloat(cs.borderTopWidth) * 2) * zoom;
+      const aspect = img.naturalWidth / img.naturalHeight;
+      const drawn = cs.objectFit === 'cover' ? Math.max(w, h * aspect) : cs.objectFit === 'contain' ? Math.min(w, h * aspect) : w;
+      const needed = drawn * devicePixelRatio;
+      const widest = Math.max(...candidates.map((c) => c.width));
+      if (chosen.width < needed * 0.97 && chosen.width < widest)
+        found.push(
+          `${img.className || img.parentElement!.className}: ${chosen.width}w drawn ${Math.round(needed)} px wide (sizes "${img.sizes}")`,
+        );
+    }
+    return found;
+  });
+}
+
+describe('pictures, in Chromium', () => {
+  let svc: RunningService;
+  let browser: Browser;
+  beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
+  afterAll(() => stopSiteAndChromium({ svc, browser }));
+
+  it.each([1280, 390])(
+    'at %i px a picture that fails to load leaves its placeholder: its colour and a mark, no broken-image icon',
+    async (width) => {
+      const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
+      await w.page.route(
+        (u) => u.pathname.startsWith(`${MEDIA_PREFIX}/`),
+        (route) => route.abort(),
+      );
+      // The carousel holds still.
+      await w.page.emulateMedia({ reducedMotion: 'reduce' });
+      const found: string[] = [];
+      for (const url of PLACEHOLDER_URLS) {
+        await gotoHydrated(w.page, svc.url + url);
+        await loadPictures(w.page);
+        found.push(...(await brokenLooks(w.page, url)));
+      }
+      expect(found).toEqual([]);
+      // The aborted requests are the only problems on the console.
+      expect(w.problems.filter((p) => !/net::ERR_FAILED/.test(p))).toEqual([]);
+      await w.page.context().close();
+    },
+    180_000,
+  );
+
+  it.each([
+    { width: 1920, large: false },
+    { width: 1920, large: true },
+    { width: 1280, large: false },
+    { width: 1280, large: true },
+    { width: 768, large: false },
+    { width: 768, large: true },
+    { width: 390, large: false },
+    { width: 390, large: true },
+  ])(
+    'every page at $width px (large text: $large): no picture is drawn larger than the variant its sizes chose',
+    async ({ width, large }) => {
+      const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
+      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+      const found: string[] = [];
+      for (const url of URLS) {
+        await gotoHydrated(w.page, svc.url + url);
+        await loadPictures(w.page);
+        found.push(...(await upscaled(w.page)).map((u) => `${url}: ${u}`));
+      }
+      expect(found).toEqual([]);
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    },
+    180_000,
+  );
+
+  it('finds the browser\u2019s icon where nothing stands in for a failed picture', async () => {
+    const w = await openPage(browser, { width: 1280, height: 900 });
+    await w.page.route(
+      (u) => u.pathname.startsWith(`${MEDIA_PREFIX}/`),
+      (route) => route.abort(),
+    );
+    await gotoHydrated(w.page, `${svc.url}/zjxz/index`);
+    await loadPictures(w.page);
+    await w.page.addStyleTag({ content: 'img[data-bleed]::before, img[data-bleed]::after { content: none !important }' });
+    const found = await brokenLooks(w.page, '/zjxz/index');
+    expect(found.some((f) => /expert-avatar media .+: more than its colour is drawn/.test(f))).toBe(true);
+    await w.page.context().close();
+  });
+});

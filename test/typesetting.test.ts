@@ -1,0 +1,171 @@
+/**
+ * Typesetting as drawn, measured in real Chromium against the built service on every page and
+ * the 404 page (the search page with results, and the header's search with its suggestions), at
+ * 1920, 1280 and 390 px in the standard and the large-text mode: no title,
+ * summary or heading ends with a line of one character, and none breaks inside a listed term
+ * (client/typeset.ts, docs/product/typesetting.md).
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../client/route-table.js';
+import { TERMS } from '../client/typeset.js';
+import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
+import { consoleProblems, gotoHydrated, openHeaderSearch, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { sampleUrl } from './support/sample-urls.js';
+import { type RunningService } from './support/start-service.js';
+
+/** Every page, and the 404 page. */
+const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
+
+/** Titles, summaries and headings: what is read first and shows its last line. */
+const TYPESET_SELECTOR = [
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  '.page-banner-title',
+  '.page-banner-lead',
+  '.slide-title',
+  '.slide-subtitle',
+  '.section-lead',
+  '.card-title',
+  '.card-text',
+  '.row-title',
+  '.row-text',
+  '.treatment-tile p',
+  '.intl-summary',
+  '.intl-lead',
+  '.article-summary',
+  '.film-summary',
+  '.expert-specialty',
+  '.panel-text',
+  '.booking-prompt p',
+  '.empty-state',
+  '.search-result-title',
+  '.search-result-snippet',
+  '.search-empty-title',
+  '.search-option-title',
+  '.panel-hospital-name',
+  '.text-prompt p',
+].join(', ');
+
+/**
+ * Each title, summary and heading drawn on the page, cut into its lines as drawn: a line of one
+ * character at its end (punctuation does not count; a text its clamp cuts has no end to judge),
+ * and a listed term whose characters are not all on one line. One entry per fault.
+ */
+function typesetFaults(page: Page) {
+  return page.evaluate(
+    ({ selector, terms }) => {
+      const found: string[] = [];
+      const shown = (el: Element) => {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0 || el.closest('[hidden], [inert], .sr-only')) return false;
+        return getComputedStyle(el).visibility !== 'hidden';
+      };
+      const letter = (ch: string) => !/^[\p{P}\p{S}\s\u2060]$/u.test(ch);
+      for (const el of Array.from(document.querySelectorAll(selector))) {
+        if (!shown(el)) continue;
+        const box = el.getBoundingClientRect();
+        // The element's characters, each with the line it is drawn on.
+        const chars: { ch: string; line: number; cut: boolean }[] = [];
+        let line = -1;
+        let lastTop = -Infinity;
+        let lastHeight = 0;
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+          if (!shown(node.parentElement!)) continue;
+          for (let i = 0; i < node.data.length;) {
+            const ch = String.fromCodePoint(node.data.codePointAt(i)!);
+            range.setStart(node, i);
+            range.setEnd(node, i + ch.length);
+            i += ch.length;
+            const rect = range.getClientRects()[0];
+            if (!rect || rect.width === 0 || ch === '\u2060') continue;
+            if (rect.top > lastTop + lastHeight / 2) {
+              line++;
+              lastTop = rect.top;
+              lastHeight = rect.height;
+            }
+            chars.push({ ch, line, cut: rect.bottom > box.bottom + 1 });
+          }
+        }
+        if (chars.length === 0) continue;
+        const text = chars.map((c) => c.ch).join('');
+        const name = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${text.slice(0, 24)}」`;
+        const clamped = chars.some((c) => c.cut);
+        const lines = chars.at(-1)!.line + 1;
+        if (!clamped && lines > 1) {
+          const last = chars.filter((c) => c.line === lines - 1 && letter(c.ch));
+          if (last.length === 1) found.push(`${name}: its last line is one character (${last[0]!.ch})`);
+        }
+        // Terms as a reader meets them, left to right, longer first (青光眼科 holds 青光眼, not 眼科).
+        for (const match of text.matchAll(new RegExp(terms.join('|'), 'g'))) {
+          const on = chars.slice(match.index, match.index + match[0].length);
+          if (on.some((c) => c.cut)) continue;
+          if (new Set(on.map((c) => c.line)).size > 1) found.push(`${name}: breaks inside ${match[0]}`);
+        }
+      }
+      return found;
+    },
+    { selector: TYPESET_SELECTOR, terms: [...TERMS] },
+  );
+}
+
+describe('typesetting, in Chromium', () => {
+  let svc: RunningService;
+  let browser: Browser;
+  beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
+  afterAll(() => stopSiteAndChromium({ svc, browser }));
+
+  it.each([
+    { width: 1920, large: false },
+    { width: 1920, large: true },
+    { width: 1280, large: false },
+    { width: 1280, large: true },
+    { width: 390, large: false },
+    { width: 390, large: true },
+  ])(
+    'every page at $width px (large text: $large): no title, summary or heading ends with one character or breaks inside a term',
+    async ({ width, large }) => {
+      const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
+      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+      const found: string[] = [];
+      for (const url of URLS) {
+        await gotoHydrated(w.page, svc.url + url);
+        found.push(...(await typesetFaults(w.page)).map((f) => `${url}: ${f}`));
+      }
+      // The header's search, its suggestions drawn.
+      await gotoHydrated(w.page, svc.url + '/');
+      await openHeaderSearch(w.page, '白内障');
+      found.push(...(await typesetFaults(w.page)).map((f) => `header search: ${f}`));
+      expect(found).toEqual([]);
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    },
+    120_000,
+  );
+
+  it('finds what it is asked to find: a lonely last character, a term broken across lines', async () => {
+    const w = await openPage(browser, { width: 1280, height: 900 });
+    await gotoHydrated(w.page, `${svc.url}/`);
+    expect(await typesetFaults(w.page)).toEqual([]);
+    await w.page.evaluate(() => {
+      const lead = document.querySelector<HTMLElement>('.section-lead')!;
+      Object.assign(lead.style, { width: '10em', textWrap: 'wrap' });
+      lead.textContent = '一二三四五六七八九十一';
+      const title = document.querySelector<HTMLElement>('.card-title, .row-title, h3')!;
+      Object.assign(title.style, { width: '4em', textWrap: 'wrap' });
+      title.textContent = '一二三白内障';
+    });
+    const found = await typesetFaults(w.page);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/its last line is one character \(一\)$/),
+        expect.stringMatching(/breaks inside 白内障$/),
+      ]),
+    );
+    await w.page.context().close();
+  });
+});
