@@ -185,8 +185,10 @@ describe('in Chromium', () => {
     await page.locator('a.nav-link', { hasText: '专家团队' }).click();
     await expect.poll(() => page.title()).toBe('专家团队');
     expect(new URL(page.url()).pathname).toBe('/zjxz/index');
+    // The expert page's portraits, each made on its first request, may hold the browser's six
+    // connections to the site for a few seconds: the next page's script and data wait for one.
     await page.locator('a.nav-link', { hasText: '联系我们' }).click();
-    await expect.poll(() => page.title()).toBe('联系我们');
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('联系我们');
     await page.goBack();
     await expect.poll(() => page.title()).toBe('专家团队');
     expect(problems).toEqual([]);
