@@ -39,7 +39,7 @@ describe("a phone's first screen", () => {
 describe('a page rendered for the first time', () => {
   let svc: RunningService;
   beforeAll(async () => {
-    svc = await startService({ MEDIA_TRANSFORMS: '2' });
+    svc = await startService({ MEDIA_TRANSFORMS: '2', MEDIA_MAKE_AHEAD: 'on' });
   });
   afterAll(() => svc.close());
 

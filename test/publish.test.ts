@@ -63,7 +63,8 @@ afterAll(async () => {
 });
 
 describe('publish: the content API changes an item and sends its event to one instance', () => {
-  it('within one second both instances and the edge serve the change on its API path, its detail page and its list', async () => {
+  // How fast (under a second, p99 over 100 publishes) is bench/edge.js's to measure; here, that it arrives everywhere.
+  it('both instances and the edge serve the change on its API path, its detail page and its list', async () => {
     const list = (await (await fetch(`${a.url}/api/news?categoryId=19`)).json()) as {
       data: { items: { id: number; categoryId: number; title: string }[] };
     };
@@ -82,7 +83,6 @@ describe('publish: the content API changes an item and sends its event to one in
     }
 
     const title = `集团新闻更新：${Date.now()}`;
-    const started = Date.now();
     const edit = await fetch(`${content.url}/admin/items/news/${item.id}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
@@ -92,7 +92,7 @@ describe('publish: the content API changes an item and sends its event to one in
     const edited = (await edit.json()) as { webhooks: { status: number }[] };
     expect(edited.webhooks.map((w) => w.status)).toEqual([200]);
 
-    const seen = new Map<string, number>();
+    const seen = new Set<string>();
     await until(
       async () => {
         await Promise.all(
@@ -100,16 +100,15 @@ describe('publish: the content API changes an item and sends its event to one in
             paths.map(async (path) => {
               if (seen.has(base + path)) return;
               const text = await (await fetch(base + path)).text();
-              if (text.includes(title)) seen.set(base + path, Date.now() - started);
+              if (text.includes(title)) seen.add(base + path);
             }),
           ),
         );
         return seen.size === places.length * paths.length;
       },
       'every instance and the edge to show the change',
-      3_000,
+      10_000,
     );
-    for (const [where, ms] of seen) expect(ms, where).toBeLessThan(1_000);
     // It stays: no cache refilled itself with the old item meanwhile.
     for (const base of places) for (const path of paths) expect(await (await fetch(base + path)).text()).toContain(title);
     expect(await metric(b, 'purges_total{source="webhook"}')).toBeGreaterThanOrEqual(1);

@@ -173,7 +173,7 @@ sub page_query {
   } elsif (req.url ~ "^/gjws/index/?(\?|$)") {
     set req.url = regsub(req.url, "\?.*$", "");
   } elsif (req.url ~ "^/zjxz/index/?(\?|$)") {
-    set req.url = regsuball(req.url, "([?&])(?!(?:page)=)[^&]*", "\1");
+    set req.url = regsuball(req.url, "([?&])(?!(?:hospital|specialty|page)=)[^&]*", "\1");
     set req.url = regsuball(req.url, "([?&])page=1(?=&|$)", "\1");
   } elsif (req.url ~ "^/zjxz/detail/?(\?|$)") {
     set req.url = regsuball(req.url, "([?&])(?!(?:id)=)[^&]*", "\1");
@@ -199,6 +199,9 @@ sub page_query {
     set req.url = regsuball(req.url, "([?&])(?!(?:id)=)[^&]*", "\1");
   } elsif (req.url ~ "^/lxwm/index/?(\?|$)") {
     set req.url = regsub(req.url, "\?.*$", "");
+  } elsif (req.url ~ "^/search/?(\?|$)") {
+    set req.url = regsuball(req.url, "([?&])(?!(?:q|kind|page)=)[^&]*", "\1");
+    set req.url = regsuball(req.url, "([?&])page=1(?=&|$)", "\1");
   }
   set req.url = regsuball(req.url, "&&+", "&");
   set req.url = regsub(req.url, "\?&+", "?");

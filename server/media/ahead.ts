@@ -42,6 +42,8 @@ export class MadeAhead {
    * are only logged; `quiet` says that no visitor's transform runs or waits.
    */
   constructor(
+    /** Off (MEDIA_MAKE_AHEAD): nothing is made ahead. */
+    private readonly enabled: boolean,
     private readonly make: (path: string) => Promise<void>,
     private readonly quiet: () => boolean,
     private readonly log: Logger,
@@ -49,6 +51,7 @@ export class MadeAhead {
 
   /** Makes the phone's variants of the pictures a rendered page preloads (their srcsets). */
   page(srcsets: readonly string[]): void {
+    if (!this.enabled) return;
     for (const path of srcsets.flatMap(phoneVariants)) {
       if (this.#asked.has(path) || this.#waiting.length >= MAX_WAITING) continue;
       if (this.#asked.size >= MAX_WAITING * 16) this.#asked.clear();

@@ -123,6 +123,7 @@ export class MediaEndpoint {
     metrics.mediaBytes.originals = () => this.#originals.bytesHeld;
     metrics.mediaBytes.disk = () => disk?.bytes ?? 0;
     this.ahead = new MadeAhead(
+      config.MEDIA_MAKE_AHEAD === 'on',
       (path) => this.#makeAhead(path),
       () => this.#transformer.idle,
       log,

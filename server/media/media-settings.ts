@@ -34,6 +34,12 @@ export const MEDIA_SETTINGS = {
     .describe(
       'image transforms at once (a queue of sixteen per transform waits behind them, up to 5 s; past it, 503 `busy`), and half as many analyses of new originals in a lane of their own; default: the number of cores',
     ),
+  MEDIA_MAKE_AHEAD: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      'whether the phone-sized AVIF variants of the pictures a rendered page preloads are made in the background, while no visitor’s transform runs or waits (docs/decisions/039); `off`: made when first asked for',
+    ),
   MEDIA_CACHE_MAX_BYTES: int(1024 * 1024, 16 * 1024 * 1024 * 1024)
     .default(64 * 1024 * 1024)
     .describe('bound of the in-memory media caches: three quarters for variants, a quarter for the originals they are made from'),

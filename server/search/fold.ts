@@ -12,14 +12,19 @@ const fromHongKong = Converter({ from: 'hk', to: 'cn' });
 const HAN = /\p{Script=Han}/u;
 /** Each Han character as the tables fold it, learnt once: a table's walk per character is the slow part of indexing. */
 const folded = new Map<string, string>();
+/**
+ * Characters learnt at most: far more than the content uses (the index learns those first), so
+ * that queries of rare characters cannot grow it past a megabyte or two; past it, they are folded
+ * without being kept.
+ */
+const FOLDED_MAX = 20_000;
 
 /** A Han character in simplified form (alone, as both content and queries are folded: alike, if not always as in a phrase). */
 function simplified(char: string): string {
   let out = folded.get(char);
   if (out === undefined) {
     out = fromHongKong(fromTaiwan(char));
-    // Bounded by the characters there are (about 100,000 in Unicode's Han blocks).
-    folded.set(char, out);
+    if (folded.size < FOLDED_MAX) folded.set(char, out);
   }
   return out;
 }

@@ -24,6 +24,8 @@ export async function startService(env: Record<string, string> = {}, options: { 
   // many misses and renders over many connections from one address, on a machine busy with other test files.
   // So is real-user measurement, whose beacons would add requests to what browser suites count.
   // The search index is built when first searched: most tests count the calls to the content API.
+  // Nothing is made ahead for phones: that work, while test files run side by side, would only
+  // make the pictures the browser suites ask for wait.
   const config = loadConfig({
     LOG_LEVEL: 'info',
     RUM_SAMPLE_RATE: '0',
@@ -32,6 +34,7 @@ export async function startService(env: Record<string, string> = {}, options: { 
     MAX_CONNECTIONS_PER_CLIENT: '100000',
     RENDERS_PER_CLIENT: '0',
     SEARCH_INDEX: 'first-use',
+    MEDIA_MAKE_AHEAD: 'off',
     ...env,
   });
   // At LOG_LEVEL (info unless a test says): every line written is kept for the test to read.
