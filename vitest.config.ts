@@ -2,6 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 const IMAGE = 'test/deploy.test.ts';
+/**
+ * Suites that time what Chromium does after a click: a client-side navigation must paint soon
+ * after it for Chromium to count it as one (soft navigations, which web-vitals reports as views of
+ * their own), and the next page must not wait behind portraits made on demand by a machine busy
+ * with seventy other files. They run last, by themselves.
+ */
+const ALONE = ['test/rum-browser.test.ts', 'test/browser.test.ts'];
 
 /**
  * The tiers. A test file that drives a tool from Debian's packages (Chromium, redis-server,
@@ -31,10 +38,12 @@ export default defineConfig({
         extends: true,
         test: { name: 'quick', include: ['test/**/*.test.{ts,tsx}'], exclude: [IMAGE, ...needsMachine], sequence: { groupOrder: 0 } },
       },
-      { extends: true, test: { name: 'machine', include: needsMachine, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'machine', include: needsMachine, exclude: ALONE, sequence: { groupOrder: 0 } } },
       // Building the image takes both cores for a minute or more: it runs after the rest, alone, so
       // that it never slows the browser suites beside it.
       { extends: true, test: { name: 'deploy', include: [IMAGE], sequence: { groupOrder: 1 } } },
+      // One after the other, each alone.
+      ...ALONE.map((file, i) => ({ extends: true, test: { name: `alone-${i + 1}`, include: [file], sequence: { groupOrder: 2 + i } } })),
     ],
   },
 });

@@ -179,7 +179,7 @@ describe('in Chromium', () => {
     await page.context().close();
   });
 
-  it('the title is right after client-side navigation', async () => {
+  it('the title is right after client-side navigation', { timeout: 60_000 }, async () => {
     const { page, problems } = await openPage(browser);
     await gotoHydrated(page, `${svc.url}/`);
     await page.locator('a.nav-link', { hasText: '专家团队' }).click();
@@ -188,7 +188,7 @@ describe('in Chromium', () => {
     // The expert page's portraits, each made on its first request, may hold the browser's six
     // connections to the site for a few seconds: the next page's script and data wait for one.
     await page.locator('a.nav-link', { hasText: '联系我们' }).click();
-    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('联系我们');
+    await expect.poll(() => page.title(), { timeout: 30_000 }).toBe('联系我们');
     await page.goBack();
     await expect.poll(() => page.title()).toBe('专家团队');
     expect(problems).toEqual([]);

@@ -99,26 +99,31 @@ describe('search in Chromium', () => {
     await page.context().close();
   });
 
-  it('without JavaScript: the header form opens and submits, and the search page shows results by kind, paged', async () => {
-    const w = await openPage(browser, { width: 1280, height: 900, javaScriptEnabled: false });
-    const { page } = w;
-    await page.goto(`${svc.url}/`);
-    await page.locator('summary.search-toggle').click();
-    await page.locator('#header-search').fill('眼');
-    await page.locator('#header-search').press('Enter');
-    await page.waitForURL((url) => url.pathname === '/search' && url.searchParams.get('q') === '眼');
-    expect(await page.locator('.search-result').count()).toBe(10);
-    // The kinds are links; the pages too.
-    await page.locator('.filter-tabs a', { hasText: '专家医生' }).click();
-    await page.waitForURL((url) => url.searchParams.get('kind') === 'expert');
-    expect(await page.locator('.search-result-kind').allInnerTexts()).toEqual(expect.arrayContaining(['专家医生']));
-    expect(new Set(await page.locator('.search-result-kind').allInnerTexts())).toEqual(new Set(['专家医生']));
-    await page.locator('.pagination a', { hasText: '下一页' }).click();
-    await page.waitForURL((url) => url.searchParams.get('page') === '2');
-    expect(await page.locator('.search-result').count()).toBeGreaterThan(0);
-    expect(consoleProblems(w)).toEqual([]);
-    await page.context().close();
-  });
+  // Several pages without JavaScript, each drawn anew: longer than one test's default on a busy machine.
+  it(
+    'without JavaScript: the header form opens and submits, and the search page shows results by kind, paged',
+    { timeout: 90_000 },
+    async () => {
+      const w = await openPage(browser, { width: 1280, height: 900, javaScriptEnabled: false });
+      const { page } = w;
+      await page.goto(`${svc.url}/`);
+      await page.locator('summary.search-toggle').click();
+      await page.locator('#header-search').fill('眼');
+      await page.locator('#header-search').press('Enter');
+      await page.waitForURL((url) => url.pathname === '/search' && url.searchParams.get('q') === '眼');
+      expect(await page.locator('.search-result').count()).toBe(10);
+      // The kinds are links; the pages too.
+      await page.locator('.filter-tabs a', { hasText: '专家医生' }).click();
+      await page.waitForURL((url) => url.searchParams.get('kind') === 'expert');
+      expect(await page.locator('.search-result-kind').allInnerTexts()).toEqual(expect.arrayContaining(['专家医生']));
+      expect(new Set(await page.locator('.search-result-kind').allInnerTexts())).toEqual(new Set(['专家医生']));
+      await page.locator('.pagination a', { hasText: '下一页' }).click();
+      await page.waitForURL((url) => url.searchParams.get('page') === '2');
+      expect(await page.locator('.search-result').count()).toBeGreaterThan(0);
+      expect(consoleProblems(w)).toEqual([]);
+      await page.context().close();
+    },
+  );
 
   it('axe finds no violation with the suggestions open, at 1280 and 390 px', async () => {
     for (const width of [1280, 390]) {
