@@ -190,7 +190,7 @@ describe('in Chromium', () => {
     await page.locator('a.nav-link', { hasText: '联系我们' }).click();
     await expect.poll(() => page.title(), { timeout: 30_000 }).toBe('联系我们');
     await page.goBack();
-    await expect.poll(() => page.title()).toBe('专家团队');
+    await expect.poll(() => page.title(), { timeout: 20_000 }).toBe('专家团队');
     expect(problems).toEqual([]);
     await page.context().close();
   });
