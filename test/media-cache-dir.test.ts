@@ -3,7 +3,7 @@
  * serves without fetching or transforming again; a corrupt file is ignored and made again; the
  * directory stays within its bound.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,11 +78,16 @@ describe('media cache directory', () => {
     }
   });
 
-  it('ignores a partial or corrupt file, makes it again, and drops temporary files left behind', async () => {
+  it('ignores a partial or corrupt file, makes it again, and drops temporary files a crash left behind, not one being written', async () => {
     const variant = filesUnder(dir).find((f) => f.path.endsWith('-640.avif'))!;
     writeFileSync(variant.path, readFileSync(variant.path).subarray(0, 100));
     const stray = join(dir, 'variants', 'left-by-a-crash.avif.1a2b3c.tmp');
     writeFileSync(stray, 'partial');
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(stray, anHourAgo, anHourAgo);
+    // Another process's write under way, in a directory the starting service shares: left alone.
+    const underWay = join(dir, 'variants', 'being-written.avif.4d5e6f.tmp');
+    writeFileSync(underWay, 'partial');
     const svc = await startService(env());
     try {
       const res = await fetch(svc.url + asked()[0][0], { headers: { accept: AVIF } });
@@ -91,7 +96,11 @@ describe('media cache directory', () => {
       const body = Buffer.from(await res.arrayBuffer());
       expect(svc.logs.some((l) => l.msg === 'media cache file is partial or corrupt: ignored, and made again')).toBe(true);
       await until(() => statSync(variant.path).size > body.length, 'the variant written again');
-      expect(filesUnder(dir).some((f) => f.path.endsWith('.tmp'))).toBe(false);
+      expect(
+        filesUnder(dir)
+          .filter((f) => f.path.endsWith('.tmp'))
+          .map((f) => f.path),
+      ).toEqual([underWay]);
     } finally {
       await svc.close();
     }

@@ -14,6 +14,11 @@ const MAGIC = Buffer.from('MTM1');
 const HEADER = MAGIC.length + 4 + 32;
 /** A full directory is pruned to this share of its bound, so that pruning is not done on every write. */
 const PRUNE_TO = 0.9;
+/**
+ * A temporary file older than this was left by a crash; a younger one may be another process's
+ * write under way (every worker, or instances sharing a volume, index the directory as they start).
+ */
+const CRASH_LEFTOVER_MS = 10 * 60_000;
 
 export class DiskStore {
   /** Every file of the store with its size, least recently used first (a Map keeps insertion order). */
@@ -111,18 +116,21 @@ export class DiskStore {
     }
   }
 
-  /** Reads what the directory holds (oldest first, by modification time) and drops temporary files left by a crash. */
+  /**
+   * Reads what the directory holds (oldest first, by modification time) and drops temporary files
+   * left by a crash.
+   */
   async #index(): Promise<void> {
     await mkdir(this.root, { recursive: true });
     const found: { name: string; size: number; mtime: number }[] = [];
     for (const entry of await readdir(this.root, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile()) continue;
       const path = join(entry.parentPath, entry.name);
+      const info = await stat(path).catch(() => undefined);
       if (entry.name.endsWith('.tmp')) {
-        await rm(path, { force: true });
+        if (info && Date.now() - info.mtimeMs > CRASH_LEFTOVER_MS) await rm(path, { force: true });
         continue;
       }
-      const info = await stat(path).catch(() => undefined);
       if (info) found.push({ name: path.slice(this.root.length + 1), size: info.size, mtime: info.mtimeMs });
     }
     found.sort((a, b) => a.mtime - b.mtime);
