@@ -31,8 +31,9 @@ export default defineConfig({
     // Browser suites start Chromium; two workers suit the two cores.
     maxWorkers: 2,
     setupFiles: ['test/support/fail-on-console.ts'],
-    // The demo content's photos, drawn once for every test file (test/support/draw-uploads.ts).
-    globalSetup: ['test/support/draw-uploads.ts'],
+    // The demo content's photos, drawn once for every test file (test/support/draw-uploads.ts), and
+    // the browser suites' media cache directory (test/support/browser-suites-media.ts).
+    globalSetup: ['test/support/draw-uploads.ts', 'test/support/browser-suites-media.ts'],
     projects: [
       {
         extends: true,
