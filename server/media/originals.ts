@@ -20,7 +20,7 @@ import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js'
 import type { DiskStore } from './disk-store.js';
 import { isImageType, sniff, type SourceType } from './media-types.js';
 import { mediaError, MediaError, type OriginClient } from './origin-client.js';
-import type { Transformer } from './transform.js';
+import { IMAGE_WAIT_MS, type Transformer } from './transform.js';
 
 export interface Original {
   url: string;
@@ -86,12 +86,11 @@ const RECHECK_MS = 5_000;
 /**
  * Calls to origins at once, each holding its answer's bytes until they are looked at: the bound
  * of the originals in memory that no cache counts. The rest wait without bytes (a first view's
- * forty images, a few pages' worth); past the queue, or after 5 s, 503 `busy` before anything is
+ * forty images, a few pages' worth); past the queue, or after IMAGE_WAIT_MS, 503 `busy` before anything is
  * fetched, so that a burst of new images is refused without downloading it (bench/media.js).
  */
 const IN_HAND = 8;
 const IN_HAND_QUEUE = 128;
-const IN_HAND_WAIT_MS = 5_000;
 
 const isRefusal = (entry: Entry): entry is Refusal => 'refused' in entry;
 
@@ -104,7 +103,7 @@ export class Originals {
   readonly #inHand: UpstreamGate;
 
   constructor(private readonly deps: OriginalsDeps) {
-    this.#inHand = new UpstreamGate(IN_HAND, IN_HAND_QUEUE, IN_HAND_WAIT_MS, deps.onRefused, {
+    this.#inHand = new UpstreamGate(IN_HAND, IN_HAND_QUEUE, IMAGE_WAIT_MS, deps.onRefused, {
       many: 'new originals',
       one: 'new original',
     });

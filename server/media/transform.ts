@@ -37,11 +37,17 @@ const ENCODERS = {
 /**
  * Waiting transforms per slot: the first view of a page names a few dozen images nothing has made
  * yet, and each must wait rather than fail; past the queue (a flood of new images) the answer is
- * 503 at once, and no transform waits longer than MAX_WAIT_MS.
+ * 503 at once, and no transform waits longer than IMAGE_WAIT_MS.
  */
 const QUEUE_PER_SLOT = 16;
-/** The longest a transform waits for a slot. */
-const MAX_WAIT_MS = 5_000;
+/**
+ * The longest image work waits for a slot (a transform, an analysis, an original in hand). A
+ * picture the visitor's page names is worth waiting for: a browser holds at most six requests to
+ * us, and a refusal is a broken picture. On two busy cores a camera photo's AVIF can take two
+ * seconds, and a page's few dozen queue behind it; what keeps a flood off the cores is the
+ * queue's length, never this wait (docs/decisions/023). Under the edge's and ingress's 60 s.
+ */
+export const IMAGE_WAIT_MS = 30_000;
 /**
  * Analyses (a 64 px copy for the colour) wait in a lane of their own, with half the slots: a first
  * view describes every image its page names at once (forty on the home page), and they must not
@@ -83,11 +89,11 @@ export class Transformer {
     // operation cache: every original is decoded once per variant, and memory stays bounded.
     sharp.concurrency(1);
     sharp.cache(false);
-    this.#variants = new UpstreamGate(options.transforms, options.transforms * QUEUE_PER_SLOT, MAX_WAIT_MS, options.onRefused, {
+    this.#variants = new UpstreamGate(options.transforms, options.transforms * QUEUE_PER_SLOT, IMAGE_WAIT_MS, options.onRefused, {
       many: 'image transforms',
       one: 'image transform',
     });
-    this.#analyses = new UpstreamGate(Math.ceil(options.transforms / 2), ANALYSIS_QUEUE, MAX_WAIT_MS, options.onRefused, {
+    this.#analyses = new UpstreamGate(Math.ceil(options.transforms / 2), ANALYSIS_QUEUE, IMAGE_WAIT_MS, options.onRefused, {
       many: 'image analyses',
       one: 'image analysis',
     });
