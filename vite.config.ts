@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
-import { API_REFERENCE_SOURCE } from './server/proxy/api-docs-paths.js';
+import { API_REFERENCE_SOURCE } from './server/http/api-docs-paths.js';
 import runtime from './scripts/node-runtime/package.json' with { type: 'json' };
 
 /** One line per build instead of a line per file (Vite's own report is kept for warnings). */

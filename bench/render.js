@@ -31,7 +31,7 @@ const TARGET = 0.5;
 
 /**
  * The environment that switches the service's HTML cache off, when the service has one:
- * BENCH_HTML_CACHE_OFF="NAME=value" wins; otherwise a variable of server/config.ts whose name
+ * BENCH_HTML_CACHE_OFF="NAME=value" wins; otherwise a variable of server/settings/config.ts whose name
  * says HTML or PAGE cache, set to 0 (or false/off when that is its kind).
  */
 export function htmlCacheOff() {
@@ -42,7 +42,7 @@ export function htmlCacheOff() {
   }
   let source;
   try {
-    source = readFileSync(`${ROOT}server/config.ts`, 'utf8');
+    source = readFileSync(`${ROOT}server/settings/config.ts`, 'utf8');
   } catch {
     return undefined;
   }
@@ -57,7 +57,7 @@ async function startFreshRenderService() {
   if (!setting)
     return {
       service: await startService(),
-      how: 'the service has no HTML cache (no HTML/PAGE_CACHE setting in server/config.ts): every page is a fresh render',
+      how: 'the service has no HTML cache (no HTML/PAGE_CACHE setting in server/settings/config.ts): every page is a fresh render',
     };
   let lastError;
   for (const value of setting.candidates) {

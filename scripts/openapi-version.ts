@@ -1,11 +1,11 @@
 /**
  * `npm run openapi:version -- <major|minor|patch>`: raises the OpenAPI document's version and
- * records its contract's fingerprint beside it (server/proxy/openapi-version.ts). Run it when
+ * records its contract's fingerprint beside it (server/api-docs/openapi-version.ts). Run it when
  * test/openapi-version.test.ts says the contract changed; with no change it writes nothing.
  */
 import { writeFileSync } from 'node:fs';
-import { buildOpenApi } from '../server/proxy/openapi.js';
-import { OPENAPI_VERSION, VERSION_FILE, openApiFingerprint } from '../server/proxy/openapi-version.js';
+import { buildOpenApi } from '../server/api-docs/openapi.js';
+import { OPENAPI_VERSION, VERSION_FILE, openApiFingerprint } from '../server/api-docs/openapi-version.js';
 
 const LEVELS = ['major', 'minor', 'patch'] as const;
 const level = process.argv[2];

@@ -1,6 +1,6 @@
-/** `npm run docs:config`: writes the README's configuration table from the schema (server/config.ts). */
+/** `npm run docs:config`: writes the README's configuration table from the schema (server/settings/config.ts). */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { configTable } from '../server/config.js';
+import { configTable } from '../server/settings/config.js';
 
 const readme = readFileSync('README.md', 'utf8');
 const marked = /(<!-- configuration table -->\n)[\s\S]*?(\n<!-- \/configuration table -->)/;

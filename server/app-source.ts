@@ -10,14 +10,14 @@ import expressStaticGzip from 'express-static-gzip';
 import type { AppRenderer } from '../client/entry-server.js';
 import { DOCUMENT_ONLY_HEADERS } from './http/security-headers.js';
 import { observe } from './observability/request-observer.js';
-import { apiReferenceScriptUrl } from './proxy/api-docs-page.js';
-import { API_REFERENCE_SOURCE } from './proxy/api-docs-paths.js';
+import { apiReferenceScriptUrl } from './api-docs/api-docs-page.js';
+import { API_REFERENCE_SOURCE } from './http/api-docs-paths.js';
 import { readClientAssets, sourceClientAssets, type ClientAssets } from './render/client-assets.js';
 
 export interface AppSource {
   readonly development: boolean;
   readonly assets: ClientAssets;
-  /** The API reference page's script (server/proxy/api-docs-page.ts). */
+  /** The API reference page's script (server/api-docs/api-docs-page.ts). */
   readonly apiReferenceScript: string;
   renderer(): Promise<AppRenderer>;
   /** Serves /assets and /media. */

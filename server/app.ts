@@ -15,7 +15,7 @@ import { textSizeSwitch } from './render/text-size.js';
 export interface AppDeps {
   source: AppSource;
   log: Logger;
-  /** /metrics on this port (observability/operator-routes.ts); undefined when METRICS_PORT moves it off. */
+  /** /metrics on this port (operations/operator-routes.ts); undefined when METRICS_PORT moves it off. */
   operatorRoutes: ((app: express.Express) => void) | undefined;
   /** Ready to serve (the content API answers, or the cache holds something), not, or too busy to take more now. */
   readiness: () => Promise<'ready' | 'not ready' | 'busy'>;

@@ -6,7 +6,7 @@
  * (comma-separated site addresses ending in /admin/webhook). Stops on SIGTERM or SIGINT.
  */
 import { z } from 'zod';
-import { commaList } from './setting-kinds.js';
+import { commaList } from './settings/setting-kinds.js';
 import { startEmbeddedApi } from './embedded-api/embedded-api.js';
 import { createLogger } from './observability/logger.js';
 

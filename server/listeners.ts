@@ -5,12 +5,12 @@
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.js';
+import type { Config } from './settings/config.js';
 import { serverTimeouts } from './http/connection-guard.js';
 import type { TrustedProxies } from './http/trusted-proxies.js';
 import type { UntrustedForwarders } from './http/untrusted-forwarders.js';
 import type { Metrics } from './observability/metrics.js';
-import { SiteResponse } from './http/site-response.js';
+import { SiteResponse } from './observability/response-context.js';
 
 /** The public listener; requests that carry X-Forwarded-For from a peer not trusted are counted and noted first. */
 export function publicServer(

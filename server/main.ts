@@ -8,9 +8,9 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtApp, viteApp } from './app-source.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './settings/config.js';
 import { PrimaryLink } from './fleet/primary-link.js';
-import { startPrimary } from './fleet/workers.js';
+import { startPrimary } from './workers.js';
 import { createLogger } from './observability/logger.js';
 import { RecentErrors } from './observability/recent-errors.js';
 import { createService } from './service.js';
@@ -83,7 +83,7 @@ if (cluster.isPrimary && workers > 1) {
   tellTerminal(url);
   onStopSignal((signal) => primary.stop(signal));
 } else {
-  // A worker and its primary make one service (fleet/workers.ts): the shared tier without Redis,
+  // A worker and its primary make one service (workers.ts): the shared tier without Redis,
   // purges, readiness, and /metrics and /status for all the workers go through this link.
   const link = cluster.isWorker ? new PrimaryLink() : undefined;
   const service = await createService(config, {

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isContentError } from '../shared/content-api.js';
-import { loadConfig } from '../server/config.js';
+import { loadConfig } from '../server/settings/config.js';
 import { PurgeGeneration } from '../server/fleet/purge-generation.js';
 import { SourcePolicy } from '../server/media/media-address.js';
 import { createMetrics } from '../server/observability/metrics.js';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isContentError } from '../shared/content-api.js';
 import { CircuitBreaker, type CircuitState } from '../server/reliability/circuit-breaker.js';
 import { guardedCall } from '../server/reliability/guarded-call.js';
-import { UpstreamGate } from '../server/reliability/upstream-gate.js';
+import { ConcurrencyGate } from '../server/reliability/concurrency-gate.js';
 import { deferred } from './support/deferred.js';
 
 const COOLDOWN_MS = 1_000;
@@ -116,7 +116,7 @@ describe('a call through the breaker and the gate', () => {
 
   it('an open circuit refuses at once without taking a place in the queue', async () => {
     const { b } = breaker(1);
-    const gate = new UpstreamGate(1, 1, 500);
+    const gate = new ConcurrencyGate(1, 1, 500);
     b.failure();
     const call = vi.fn(() => Promise.resolve('called'));
     await expect(guardedCall(b, gate, openError, call)).rejects.toThrow('circuit open');
@@ -128,7 +128,7 @@ describe('a call through the breaker and the gate', () => {
   it('a probe refused a slot gives its turn back: the next call may probe', async () => {
     const { b } = breaker(1);
     // Two slots and a queue of one.
-    const gate = new UpstreamGate(2, 1, 500);
+    const gate = new ConcurrencyGate(2, 1, 500);
     const hanging = deferred<string>();
     const failing = deferred<string>();
     const queued = deferred<string>();

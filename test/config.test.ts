@@ -1,7 +1,7 @@
 /** The configuration: validated at start, and documented from its own schema. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configTable, loadConfig } from '../server/config.js';
+import { ConfigError, configTable, loadConfig } from '../server/settings/config.js';
 
 describe('configuration', () => {
   it('takes the defaults when nothing is set, and empty strings as unset', () => {

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import runtime from '../scripts/node-runtime/package.json' with { type: 'json' };
-import { configTable, loadConfig } from '../server/config.js';
+import { configTable, loadConfig } from '../server/settings/config.js';
 import { COMPOSE_FILE, COMPOSE_VCL, SHIPPED_VCL, composeVcl, edgeNetwork } from '../scripts/compose-vcl.js';
 import { proveImage, type ImageProof } from './support/image-check.js';
 import { fieldErrors, readManifests, schemaErrors } from './support/k8s-manifests.js';

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtApp } from '../server/app-source.js';
-import { loadConfig } from '../server/config.js';
+import { loadConfig } from '../server/settings/config.js';
 import { createService, type Service } from '../server/service.js';
 import { metric, until } from './support/polling.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';

@@ -4,7 +4,7 @@
  * holds while they run.
  */
 import { describe, expect, it } from 'vitest';
-import type { GateRefusal } from '../server/reliability/upstream-gate.js';
+import type { GateRefusal } from '../server/reliability/concurrency-gate.js';
 import { Transformer } from '../server/media/transform.js';
 import { plainJpegs } from './support/media-fixtures.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRef, filePath, mediaPath, type MediaWidth } from '../shared/media-url.js';
-import { loadConfig } from '../server/config.js';
+import { loadConfig } from '../server/settings/config.js';
 import {
   animatedGif,
   bombPng,

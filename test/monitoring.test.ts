@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { histogramQuantile, type Sample } from '../server/observability/status-page.js';
+import { histogramQuantile, type Sample } from '../server/operations/metric-samples.js';
 import { promtool, startPrometheus, type PrometheusServer } from './support/prometheus.js';
 import { sleep, until as waitUntil } from './support/polling.js';
 import { startRedis } from './support/redis-server.js';

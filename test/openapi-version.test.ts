@@ -1,12 +1,12 @@
 /**
- * The OpenAPI document's version follows its contract (server/proxy/openapi-version.ts): the
+ * The OpenAPI document's version follows its contract (server/api-docs/openapi-version.ts): the
  * live document's fingerprint is the one recorded beside its version, and a changed contract
  * whose version was not raised is caught, with a message saying what to do. Examples and the
  * server's address are not the contract: changing them changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPENAPI_VERSION, openApiFingerprint, versionProblem, VERSION_FILE } from '../server/proxy/openapi-version.js';
-import type { OpenApiDocument } from '../server/proxy/openapi.js';
+import { OPENAPI_VERSION, openApiFingerprint, versionProblem, VERSION_FILE } from '../server/api-docs/openapi-version.js';
+import type { OpenApiDocument } from '../server/api-docs/openapi.js';
 import { startService, type RunningService } from './support/start-service.js';
 
 describe('the OpenAPI version', () => {

@@ -6,7 +6,7 @@
  */
 import { until } from './support/polling.js';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../server/config.js';
+import { ConfigError, loadConfig } from '../server/settings/config.js';
 import { startBuiltServer } from './support/built-server.js';
 import { freePort } from './support/redis-server.js';
 import { startService } from './support/start-service.js';

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { payloadFor } from '../server/embedded-api/embedded-api.js';
-import { RedisLink } from '../server/fleet/redis-link.js';
+import { RedisLink } from '../server/reliability/redis-link.js';
 import { RedisTier } from '../server/fleet/redis-tier.js';
 import { createMetrics } from '../server/observability/metrics.js';
 import { parseApiRequest } from '../server/proxy/api-request.js';

@@ -12,7 +12,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { categoryHref, contentHref, expertHref, href } from '../client/href.js';
 import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER, type PublishEvent } from '../server/admin/publish-events.js';
-import { ConfigError, loadConfig } from '../server/config.js';
+import { ConfigError, loadConfig } from '../server/settings/config.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { PushQueue } from '../server/seo/push-queue.js';
 import { baiduPush, indexNow } from '../server/seo/search-engines.js';

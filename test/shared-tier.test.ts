@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTier } from '../server/fleet/memory-tier.js';
-import { RedisLink } from '../server/fleet/redis-link.js';
+import { RedisLink } from '../server/reliability/redis-link.js';
 import { RedisTier, type TierLink } from '../server/fleet/redis-tier.js';
 import type { SharedAnswer, SharedTier } from '../server/fleet/shared-tier.js';
 import { createMetrics } from '../server/observability/metrics.js';

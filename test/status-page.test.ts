@@ -16,7 +16,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { securityHeaders } from '../server/http/security-headers.js';
 import { RecentErrors } from '../server/observability/recent-errors.js';
-import { renderStatusPage } from '../server/observability/status-page.js';
+import { renderStatusPage } from '../server/operations/status-page.js';
 import { launchChromium, openPage } from './support/browser.js';
 import { sleep } from './support/polling.js';
 import { sample, sampleUrl } from './support/sample-urls.js';

@@ -13,12 +13,13 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { canonicalHref } from '../../client/href.js';
 import type { SharedTier } from '../fleet/shared-tier.js';
-import type { Purger } from '../fleet/purge.js';
+import type { Purger } from './purge.js';
 import { bearerMatches } from '../http/bearer.js';
 import { problem, sendProblem } from '../http/problem.js';
 import { observe } from '../observability/request-observer.js';
 import { parseApiRequest } from '../proxy/api-request.js';
-import { ALL_TAG, urlTag } from '../proxy/cache-tags.js';
+import { urlTag } from '../proxy/cache-tags.js';
+import { ALL_TAG } from '../fleet/purge-message.js';
 import {
   publishEvent,
   SIGNATURE_HEADER,

@@ -5,7 +5,7 @@
  */
 import type { Registry } from 'prom-client';
 import type { RecentError } from '../observability/recent-errors.js';
-import type { PurgeMessage } from './purge.js';
+import type { PurgeMessage } from './purge-message.js';
 import type { SharedTier } from './shared-tier.js';
 
 /** The shared tier's methods a worker calls in the primary. */

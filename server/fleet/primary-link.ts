@@ -5,7 +5,7 @@
  * worker for /metrics and /status. A call the primary does not answer within its budget answers
  * undefined, and the worker goes on alone, as it does when Redis is away.
  */
-import type { PurgeBus, PurgeMessage } from './purge.js';
+import type { PurgeBus, PurgeMessage } from './purge-message.js';
 import {
   isSiteMessage,
   type MachineReadiness,

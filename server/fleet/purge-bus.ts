@@ -7,9 +7,8 @@
  * while a process was away.)
  */
 import type { Logger } from '../observability/logger.js';
-import { ALL_TAG } from '../proxy/cache-tags.js';
-import type { PurgeBus, PurgeMessage } from './purge.js';
-import type { RedisLink } from './redis-link.js';
+import { ALL_TAG, type PurgeBus, type PurgeMessage } from './purge-message.js';
+import type { RedisLink } from '../reliability/redis-link.js';
 
 const KEEP = 10_000;
 const BLOCK_MS = 2_000;

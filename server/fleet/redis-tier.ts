@@ -6,7 +6,7 @@
  * undefined and the caller goes on alone.
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from './redis-link.js';
+import type { RedisClient } from '../reliability/redis-link.js';
 import { PURGE_MEMORY_MS, type SharedAnswer, type SharedTier } from './shared-tier.js';
 
 /*

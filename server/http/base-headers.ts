@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { requestIdOf } from '../observability/request-observer.js';
-import { contextOf } from './site-response.js';
+import { contextOf } from '../observability/response-context.js';
 
 /** Chooses an answer's security headers (the front door, by layer). */
 export function useHeaderSet(res: ServerResponse, pairs: readonly string[]): void {

@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Config } from '../config.js';
+import type { Config } from '../settings/config.js';
 import { BurstLog } from '../observability/burst-log.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';

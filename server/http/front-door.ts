@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestObserver } from '../observability/request-observer.js';
-import { API_DOCS_PATH } from '../proxy/api-docs-paths.js';
+import { API_DOCS_PATH } from './api-docs-paths.js';
 import { applyBaseHeaders, useHeaderSet } from './base-headers.js';
 import type { FairTurns } from './fair-turns.js';
 import { problem, sendProblem } from './problem.js';

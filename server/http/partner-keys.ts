@@ -8,16 +8,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { ContentError } from '../../shared/content-api.js';
+import { KEY_PATTERN } from '../settings/partner-key-settings.js';
 import { problem } from './problem.js';
 
 export interface Partner {
   readonly name: string;
 }
-
-/** What a key looks like: long enough to be unguessable, in characters that survive any header. */
-const KEY_PATTERN = /^[A-Za-z0-9_-]{24,128}$/;
-/** A partner's name: it appears in metrics labels and log lines. */
-const PARTNER_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 const digest = (key: string) => createHash('sha256').update(key).digest();
 
@@ -47,17 +43,4 @@ export class PartnerKeys {
     }
     return found ?? problem('unauthorized', 'the X-API-Key is not a key of this service; without a key the API is public');
   }
-}
-
-/** `name:key` entries from API_KEYS and the lines of API_KEYS_FILE, checked; throws naming what is wrong. */
-export function parsePartnerKeys(entries: readonly string[], source: string): { name: string; key: string }[] {
-  return entries.map((entry, i) => {
-    const at = entry.indexOf(':');
-    const name = entry.slice(0, at);
-    const key = entry.slice(at + 1);
-    if (at < 1 || !PARTNER_NAME.test(name))
-      throw new Error(`${source}, entry ${i + 1}: the partner's name must match ${PARTNER_NAME.source}`);
-    if (!KEY_PATTERN.test(key)) throw new Error(`${source}, entry ${i + 1} (${name}): the key must match ${KEY_PATTERN.source}`);
-    return { name, key };
-  });
 }

@@ -8,7 +8,7 @@ import { problem, sendProblem } from '../http/problem.js';
 import { etagMatches } from '../http/representation.js';
 import { baseHeaders } from '../http/base-headers.js';
 import { clientMemo } from '../http/client-memo.js';
-import { ALL_TAG } from '../proxy/cache-tags.js';
+import { ALL_TAG } from '../fleet/purge-message.js';
 import type { OutputFormat } from './transform.js';
 import type { VariantSource } from './variants.js';
 

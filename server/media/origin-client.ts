@@ -13,7 +13,7 @@ import { ContentError } from '../../shared/content-api.js';
 import { problem, type ProblemCode } from '../http/problem.js';
 import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
 import { guardedCall } from '../reliability/guarded-call.js';
-import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
+import { ConcurrencyGate, type GateRefusal } from '../reliability/concurrency-gate.js';
 import type { Validators } from '../upstream/upstream-client.js';
 
 /** Why an original could not be had or used; bounded, for metrics. */
@@ -81,7 +81,7 @@ export interface OriginClientOptions {
 interface Origin {
   pool: Pool;
   breaker: CircuitBreaker;
-  gate: UpstreamGate;
+  gate: ConcurrencyGate;
 }
 
 /** Fetches that may wait for a connection to an origin, per connection. */
@@ -108,7 +108,7 @@ export class OriginClient {
         }),
         breaker: new CircuitBreaker(breakerThreshold, breakerCooldownMs, (state) => onCircuitChange?.(origin, state)),
         // The budget of a fetch starts once it has a connection; its wait is bounded by the same budget.
-        gate: new UpstreamGate(connections, connections * QUEUE_PER_CONNECTION, timeoutMs, (why) => onRefused?.(origin, why), {
+        gate: new ConcurrencyGate(connections, connections * QUEUE_PER_CONNECTION, timeoutMs, (why) => onRefused?.(origin, why), {
           many: 'fetches from a media origin',
           one: 'fetch from a media origin',
         }),

@@ -16,7 +16,7 @@ import type { Logger } from '../observability/logger.js';
 import type { MediaMetrics } from '../observability/metrics.js';
 import type { Validators } from '../upstream/upstream-client.js';
 import { BurstLog } from '../observability/burst-log.js';
-import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
+import { ConcurrencyGate, type GateRefusal } from '../reliability/concurrency-gate.js';
 import type { DiskStore } from './disk-store.js';
 import { isImageType, sniff, type SourceType } from './media-types.js';
 import { mediaError, MediaError, type OriginClient } from './origin-client.js';
@@ -100,10 +100,10 @@ export class Originals {
   readonly #burst = new BurstLog(60_000);
   /** Sources being fetched now: a request for one joins that fetch. */
   readonly #loading = new Set<string>();
-  readonly #inHand: UpstreamGate;
+  readonly #inHand: ConcurrencyGate;
 
   constructor(private readonly deps: OriginalsDeps) {
-    this.#inHand = new UpstreamGate(IN_HAND, IN_HAND_QUEUE, IMAGE_WAIT_MS, deps.onRefused, {
+    this.#inHand = new ConcurrencyGate(IN_HAND, IN_HAND_QUEUE, IMAGE_WAIT_MS, deps.onRefused, {
       many: 'new originals',
       one: 'new original',
     });

@@ -3,13 +3,14 @@
  * bomb is refused there), the analysis of an original (size after orientation, opacity, dominant
  * colour), and variants: oriented, converted to sRGB, cut to a named shape when asked, resized
  * (never enlarged, except an SVG, which is drawn at the width asked), the first frame of an
- * animation, every piece of metadata left behind. Variants are made at most `transforms` at once, with a short queue behind them
- * (the upstream gate's discipline): past it, a `busy` problem with Retry-After, so that a burst of
- * new images never takes the cores page renders need. Analyses have a lane of their own.
+ * animation, every piece of metadata left behind. Variants are made at most `transforms` at once,
+ * with a short queue behind them (a concurrency gate): past it, a `busy` problem with Retry-After,
+ * so that a burst of new images never takes the cores page renders need. Analyses have a lane of
+ * their own.
  */
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import { cropWidth, MEDIA_CROPS, type MediaCrop } from '../../shared/media-url.js';
-import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
+import { ConcurrencyGate, type GateRefusal } from '../reliability/concurrency-gate.js';
 import { mediaError } from './origin-client.js';
 import type { ImageType } from './media-types.js';
 
@@ -79,8 +80,8 @@ export interface TransformerOptions {
 const hex = (n: number) => n.toString(16).padStart(2, '0');
 
 export class Transformer {
-  readonly #variants: UpstreamGate;
-  readonly #analyses: UpstreamGate;
+  readonly #variants: ConcurrencyGate;
+  readonly #analyses: ConcurrencyGate;
   readonly #maxPixels: number;
   readonly #timeoutS: number;
 
@@ -89,11 +90,11 @@ export class Transformer {
     // operation cache: every original is decoded once per variant, and memory stays bounded.
     sharp.concurrency(1);
     sharp.cache(false);
-    this.#variants = new UpstreamGate(options.transforms, options.transforms * QUEUE_PER_SLOT, IMAGE_WAIT_MS, options.onRefused, {
+    this.#variants = new ConcurrencyGate(options.transforms, options.transforms * QUEUE_PER_SLOT, IMAGE_WAIT_MS, options.onRefused, {
       many: 'image transforms',
       one: 'image transform',
     });
-    this.#analyses = new UpstreamGate(Math.ceil(options.transforms / 2), ANALYSIS_QUEUE, IMAGE_WAIT_MS, options.onRefused, {
+    this.#analyses = new ConcurrencyGate(Math.ceil(options.transforms / 2), ANALYSIS_QUEUE, IMAGE_WAIT_MS, options.onRefused, {
       many: 'image analyses',
       one: 'image analysis',
     });

@@ -6,7 +6,6 @@
  */
 import type { ServerResponse } from 'node:http';
 import { channel, tracingChannel } from 'node:diagnostics_channel';
-import type { CacheStatus } from '../proxy/cached-answer.js';
 
 /** Which tier answered a cache lookup: this process's memory, the shared tier, or neither (the content API). */
 type CacheTier = 'memory' | 'shared' | 'miss';
@@ -14,8 +13,8 @@ type CacheTier = 'memory' | 'shared' | 'miss';
 /** A cache lookup that may wait (ContentCache.get). */
 export interface LookupEvent {
   key: string;
-  /** What it found, once it has. */
-  status?: CacheStatus;
+  /** What it found, once it has: the cache's status (`HIT`, `MISS`…; proxy/cached-answer.ts). */
+  status?: string;
   tier?: CacheTier;
   /** It joined a fetch of the same key already under way, and waited for it. */
   coalesced?: boolean;

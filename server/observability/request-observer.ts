@@ -6,36 +6,13 @@
  * One call to the service's logger per request, through pino's public API (its serializers,
  * redaction and hooks apply; docs/decisions/027): no child logger per request, as pino-http would
  * make. What is known of a request lives in one record per response, in the response's own
- * context (http/site-response.ts).
+ * context (response-context.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { contextOf } from '../http/site-response.js';
+import { contextOf, RequestRecord, type RequestFacts } from './response-context.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-
-export interface RequestFacts {
-  /** A bounded label: an API path template, a page route, or a class such as `static`. */
-  route?: string;
-  cache?: string;
-  upstreamMs?: number;
-  /** The partner whose key the request carried. */
-  partner?: string;
-}
-
-/** What is known of one request while it is answered; one object, one shape, per request. */
-export class RequestRecord {
-  route = 'other';
-  cache: string | undefined = undefined;
-  upstreamMs: number | undefined = undefined;
-  partner: string | undefined = undefined;
-  constructor(
-    readonly reqId: string,
-    readonly method: string,
-    readonly url: string,
-    readonly started: number,
-  ) {}
-}
 
 export function observe(res: ServerResponse, facts: RequestFacts): void {
   const record = contextOf(res).record;

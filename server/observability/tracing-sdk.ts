@@ -41,11 +41,11 @@ import {
   ATTR_URL_QUERY,
   ATTR_URL_SCHEME,
 } from '@opentelemetry/semantic-conventions';
-import type { Config } from '../config.js';
+import type { Config } from '../settings/config.js';
 import { RUM_PATH } from '../../shared/rum.js';
 import type { Logger } from './logger.js';
 import { factsOf, requestIdOf } from './request-observer.js';
-import type { Tracing, TracingDeps } from './tracing.js';
+import type { Tracing, TracingDeps } from './tracing-api.js';
 import { ATTR, propagator, store, subscribeAll, TRACER, unsubscribeAll, type Traced } from './tracing-spans.js';
 
 /**

@@ -5,23 +5,8 @@
  * SDK and the spans are in tracing-sdk.ts, imported only when tracing is on, and made from what
  * the core publishes on diagnostics channels (diagnostics.ts): the core never calls tracing.
  */
-import type { RequestListener, ServerResponse } from 'node:http';
-import type { Config } from '../config.js';
-import type { TrustedProxies } from '../http/trusted-proxies.js';
-import type { Logger } from './logger.js';
-
-type TracingConfig = Pick<
-  Config,
-  | 'OTEL_EXPORTER_OTLP_ENDPOINT'
-  | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
-  | 'OTEL_SERVICE_NAME'
-  | 'OTEL_EXPORTER_OTLP_TIMEOUT'
-  | 'OTEL_BSP_SCHEDULE_DELAY'
-  | 'OTEL_BSP_MAX_QUEUE_SIZE'
-  | 'OTEL_TRACES_SAMPLER'
-  | 'OTEL_TRACES_SAMPLER_ARG'
-  | 'SHUTDOWN_TIMEOUT_MS'
->;
+import type { Config } from '../settings/config.js';
+import type { Tracing, TracingDeps } from './tracing-api.js';
 
 /**
  * Where spans are sent, as OTLP exporters read the standard variables: the traces endpoint as
@@ -33,25 +18,6 @@ export function tracesEndpoint(
   if (config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (config.OTEL_EXPORTER_OTLP_ENDPOINT) return `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
   return undefined;
-}
-
-export interface Tracing {
-  /** The request listener, with a SERVER span per request (not the health probes) active while it is answered. */
-  serve(listener: RequestListener): RequestListener;
-  /** The trace id of a response's request span, for its log line. */
-  traceIdOf(res: ServerResponse): string | undefined;
-  /** Send what is finished now. */
-  forceFlush(): Promise<void>;
-  /** Stop listening, send what is left, within the shutdown budget. */
-  shutdown(): Promise<void>;
-}
-
-export interface TracingDeps {
-  config: TracingConfig;
-  log: Logger;
-  trusted: TrustedProxies;
-  /** Where outgoing calls carry `traceparent`: the content API, and the media origins. */
-  propagateTo: readonly string[];
 }
 
 /**

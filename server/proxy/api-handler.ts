@@ -10,7 +10,7 @@ import { SEARCH_API_PATH } from '../../shared/search.js';
 import { answerPreflight } from '../http/cors.js';
 import type { Partner, PartnerKeys } from '../http/partner-keys.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
-import { rateLimitHeaders } from '../http/rate-limit-headers.js';
+import { rateLimitHeaders } from '../reliability/rate-limit-headers.js';
 import { Representation } from '../http/representation.js';
 import { sendStored, type StoredAnswer } from '../http/stored-response.js';
 import type { Logger } from '../observability/logger.js';

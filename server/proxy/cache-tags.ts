@@ -9,6 +9,7 @@
 import type { ApiData, ApiName } from '../../shared/contract/api-paths.js';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { MEDIA_PREFIX, sourceOfAddress } from '../../shared/media-url.js';
+import { ALL_TAG } from '../fleet/purge-message.js';
 import { mediaTag } from '../media/media-address.js';
 import type { ApiRequest } from './api-request.js';
 
@@ -16,8 +17,6 @@ import type { ApiRequest } from './api-request.js';
 export const urlTag = (canonical: string) => `url:${canonical}`;
 export const newsTag = (id: number) => `news:${id}`;
 export const expertTag = (id: number) => `expert:${id}`;
-/** Every cached thing carries it: purging it purges everything. */
-export const ALL_TAG = 'all';
 
 type ItemTags = { [N in ApiName]?: (data: ApiData<N>) => string[] };
 

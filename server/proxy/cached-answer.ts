@@ -5,7 +5,7 @@
  * purges and its headers, ready to send.
  */
 import { API_PATHS } from '../../shared/contract/api-paths.js';
-import type { Config } from '../config.js';
+import type { Config } from '../settings/config.js';
 import type { SharedAnswer } from '../fleet/shared-tier.js';
 import { Representation } from '../http/representation.js';
 import type { StoredAnswer } from '../http/stored-response.js';
@@ -220,7 +220,7 @@ export async function fetchAnswer(request: ApiRequest, previous: CachedAnswer | 
     }
     return await answerFromUpstream(request, res.status, res.body, upstreamMs, res.validators, deps);
   } catch (error) {
-    // No slot for the call (upstream-gate.ts): not the content API's failure, counted where it is refused.
+    // No slot for the call (concurrency-gate.ts): not the content API's failure, counted where it is refused.
     if (isContentError(error) && error.code === 'busy') throw error;
     const failure = error instanceof UpstreamError ? error : upstreamError('invalid', String(error));
     metrics.upstreamErrors(path, failure.kind).inc();

@@ -11,7 +11,7 @@
 import { LRUCache } from 'lru-cache';
 import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { isContentError } from '../../shared/content-api.js';
-import type { Config } from '../config.js';
+import type { Config } from '../settings/config.js';
 import type { PurgeGeneration } from '../fleet/purge-generation.js';
 import type { SharedTier } from '../fleet/shared-tier.js';
 import { problem } from '../http/problem.js';

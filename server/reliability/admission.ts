@@ -11,8 +11,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { ContentError } from '../../shared/content-api.js';
-import type { Config } from '../config.js';
-import type { RedisLink } from '../fleet/redis-link.js';
+import type { Config } from '../settings/config.js';
+import type { RedisLink } from './redis-link.js';
 import { problem } from '../http/problem.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
 import { BurstLog } from '../observability/burst-log.js';
@@ -21,7 +21,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { EventLoopLoad } from './event-loop-load.js';
 import type { Partner } from '../http/partner-keys.js';
 import { createMissLimiter, type Budget, type MissKind, type Spent } from './miss-limiter.js';
-import type { GateRefusal } from './upstream-gate.js';
+import type { GateRefusal } from './concurrency-gate.js';
 
 export interface Admission {
   /** Overloaded now: the 503 to refuse new work with, else undefined. */
@@ -39,7 +39,7 @@ export interface Admission {
   budgetOf(partner: Partner | undefined, retryAfterS: number): Budget | undefined;
   /** The clients that asked for the most budget lately, most first. */
   spenders(): [client: string, points: number][];
-  /** A call to the content API was refused a slot (upstream-gate.ts). */
+  /** A call to the content API was refused a slot (concurrency-gate.ts). */
   upstreamRefused(why: GateRefusal): void;
   /** A render was refused a turn in its client's lane (render-lanes.ts). */
   laneRefused(why: GateRefusal): void;

@@ -7,12 +7,12 @@
  * flight until some other call ended.
  */
 import type { CircuitBreaker } from './circuit-breaker.js';
-import type { UpstreamGate } from './upstream-gate.js';
+import type { ConcurrencyGate } from './concurrency-gate.js';
 
 /** Runs `call` when the breaker allows it and the gate has a slot; `openError` makes the refusal of an open circuit. */
 export async function guardedCall<T>(
   breaker: CircuitBreaker,
-  gate: UpstreamGate,
+  gate: ConcurrencyGate,
   openError: () => Error,
   call: () => Promise<T>,
 ): Promise<T> {

@@ -23,8 +23,8 @@ import {
   RLWrapperTimeouts,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { Config } from '../config.js';
-import type { RedisLink } from '../fleet/redis-link.js';
+import type { Config } from '../settings/config.js';
+import type { RedisLink } from './redis-link.js';
 import { clientMemo } from '../http/client-memo.js';
 import { problem } from '../http/problem.js';
 import { clientKey, type TrustedProxies } from '../http/trusted-proxies.js';

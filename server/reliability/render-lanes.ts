@@ -10,13 +10,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { clientKey, type TrustedProxies } from '../http/trusted-proxies.js';
-import { UpstreamGate, type GateRefusal } from './upstream-gate.js';
+import { ConcurrencyGate, type GateRefusal } from './concurrency-gate.js';
 
 /** The longest a render waits for its turn in its client's lane. */
 const TURN_WAIT_MS = 5_000;
 
 export class RenderLanes {
-  readonly #lanes = new Map<string, UpstreamGate>();
+  readonly #lanes = new Map<string, ConcurrencyGate>();
 
   constructor(
     /** Renders at once per client; 0 for no limit. */
@@ -33,7 +33,7 @@ export class RenderLanes {
     const client = clientKey(this.trusted.clientOf(req));
     let lane = this.#lanes.get(client);
     if (!lane) {
-      lane = new UpstreamGate(this.perClient, this.maxWaiting, TURN_WAIT_MS, this.onRefused, { many: 'renders', one: 'render' });
+      lane = new ConcurrencyGate(this.perClient, this.maxWaiting, TURN_WAIT_MS, this.onRefused, { many: 'renders', one: 'render' });
       this.#lanes.set(client, lane);
     }
     try {

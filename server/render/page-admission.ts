@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
-import { rateLimitHeaders } from '../http/rate-limit-headers.js';
+import { rateLimitHeaders } from '../reliability/rate-limit-headers.js';
 import { observe } from '../observability/request-observer.js';
 import type { Admission } from '../reliability/admission.js';
 import type { RenderLanes } from '../reliability/render-lanes.js';

@@ -13,7 +13,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { routeAt } from '../../client/href.js';
 import { RUM_MAX_BODY_BYTES, RUM_PATH } from '../../shared/rum.js';
-import type { Config } from '../config.js';
+import type { Config } from '../settings/config.js';
 import { problem, sendProblem, type ProblemCode } from '../http/problem.js';
 import { clientKey, type TrustedProxies } from '../http/trusted-proxies.js';
 import { BurstLog } from '../observability/burst-log.js';

@@ -11,7 +11,7 @@ import { isContentError, type ContentApi } from '../../shared/content-api.js';
 import type { ApiName } from '../../shared/contract/api-paths.js';
 import type { ContentSummary, ExpertSummary } from '../../shared/contract/entities.js';
 import { API_TEMPLATES } from '../../shared/contract/api-templates.js';
-import { ALL_TAG } from '../proxy/cache-tags.js';
+import { ALL_TAG } from '../fleet/purge-message.js';
 import { parseApiRequest } from '../proxy/api-request.js';
 import { contentDocument, expertDocument, filmDocuments, hospitalDocuments, treatmentDocuments, type SearchDocument } from './documents.js';
 

@@ -11,7 +11,7 @@ import { parseSearchQuery } from '../../shared/search-query.js';
 import { SEARCH_API_PATH } from '../../shared/search.js';
 import type { Partner } from '../http/partner-keys.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
-import { rateLimitHeaders } from '../http/rate-limit-headers.js';
+import { rateLimitHeaders } from '../reliability/rate-limit-headers.js';
 import { sendStored } from '../http/stored-response.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';

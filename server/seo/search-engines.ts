@@ -6,7 +6,7 @@
  * - Baidu's link push (普通收录 API): a text/plain POST of addresses, one a line, to the endpoint
  *   with the site (as registered with Baidu) and the token in its query.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../settings/config.js';
 
 /** One search engine's submission: how a batch is sent and how its answer reads. */
 export interface SearchEngine {

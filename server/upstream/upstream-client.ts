@@ -6,11 +6,11 @@
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import { ContentError } from '../../shared/content-api.js';
-import type { Config } from '../config.js';
+import type { Config } from '../settings/config.js';
 import { problem } from '../http/problem.js';
 import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
 import { guardedCall } from '../reliability/guarded-call.js';
-import { UpstreamGate, type GateRefusal } from '../reliability/upstream-gate.js';
+import { ConcurrencyGate, type GateRefusal } from '../reliability/concurrency-gate.js';
 
 export type UpstreamFailure = 'unreachable' | 'timeout' | 'status' | 'too_large' | 'invalid' | 'circuit_open';
 
@@ -56,14 +56,14 @@ export class UpstreamClient {
   readonly #pool: Pool;
   readonly #basePath: string;
   readonly #breaker: CircuitBreaker;
-  readonly gate: UpstreamGate;
+  readonly gate: ConcurrencyGate;
 
   constructor(readonly options: UpstreamOptions) {
     const url = new URL(options.url);
     this.#basePath = url.pathname.replace(/\/+$/, '');
     this.#breaker = new CircuitBreaker(options.UPSTREAM_BREAKER_THRESHOLD, options.UPSTREAM_BREAKER_COOLDOWN_MS, options.onCircuitChange);
     // As many calls at once as connections: the pool itself then never queues.
-    this.gate = new UpstreamGate(options.UPSTREAM_CONNECTIONS, options.UPSTREAM_QUEUE, options.UPSTREAM_TIMEOUT_MS, options.onRefused);
+    this.gate = new ConcurrencyGate(options.UPSTREAM_CONNECTIONS, options.UPSTREAM_QUEUE, options.UPSTREAM_TIMEOUT_MS, options.onRefused);
     this.#pool = new Pool(url.origin, {
       connections: options.UPSTREAM_CONNECTIONS,
       connectTimeout: options.UPSTREAM_CONNECT_TIMEOUT_MS,

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { builtApp } from '../../server/app-source.js';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/settings/config.js';
 import { createService, type Service } from '../../server/service.js';
 
 export interface RunningService {

@@ -3,10 +3,10 @@
  * the build (vite.config.ts) names the reference's bundle by it, neither loading the page itself.
  */
 
-/** The API reference page (server/proxy/api-docs-page.ts). */
+/** The API reference page (server/api-docs/api-docs-page.ts). */
 export const API_DOCS_PATH = '/api/docs';
 
-/** The OpenAPI document (server/proxy/openapi.ts). */
+/** The OpenAPI document (server/api-docs/openapi.ts). */
 export const OPENAPI_PATH = '/api/openapi.json';
 
 /**

@@ -5,7 +5,7 @@
  * answers that spent a point of its budget and on every 429, so that a client can slow down before
  * it is refused (docs/decisions/024).
  */
-import type { Budget } from '../reliability/miss-limiter.js';
+import type { Budget } from './miss-limiter.js';
 
 /** The two fields as flat name/value pairs, for writeHead. */
 export function rateLimitHeaders(budget: Budget | undefined): string[] {

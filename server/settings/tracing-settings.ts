@@ -1,6 +1,6 @@
-/** Tracing's settings, named as OpenTelemetry's SDKs name them (docs/decisions/021), part of the one schema in server/config.ts. */
+/** Tracing's settings, named as OpenTelemetry's SDKs name them (docs/decisions/021), part of the one schema in config.ts. */
 import { z } from 'zod';
-import { int } from '../setting-kinds.js';
+import { int } from './setting-kinds.js';
 
 export const TRACING_SETTINGS = {
   OTEL_EXPORTER_OTLP_ENDPOINT: z

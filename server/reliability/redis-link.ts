@@ -9,7 +9,7 @@
 import { createClient } from 'redis';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { CircuitBreaker } from '../reliability/circuit-breaker.js';
+import { CircuitBreaker } from './circuit-breaker.js';
 
 export type RedisClient = ReturnType<typeof createClient>;
 

@@ -1,7 +1,7 @@
 /**
  * Purges (decision 018): what was made from some content is marked stale everywhere it is kept,
  * so that the next visitor gets the new content, and the last good copy still stands in if the
- * content API fails. A purge names tags (cache-tags.ts); a purge of paths names their `url:`
+ * content API fails. A purge names tags (proxy/cache-tags.ts); a purge of paths names their `url:`
  * tags; purging everything names the tag every cached thing carries.
  *
  * Order matters: the fleet's shared tier first (so that no process refills itself from what was
@@ -14,31 +14,10 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { ALL_TAG } from '../proxy/cache-tags.js';
+import type { PurgeGeneration } from '../fleet/purge-generation.js';
+import { ALL_TAG, type PurgeBus } from '../fleet/purge-message.js';
+import type { SharedTier } from '../fleet/shared-tier.js';
 import type { ContentCache } from '../proxy/content-cache.js';
-import type { PageCache } from '../render/page-cache.js';
-import type { PurgeGeneration } from './purge-generation.js';
-import type { SharedTier } from './shared-tier.js';
-
-/** A purge as the fleet passes it on: the tags, and the process that was asked for it. */
-export interface PurgeMessage {
-  from: string;
-  tags: readonly string[];
-}
-
-/** How a purge reaches the other processes of the fleet. */
-export interface PurgeBus {
-  /** Tells every process; false when it could not. */
-  publish(message: PurgeMessage): Promise<boolean>;
-  /** Each purge any process published, once (its own too: the Purger skips those). */
-  listen(apply: (message: PurgeMessage) => void): void;
-  close(): Promise<void>;
-}
-
-/** One process and no fleet: nobody else to tell. */
-export function localBus(): PurgeBus {
-  return { publish: () => Promise.resolve(true), listen: () => {}, close: () => Promise.resolve() };
-}
 
 export interface PurgeOutcome {
   /** Answers the fleet's shared tier marked stale; undefined without it (or when Redis could not). */
@@ -49,7 +28,8 @@ export interface PurgeOutcome {
 
 export interface PurgerDeps {
   cache: ContentCache;
-  pageCache: PageCache | undefined;
+  /** The rendered pages' cache (render/page-cache.ts): marks what carries a tag stale, says how many. */
+  pageCache: { purge(tags: ReadonlySet<string>): number } | undefined;
   /** When this process last purged, for both caches. */
   purges: PurgeGeneration;
   /** The media endpoint's originals: a purged one is asked of its origin again (server/media). */

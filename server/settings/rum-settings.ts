@@ -1,6 +1,6 @@
-/** Real-user measurement's settings (docs/decisions/036), part of the one schema in server/config.ts. */
+/** Real-user measurement's settings (docs/decisions/036), part of the one schema in config.ts. */
 import { z } from 'zod';
-import { int } from '../setting-kinds.js';
+import { int } from './setting-kinds.js';
 
 export const RUM_SETTINGS = {
   RUM_SAMPLE_RATE: z.coerce

@@ -9,12 +9,12 @@ import { ROUTES } from '../../client/route-table.js';
 import { API_PATHS, apiError, type ApiName } from '../../shared/contract/api-paths.js';
 import { fileSource, imageSource, mediaFile, mediaImage } from '../../shared/contract/entities.js';
 import { PARAM_DOCS, pathId } from '../../shared/contract/query-params.js';
-import { API_DOCS_PATH } from './api-docs-paths.js';
+import { API_DOCS_PATH } from '../http/api-docs-paths.js';
 import { answerHeaders, components, errorResponses, introduction, PARTNER_KEY, tagOf, tags } from './openapi-components.js';
 import { successExample } from './openapi-examples.js';
 import { OPENAPI_VERSION } from './openapi-version.js';
 import { SEARCH_API_PATH } from '../../shared/search.js';
-import { searchOperation } from '../search/search-openapi.js';
+import { searchOperation } from './search-openapi.js';
 
 /** The parts of the document the tests and tools read; the rest is plain JSON. */
 export interface OpenApiDocument {
@@ -89,7 +89,7 @@ function operation(name: ApiName) {
 
 /**
  * The document, its server the address the API is reached at (PUBLIC_ORIGIN, else the service's
- * own); `searchExample` is /api/search's example (server/search/search-openapi.ts), computed apart
+ * own); `searchExample` is /api/search's example (server/api-docs/search-openapi.ts), computed apart
  * because it takes a moment.
  */
 export function buildOpenApi({

@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { parsePartnerKeys } from './http/partner-keys.js';
-import { MEDIA_SETTINGS } from './media/media-settings.js';
-import { TRACING_SETTINGS } from './observability/tracing-settings.js';
-import { RUM_SETTINGS } from './rum/rum-settings.js';
+import { parsePartnerKeys } from './partner-key-settings.js';
+import { MEDIA_SETTINGS } from './media-settings.js';
+import { TRACING_SETTINGS } from './tracing-settings.js';
+import { RUM_SETTINGS } from './rum-settings.js';
 import { commaList, int } from './setting-kinds.js';
 
 /** An address, or a CIDR range of them. */

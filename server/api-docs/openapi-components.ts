@@ -5,7 +5,7 @@
  */
 import type { ApiName } from '../../shared/contract/api-paths.js';
 import { ALLOWED_REQUEST_HEADERS, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_S } from '../http/cors.js';
-import { API_DOCS_PATH, OPENAPI_PATH } from './api-docs-paths.js';
+import { API_DOCS_PATH, OPENAPI_PATH } from '../http/api-docs-paths.js';
 import { ERROR_EXAMPLES } from './openapi-examples.js';
 
 const TAGS = {

@@ -9,21 +9,22 @@
  */
 import type { Express, Request, Response } from 'express';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
-import type { Config } from '../config.js';
+import type { Config } from '../settings/config.js';
 import { problem, sendProblem } from '../http/problem.js';
 import { etagMatches, weakEtag } from '../http/representation.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
-import { ALL_TAG, urlTag } from '../proxy/cache-tags.js';
+import { urlTag } from '../proxy/cache-tags.js';
+import { ALL_TAG } from '../fleet/purge-message.js';
 import { cacheControl } from '../proxy/cached-answer.js';
 import type { ContentCache } from '../proxy/content-cache.js';
 import type { Admission } from '../reliability/admission.js';
 import type { Spent } from '../reliability/miss-limiter.js';
-import { RenderReads } from '../render/render-tracking.js';
-import { serverContentApi } from '../render/server-content-api.js';
-import { parseCardPath, SHARE_CARD_PATH, shareCardPath } from './share-card-address.js';
-import { cardText } from './share-card-text.js';
-import type { ShareCards } from './share-card.js';
+import { RenderReads } from './render-tracking.js';
+import { serverContentApi } from './server-content-api.js';
+import { parseCardPath, SHARE_CARD_PATH, shareCardPath } from '../seo/share-card-address.js';
+import { cardText } from '../seo/share-card-text.js';
+import type { ShareCards } from '../seo/share-card.js';
 
 export interface ShareCardDeps {
   cache: ContentCache;

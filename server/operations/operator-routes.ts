@@ -12,8 +12,8 @@ import express, { type Express, type Request, type Response } from 'express';
 import { bearerMatches } from '../http/bearer.js';
 import { problem, sendProblem } from '../http/problem.js';
 import type { ServiceReport } from '../fleet/primary-link.js';
-import type { Logger } from './logger.js';
-import { observe } from './request-observer.js';
+import type { Logger } from '../observability/logger.js';
+import { observe } from '../observability/request-observer.js';
 import { renderStatusPage } from './status-page.js';
 
 export interface OperatorDeps {

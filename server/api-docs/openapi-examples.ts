@@ -11,8 +11,8 @@ import { demoContent } from '../embedded-api/demo-content/index.js';
 import { payloadFor } from '../embedded-api/embedded-api.js';
 import { PartnerKeys } from '../http/partner-keys.js';
 import { problem } from '../http/problem.js';
-import { apiRequestFor, parseApiRequest, type ApiRequest } from './api-request.js';
-import { readPayload } from './content-reader.js';
+import { apiRequestFor, parseApiRequest, type ApiRequest } from '../proxy/api-request.js';
+import { readPayload } from '../proxy/content-reader.js';
 import { SourcePolicy } from '../media/media-address.js';
 
 /** Lists in the examples are a page of this many items, to keep the document short. */

@@ -1,13 +1,13 @@
 /**
- * The status page's "Visitors" section (observability/status-page.ts): the 75th percentile of each
+ * The status page's "Visitors" section (status-page.ts): the 75th percentile of each
  * metric browsers reported, per route and device class (page variants summed), computed from the
  * histograms' buckets as PromQL's histogram_quantile does, each figure coloured by its thresholds
  * (shared/rum.ts). Every text escaped: labels are bounded by the receiver, but still printed safely.
  */
 import { escapeHtml } from '../../shared/escape-json.js';
 import { VITAL_FACTS, VITALS, type Vital } from '../../shared/rum.js';
-import type { histogramQuantile, Sample } from '../observability/status-page.js';
-import { VITAL_HISTOGRAMS } from './rum-metrics.js';
+import type { histogramQuantile, Sample } from './metric-samples.js';
+import { VITAL_HISTOGRAMS } from '../rum/rum-metrics.js';
 
 /** A p75 as the table shows it. */
 function shown(vital: Vital, value: number): string {

@@ -8,7 +8,8 @@
  */
 import { escapeHtml } from '../../shared/escape-json.js';
 import type { ServiceReport } from '../fleet/primary-link.js';
-import { visitorsSection } from '../rum/rum-status.js';
+import { histogramQuantile, type Sample } from './metric-samples.js';
+import { visitorsSection } from './rum-status.js';
 
 export interface StatusPageInput {
   report: ServiceReport;
@@ -18,7 +19,6 @@ export interface StatusPageInput {
 }
 
 /** A sample as prom-client's JSON has it (a histogram's carry their series' name). */
-export type Sample = { value: number; labels: Record<string, string | number>; metricName?: string };
 
 const PROXY_RESULTS = ['hit', 'shared', 'refresh', 'miss', 'stale'];
 
@@ -163,28 +163,6 @@ function table(head: string[], body: string[][], tones: (string | undefined)[] =
     row.map((c, i) => `<${tag}${tone && i === row.length - 1 ? ` class="${tone}"` : ''}>${escapeHtml(c)}</${tag}>`).join('');
   const header = head.some(Boolean) ? `<thead><tr>${cells(head, 'th')}</tr></thead>` : '';
   return `<table>${header}<tbody>${body.map((row, i) => `<tr>${cells(row, 'td', tones[i])}</tr>`).join('')}</tbody></table>`;
-}
-
-/**
- * The q-quantile of a histogram's samples summed over its other labels, as PromQL's
- * `histogram_quantile(q, sum by (le) (…_bucket))` computes it: linear within the bucket the rank
- * falls in, the highest finite bound when it falls in +Inf. Undefined with no observations.
- */
-export function histogramQuantile(q: number, histogram: readonly Sample[]): number | undefined {
-  const cumulative = new Map<number, number>();
-  for (const s of histogram) {
-    if (s.metricName?.endsWith('_bucket') !== true) continue;
-    const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
-    cumulative.set(le, (cumulative.get(le) ?? 0) + s.value);
-  }
-  const buckets = [...cumulative].sort((a, b) => a[0] - b[0]);
-  const observed = buckets.at(-1)?.[1] ?? 0;
-  if (observed === 0) return undefined;
-  const rank = q * observed;
-  const i = buckets.findIndex(([, n]) => n >= rank);
-  const [le, n] = buckets[i]!;
-  const [lower, below] = buckets[i - 1] ?? [0, 0];
-  return le === Infinity ? lower : lower + ((le - lower) * (rank - below)) / (n - below);
 }
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');

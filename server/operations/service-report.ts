@@ -7,8 +7,8 @@ import type { ProcessReport } from '../fleet/cluster-messages.js';
 import type { PrimaryLink, ServiceReport } from '../fleet/primary-link.js';
 import type { UntrustedForwarders } from '../http/untrusted-forwarders.js';
 import type { Admission } from '../reliability/admission.js';
-import type { Metrics } from './metrics.js';
-import type { RecentErrors } from './recent-errors.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { RecentErrors } from '../observability/recent-errors.js';
 
 /** The whole service's report, as a function to call when an operator asks. */
 export function serviceReports(deps: {

@@ -16,13 +16,13 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
-import type { Config } from '../config.js';
-import { startEmbeddedApi } from '../embedded-api/embedded-api.js';
-import { warnUntrustedForwarder } from '../http/untrusted-forwarders.js';
-import type { Logger } from '../observability/logger.js';
-import type { RecentErrors } from '../observability/recent-errors.js';
-import { embeddedPublishing } from '../embedded-api/editor.js';
-import { reachableUrl } from '../listeners.js';
+import type { Config } from './settings/config.js';
+import { startEmbeddedApi } from './embedded-api/embedded-api.js';
+import { warnUntrustedForwarder } from './http/untrusted-forwarders.js';
+import type { Logger } from './observability/logger.js';
+import type { RecentErrors } from './observability/recent-errors.js';
+import { embeddedPublishing } from './embedded-api/editor.js';
+import { reachableUrl } from './listeners.js';
 import {
   isSiteMessage,
   type MachineReadiness,
@@ -30,9 +30,9 @@ import {
   type ProcessReport,
   type ToPrimary,
   type ToWorker,
-} from './cluster-messages.js';
-import { MemoryTier } from './memory-tier.js';
-import type { ServiceReport } from './primary-link.js';
+} from './fleet/cluster-messages.js';
+import { MemoryTier } from './fleet/memory-tier.js';
+import type { ServiceReport } from './fleet/primary-link.js';
 
 /** A replaced worker that dies again this soon is not replaced at once (a crash loop). */
 const RESTART_BACKOFF_MS = 1_000;

@@ -1,4 +1,4 @@
-/** The kinds of value the settings take (server/config.ts and the settings of each part). */
+/** The kinds of value the settings take (config.ts and the settings of each part). */
 import { z } from 'zod';
 
 /** An integer within bounds, from its text. */

@@ -7,7 +7,29 @@
  * `contextOf`, which finds them unset on a response made elsewhere.
  */
 import { ServerResponse } from 'node:http';
-import type { RequestRecord } from '../observability/request-observer.js';
+
+export interface RequestFacts {
+  /** A bounded label: an API path template, a page route, or a class such as `static`. */
+  route?: string;
+  cache?: string;
+  upstreamMs?: number;
+  /** The partner whose key the request carried. */
+  partner?: string;
+}
+
+/** What is known of one request while it is answered; one object, one shape, per request. */
+export class RequestRecord {
+  route = 'other';
+  cache: string | undefined = undefined;
+  upstreamMs: number | undefined = undefined;
+  partner: string | undefined = undefined;
+  constructor(
+    readonly reqId: string,
+    readonly method: string,
+    readonly url: string,
+    readonly started: number,
+  ) {}
+}
 
 export interface ResponseContext {
   /** What the request observer notes of the request (request-observer.ts). */

@@ -13,7 +13,7 @@ import { problem, sendProblem } from '../http/problem.js';
 import { Representation } from '../http/representation.js';
 import { sendStored, type StoredAnswer } from '../http/stored-response.js';
 import { observe } from '../observability/request-observer.js';
-import { API_DOCS_PATH, API_REFERENCE_SOURCE, OPENAPI_PATH } from './api-docs-paths.js';
+import { API_DOCS_PATH, API_REFERENCE_SOURCE, OPENAPI_PATH } from '../http/api-docs-paths.js';
 
 const TITLE = '内容接口参考 | 明瞳眼科医疗集团';
 const DESCRIPTION =

@@ -1,6 +1,6 @@
-/** The media endpoint's settings (docs/product/media.md), part of the one schema in server/config.ts. */
+/** The media endpoint's settings (docs/product/media.md), part of the one schema in config.ts. */
 import { z } from 'zod';
-import { commaList, int } from '../setting-kinds.js';
+import { commaList, int } from './setting-kinds.js';
 
 /** An http(s) origin as written in MEDIA_ORIGINS: scheme, host and optional port, nothing else. */
 function isOrigin(entry: string): boolean {

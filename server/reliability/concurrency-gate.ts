@@ -1,9 +1,10 @@
 /**
- * At most so many calls to the content API at once, and a bounded queue behind them
- * (docs/decisions/020): a call that finds the queue full, or waits longer than its budget, fails
- * at once with a 503 the caller can retry, instead of piling up until the content API or this
- * process falls over. The wait is not the content API's fault: it never counts against the
- * breaker, and the call's own timeout starts only once it has a slot.
+ * At most so many at once, and a bounded queue behind them (docs/decisions/020): whatever finds
+ * the queue full, or waits longer than its budget, fails at once with a 503 the caller can retry,
+ * instead of piling up until this process or what it calls falls over. Calls to the content API
+ * pass one (the upstream gate: its wait never counts against the breaker, and a call's own timeout
+ * starts only once it has a slot); so do each client's renders, image transforms and analyses,
+ * originals in hand and calls to media origins.
  */
 import { problem } from '../http/problem.js';
 
@@ -14,7 +15,7 @@ interface Waiter {
   refuse: (why: GateRefusal) => void;
 }
 
-export class UpstreamGate {
+export class ConcurrencyGate {
   #inFlight = 0;
   readonly #queue: Waiter[] = [];
 

@@ -16,7 +16,7 @@ export interface VersionRecord {
 
 export const OPENAPI_VERSION: VersionRecord = record;
 
-export const VERSION_FILE = 'server/proxy/openapi-version.json';
+export const VERSION_FILE = 'server/api-docs/openapi-version.json';
 
 /** JSON with its keys sorted, and without examples; the server's address written `{server}`. */
 function canonical(value: unknown, server: string): string {

@@ -1,10 +1,10 @@
 /**
- * The upstream gate (docs/decisions/020): calls at once, the queue behind them and its budget of
+ * The concurrency gate (docs/decisions/020): calls at once, the queue behind them and its budget of
  * waiting, on a fake clock.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isContentError } from '../shared/content-api.js';
-import { UpstreamGate, type GateRefusal } from '../server/reliability/upstream-gate.js';
+import { ConcurrencyGate, type GateRefusal } from '../server/reliability/concurrency-gate.js';
 import { deferred, type Deferred } from './support/deferred.js';
 
 const MAX_WAIT_MS = 500;
@@ -18,11 +18,11 @@ afterEach(() => {
 
 function gate(max: number, maxQueue: number) {
   const refusals: GateRefusal[] = [];
-  return { g: new UpstreamGate(max, maxQueue, MAX_WAIT_MS, (why) => refusals.push(why)), refusals };
+  return { g: new ConcurrencyGate(max, maxQueue, MAX_WAIT_MS, (why) => refusals.push(why)), refusals };
 }
 
 /** Starts a call through the gate that ends when the test says so; `started` says whether it got its slot. */
-function hold(g: UpstreamGate) {
+function hold(g: ConcurrencyGate) {
   const call: Deferred<string> & { started: boolean; result: Promise<unknown> } = Object.assign(deferred<string>(), {
     started: false,
     result: Promise.resolve<unknown>(undefined),
@@ -40,7 +40,7 @@ function codeOf(error: unknown): string | undefined {
   return isContentError(error) ? error.code : undefined;
 }
 
-describe('upstream gate', () => {
+describe('concurrency gate', () => {
   it('runs at most `max` calls at once and queues the rest', async () => {
     const { g } = gate(2, 5);
     const calls = [hold(g), hold(g), hold(g)];

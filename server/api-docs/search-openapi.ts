@@ -11,10 +11,10 @@ import { problem } from '../../shared/problems.js';
 import { parseSearchQuery, SEARCH_KINDS, FILTER_MAX_CHARS } from '../../shared/search-query.js';
 import { QUERY_MAX_CHARS, SEARCH_API_PATH, SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE_MAX, SEARCH_RESULTS_MAX } from '../../shared/search.js';
 import { apiRequestFor } from '../proxy/api-request.js';
-import { demoAnswer } from '../proxy/openapi-examples.js';
-import { ContentSource } from './content-source.js';
-import { answerFrom } from './search-answer.js';
-import { SearchIndex } from './search-index.js';
+import { demoAnswer } from './openapi-examples.js';
+import { ContentSource } from '../search/content-source.js';
+import { answerFrom } from '../search/search-answer.js';
+import { SearchIndex } from '../search/search-index.js';
 
 const kinds = Object.keys(SEARCH_KINDS) as [string, ...string[]];
 const count = z.number().int().nonnegative();
