@@ -1,4 +1,7 @@
-/** Series as prom-client reports them (with workers, aggregated over all of them), and what the status page computes of them. */
+/**
+ * Series as prom-client reports them (with workers, aggregated over all of them), and what the
+ * status page computes of them.
+ */
 
 export type Sample = { value: number; labels: Record<string, string | number>; metricName?: string };
 
