@@ -18,7 +18,9 @@ need=()
 # The quick tier starts the service and loopback servers only: Node and the npm packages suffice,
 # but share cards and page tests draw Chinese text, which needs a CJK font known to fontconfig.
 command -v fc-list >/dev/null || need+=(fontconfig)
-fc-list 2>/dev/null | grep -qi 'noto.*cjk' || need+=(fonts-noto-cjk)
+# (grep reads to the end: with -q it would stop at the first match, fc-list would die of SIGPIPE,
+# and pipefail would take the font for missing.)
+fc-list 2>/dev/null | grep -i 'noto.*cjk' >/dev/null || need+=(fonts-noto-cjk)
 if [ "$tier" = full ]; then
   # Chromium (browser suites), redis-server (the shared cache tier), varnish and varnish-modules
   # (the edge and its xkey purges), prometheus (promtool and a real scrape), docker-compose
