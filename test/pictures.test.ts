@@ -47,11 +47,11 @@ async function stray(page: Page, clip: { x: number; y: number; width: number; he
  */
 async function brokenLooks(page: Page, url: string): Promise<string[]> {
   const found: string[] = [];
-  const failed = page.locator('img[data-bleed]');
-  const count = await failed.count();
+  // Handles, not a locator's nth: pictures added meanwhile (the carousel adds its next slide's a
+  // second after the load event) would otherwise shift which one each step below looks at.
+  const failed = await page.locator('img[data-bleed]').elementHandles();
   let checked = 0;
-  for (let i = 0; i < count; i++) {
-    const img = failed.nth(i);
+  for (const [i, img] of failed.entries()) {
     const state = await img.evaluate((el: HTMLImageElement) => {
       const r = el.getBoundingClientRect();
       const hidden = el.closest('[hidden], [inert], .sr-only') || getComputedStyle(el).visibility === 'hidden';
@@ -63,10 +63,10 @@ async function brokenLooks(page: Page, url: string): Promise<string[]> {
       continue;
     }
     // In the middle of the window: clear of the fixed header.
-    await img.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await img.evaluate((el: HTMLElement) => el.scrollIntoView({ block: 'center' }));
     const box = (await img.boundingBox())!;
     // Its content box (a frame of padding is its own design), inside its rounded corners, within the viewport.
-    const edge = await img.evaluate((el) => {
+    const edge = await img.evaluate((el: HTMLElement) => {
       const cs = getComputedStyle(el);
       const z = el.currentCSSZoom;
       const corner = parseFloat(cs.borderTopLeftRadius) * 0.3;
