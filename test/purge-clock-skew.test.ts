@@ -11,17 +11,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { payloadFor } from '../server/embedded-api/embedded-api.js';
-import { RedisLink } from '../server/reliability/redis-link.js';
+import type { RedisLink } from '../server/reliability/redis-link.js';
 import { RedisTier } from '../server/fleet/redis-tier.js';
-import { createMetrics } from '../server/observability/metrics.js';
 import { parseApiRequest } from '../server/proxy/api-request.js';
 import { urlTag } from '../server/proxy/cache-tags.js';
 import { startBuiltServer, type BuiltServer } from './support/built-server.js';
 import { metric, until } from './support/polling.js';
-import { startRedis, type RedisServer } from './support/redis-server.js';
+import { startedRedisLink, startRedis, type RedisServer } from './support/redis-server.js';
 
 const SKEW = resolve('test/support/skewed-clock.ts');
 
@@ -39,14 +37,7 @@ const running: BuiltServer[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
-  link = new RedisLink({
-    url: redis.url,
-    budgetMs: 1_000,
-    log: pino({ level: 'silent' }),
-    metrics: createMetrics({ defaultMetrics: false }),
-  });
-  link.start();
-  await until(() => link.available, 'the link to Redis');
+  link = await startedRedisLink(redis);
   upstream = createServer((req, res) => {
     const request = parseApiRequest(req.url ?? '/');
     if (!('key' in request)) return void res.writeHead(404).end();

@@ -6,17 +6,14 @@
  * generation, never by clocks), purges by tag, the fetch lock, waiting for another's fetch, and
  * claims.
  */
-import { pino } from 'pino';
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTier } from '../server/fleet/memory-tier.js';
-import { RedisLink } from '../server/reliability/redis-link.js';
+import type { RedisLink } from '../server/reliability/redis-link.js';
 import { RedisTier, type TierLink } from '../server/fleet/redis-tier.js';
 import type { SharedAnswer, SharedTier } from '../server/fleet/shared-tier.js';
-import { createMetrics } from '../server/observability/metrics.js';
-import { until } from './support/polling.js';
 import { startRedisCluster, type RedisCluster } from './support/redis-cluster.js';
-import { startRedis, type RedisServer } from './support/redis-server.js';
+import { startedRedisLink, startRedis, type RedisServer } from './support/redis-server.js';
 
 const KEEP_AFTER_FRESH_MS = 60_000;
 let redis: RedisServer;
@@ -29,14 +26,7 @@ const clusterLink: TierLink = { available: true, call: (_op, run) => run(cluster
 
 beforeAll(async () => {
   redis = await startRedis();
-  link = new RedisLink({
-    url: redis.url,
-    budgetMs: 1_000,
-    log: pino({ level: 'silent' }),
-    metrics: createMetrics({ defaultMetrics: false }),
-  });
-  link.start();
-  await until(() => link.available, 'the link to connect to Redis');
+  link = await startedRedisLink(redis);
   cluster = await startRedisCluster();
   clusterClient = createCluster({ rootNodes: cluster.urls.map((url) => ({ url })) });
   await clusterClient.connect();

@@ -6,6 +6,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, createServer } from 'node:net';
+import { pino } from 'pino';
+import { createMetrics } from '../../server/observability/metrics.js';
+import { RedisLink } from '../../server/reliability/redis-link.js';
+import { until } from './polling.js';
 
 export interface RedisServer {
   url: string;
@@ -91,4 +95,17 @@ export async function startRedis(): Promise<RedisServer> {
     },
     stop: kill,
   };
+}
+
+/** A link to `redis` as the service makes one (logs silent, metrics of its own), started and connected. */
+export async function startedRedisLink(redis: RedisServer): Promise<RedisLink> {
+  const link = new RedisLink({
+    url: redis.url,
+    budgetMs: 1_000,
+    log: pino({ level: 'silent' }),
+    metrics: createMetrics({ defaultMetrics: false }),
+  });
+  link.start();
+  await until(() => link.available, 'the link to Redis');
+  return link;
 }
