@@ -86,8 +86,9 @@ const RECHECK_MS = 5_000;
 /**
  * Calls to origins at once, each holding its answer's bytes until they are looked at: the bound
  * of the originals in memory that no cache counts. The rest wait without bytes (a first view's
- * forty images, a few pages' worth); past the queue, or after IMAGE_WAIT_MS, 503 `busy` before anything is
- * fetched, so that a burst of new images is refused without downloading it (bench/media.js).
+ * forty images, a few pages' worth); past the queue, or after IMAGE_WAIT_MS, 503 `busy` before
+ * anything is fetched, so that a burst of new images is refused without downloading it
+ * (bench/media.js).
  */
 const IN_HAND = 8;
 const IN_HAND_QUEUE = 128;

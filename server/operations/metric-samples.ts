@@ -3,6 +3,7 @@
  * status page computes of them.
  */
 
+/** A sample as prom-client's JSON has it (a histogram's carry their series' name). */
 export type Sample = { value: number; labels: Record<string, string | number>; metricName?: string };
 
 /**

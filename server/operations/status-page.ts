@@ -18,8 +18,6 @@ export interface StatusPageInput {
   process: string;
 }
 
-/** A sample as prom-client's JSON has it (a histogram's carry their series' name). */
-
 const PROXY_RESULTS = ['hit', 'shared', 'refresh', 'miss', 'stale'];
 
 export function renderStatusPage({ report, now, process }: StatusPageInput): string {
