@@ -1,7 +1,7 @@
 // `node bench/phone-images.js`: a phone's first screen with a CMS's camera-sized photos. What a
 // 390 × 844 phone at 3× (Chromium, a phone's User-Agent) downloads in images before it scrolls,
 // on every page, when every picture of the content is a 4000 × 3000 camera JPEG on a CMS's media
-// host (the stub CMS of test/cms-content.test.ts, at camera size): the home page's must stay within
+// host (the stub CMS of test/cms-content.test.ts, at camera size): every page's must stay within
 // 150 KB. Each page is rendered once first, as by the first visitor, which makes its first screen's
 // variants for phones ahead (docs/decisions/039); the phone's load then counts the images served
 // while it waited for a transform (X-Cache MISS) among the preloaded ones. Beside it, in the same
@@ -191,7 +191,9 @@ export async function benchPhoneImages() {
 }
 
 function report(rows, home, banner) {
-  const met = home.kb <= TARGET_KB;
+  // The heaviest page, against the target: a list's cards are fetched several screens ahead.
+  const heaviest = rows.reduce((a, b) => (b.kb > a.kb ? b : a));
+  const met = heaviest.kb <= TARGET_KB;
   const markdown = `## A phone's first screen with a CMS's camera photos
 
 Command: \`${commandLine()}\` (${stamp()}).
@@ -212,7 +214,11 @@ ${table(
 The home banner on this phone: its crop for phones (\`right-2x1\`, 1080 px AVIF, its widest) is ${fmt(banner.crop, 1)} KB, against
 ${fmt(banner.whole, 1)} KB for the whole banner at 2400 px, the variant the phone took before the banner had a phone crop.
 
-Target: the home page's images before scrolling ≤ ${TARGET_KB} KB at 390 px, 3× — **${met ? 'met' : 'not met'}** (${fmt(home.kb, 1)} KB).
+A list's cards (content items, hospitals, awards) offer a phone variants up to 640 px (\`CARD_PHONE_WIDEST\`, decision 039):
+1.8× the card on this screen, where 3× took the 1080 px variant and the lists loaded 200–350 KB.
+
+Target: every page's images before scrolling ≤ ${TARGET_KB} KB at 390 px, 3× — **${met ? 'met' : 'not met'}** (the heaviest,
+${heaviest.path}, ${fmt(heaviest.kb, 1)} KB; the home page ${fmt(home.kb, 1)} KB).
 `;
   return { met, markdown, rows, home, banner };
 }

@@ -34,6 +34,25 @@ describe("a phone's first screen", () => {
     expect(preloads.some((l) => /media="\(max-width: 500px\)"/.test(l) && /imageSrcSet="\/_media\/right-2x1\//.test(l))).toBe(true);
     expect(preloads.some((l) => /media="\(min-width: 501px\)"/.test(l) && !/right-2x1/.test(l))).toBe(true);
   });
+
+  it.each(['/hzhf/kpzs', '/news/index', '/gnyy/index', '/jtjj/ryjx'])(
+    '%s: a list’s cards offer a phone variants up to 640 px, and wider ones to the rest',
+    async (path) => {
+      const html = await (await fetch(svc.url + path)).text();
+      const cards = [...html.matchAll(/<picture><source media="\(max-width: 500px\)" srcSet="([^"]+)"[^>]*\/><img[^>]*srcSet="([^"]+)"/g)];
+      expect(cards.length, 'cards drawn through <picture>').toBeGreaterThan(2);
+      const width = (address: string) => Number(address.split('/').at(-3));
+      for (const [, phone, rest] of cards) {
+        expect(Math.max(...candidates(phone!).map(width))).toBe(640);
+        expect(Math.max(...candidates(rest!).map(width))).toBeGreaterThan(640);
+      }
+      // The first card's picture is preloaded: on a phone, up to the 640 px variant.
+      const preload = [...html.matchAll(/<link rel="preload" as="image"[^>]*>/g)]
+        .map((m) => m[0])
+        .find((l) => /media="\(max-width: 500px\)"/.test(l));
+      expect(Math.max(...candidates(/imageSrcSet="([^"]+)"/.exec(preload ?? '')?.[1] ?? '').map(width)), 'a preload for phones').toBe(640);
+    },
+  );
 });
 
 describe('a page rendered for the first time', () => {

@@ -8,6 +8,13 @@ import { Pagination } from './pagination.js';
 
 /** Slot widths: a card in a row of three, full width less the page's margins on a phone. */
 export const CARD_SIZES = '(max-width: 500px) calc(100vw - 32px), 23vw';
+/**
+ * On a phone, a card's widest variant: 1.8 × the 358 px a 390 px phone draws it at. A 3× phone
+ * would take 1080 px, at about four times the bytes for no difference seen at a card's size: a
+ * list's cards, which a phone's lazy loading fetches several screens ahead, stay light
+ * (docs/product/media.md).
+ */
+export const CARD_PHONE_WIDEST = 640;
 /** In the large-text mode's fluid layout: two columns under 52 em (1170 px), three above, the column at most 1770 px. */
 export const CARD_LARGE_SIZES =
   '(max-width: 500px) calc(100vw - 32px), (max-width: 1169px) calc(50vw - 44px), (max-width: 1769px) calc((100vw - 128px) / 3), 553px';
@@ -21,6 +28,7 @@ export function ContentCard({ item, priority, dated = true }: { item: ContentSum
         image={item.cover}
         sizes={CARD_SIZES}
         largeSizes={CARD_LARGE_SIZES}
+        phoneWidest={CARD_PHONE_WIDEST}
         width={800}
         height={500}
         priority={priority}

@@ -9,7 +9,8 @@
  * then it shows the picture's dominant colour. The first screen's largest picture (`priority`)
  * is preloaded from the head and fetched first (and its variants for phones made ahead on the
  * server: FirstScreen); every other one waits until it is near. A picture with a `phone` crop
- * is art-directed: a phone gets the part the crop keeps, made for its screen, through `<picture>`.
+ * is art-directed: a phone gets the part the crop keeps, made for its screen, through `<picture>`;
+ * one given `phoneWidest` is offered no wider a variant on a phone, the same way.
  * An image the content API did not give, or gave in a form the service could not use, and one
  * whose address fails to load, leave a placeholder drawn by the stylesheet (global.css): the
  * picture's colour and a neutral mark, never the browser's broken-image icon.
@@ -17,7 +18,7 @@
 import { createContext, useContext, type CSSProperties } from 'react';
 import { preload } from 'react-dom';
 import type { MediaImage } from '../../shared/contract/entities.js';
-import { mediaPath, srcset, type MediaCrop } from '../../shared/media-url.js';
+import { srcset, type MediaCrop, type MediaWidth } from '../../shared/media-url.js';
 import { useLargeText } from '../text-size.js';
 
 /** On the server: told the srcset of each first-screen picture, whose variants for phones are made ahead (server/media/ahead.ts). */
@@ -39,6 +40,8 @@ export interface ContentImageProps {
   widerThanBox?: boolean;
   /** On a phone, the part of the picture this crop keeps, as wide as `sizes` on a phone says. */
   phone?: MediaCrop;
+  /** On a phone, the widest variant offered, whatever the screen's density (CARD_PHONE_WIDEST). */
+  phoneWidest?: MediaWidth;
   /** The box's shape, in the design's pixels (CSS sets its width; these set its height). */
   width: number;
   height: number;
@@ -59,6 +62,7 @@ export function ContentImage({
   largeSizes,
   widerThanBox,
   phone,
+  phoneWidest,
   width,
   height,
   alt = '',
@@ -81,11 +85,13 @@ export function ContentImage({
   const srcSet = srcset(image.ref, image.version, image.width);
   const slot = (large && largeSizes) || standardSizes;
   const sizes = priority || widerThanBox ? slot : `auto, ${slot}`;
-  const phoneSet = phone && srcset(image.ref, image.version, image.width, phone, image.height);
+  const phoneSet = phone
+    ? srcset(image.ref, image.version, image.width, phone, image.height)
+    : phoneWidest && srcset(image.ref, image.version, Math.min(image.width ?? Infinity, phoneWidest));
   if (priority) {
     for (const [set, media] of phoneSet ? [[phoneSet, PHONE] as const, [srcSet, '(min-width: 501px)'] as const] : [[srcSet] as const]) {
       tell?.(set);
-      preload(set === phoneSet ? mediaPath(image.ref, image.version, 1080, phone) : image.src, {
+      preload(set === phoneSet ? widestIn(phoneSet) : image.src, {
         as: 'image',
         imageSrcSet: set,
         imageSizes: sizes,
@@ -117,4 +123,9 @@ export function ContentImage({
   ) : (
     picture
   );
+}
+
+/** The address of a srcset's widest candidate (its last). */
+function widestIn(set: string): string {
+  return set.slice(set.lastIndexOf(', ') + 2).split(' ')[0]!;
 }

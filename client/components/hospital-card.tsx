@@ -1,7 +1,7 @@
 /** A hospital's card: picture, name, city, address, phone and departments. */
 import type { Hospital } from '../../shared/contract/entities.js';
 import { telHref } from '../href.js';
-import { CARD_LARGE_SIZES, CARD_SIZES } from './content-card.js';
+import { CARD_LARGE_SIZES, CARD_PHONE_WIDEST, CARD_SIZES } from './content-card.js';
 import { ContentImage } from './content-image.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
@@ -24,6 +24,7 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
         image={hospital.image}
         sizes={CARD_SIZES}
         largeSizes={CARD_LARGE_SIZES}
+        phoneWidest={CARD_PHONE_WIDEST}
         alt={hospital.name}
         width={800}
         height={500}

@@ -1,5 +1,5 @@
 /** 荣誉奖项: the group's awards, newest first. */
-import { CARD_LARGE_SIZES, CARD_SIZES } from '../components/content-card.js';
+import { CARD_LARGE_SIZES, CARD_PHONE_WIDEST, CARD_SIZES } from '../components/content-card.js';
 import { ContentImage } from '../components/content-image.js';
 import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
@@ -24,6 +24,7 @@ export default function AwardsPage() {
                     image={a.image}
                     sizes={CARD_SIZES}
                     largeSizes={CARD_LARGE_SIZES}
+                    phoneWidest={CARD_PHONE_WIDEST}
                     alt={a.title}
                     width={AWARD_W}
                     height={AWARD_H}
