@@ -14,6 +14,7 @@ import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 import { metric, sleep, until } from './support/polling.js';
+import { later } from './support/wall-clock.js';
 import { problem } from '../server/http/problem.js';
 import { apiRequestFor } from '../server/proxy/api-request.js';
 import { TOO_MANY_HTML } from '../server/render/plain-pages.js';
@@ -163,7 +164,8 @@ describe('a client flooding what is not cached', () => {
     expect(await spenders()).toEqual([['127.0.0.12', 1]]);
     await upstream.stop();
     try {
-      await sleep(150);
+      // The answer (fresh for at most 100 ms) goes stale.
+      later(150);
       // The first stale read tries the content API (a point), fails, and opens the circuit.
       expect((await get(`${svc.url}/api/news?page=2`)).status).toBe(200);
       expect(await spenders()).toEqual([['127.0.0.12', 2]]);

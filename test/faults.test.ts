@@ -12,7 +12,8 @@ import { startFrozenListener } from './support/frozen-listener.js';
 import { rawRequest } from './support/raw-http.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
-import { sleep, until } from './support/polling.js';
+import { until } from './support/polling.js';
+import { later } from './support/wall-clock.js';
 
 async function metric(url: string, pattern: RegExp): Promise<number> {
   const text = (await request(url).get('/metrics')).text;
@@ -29,8 +30,8 @@ describe('faults', () => {
     await request(s.url).get('/api/banner').expect(200);
     await fixture.upstream.stop();
     try {
-      // A real window must pass: every answer (fresh for at most 100 ms) goes stale.
-      await sleep(150);
+      // Every answer (fresh for at most 100 ms) goes stale.
+      later(150);
       for (const route of PAGE_ROUTES) {
         const res = await request(s.url).get(sampleUrl(route.path));
         expect(res.status, route.path).toBe(200);
@@ -64,8 +65,8 @@ describe('faults', () => {
     // Open: no call reaches the upstream; uncached paths are 503, cached ones stale.
     const cold = await request(s.url).get('/api/experts').expect(503);
     expect(cold.body.error.code).toBe('upstream_unavailable');
-    // A real window must pass: the first answer (fresh for at most 50 ms) goes stale.
-    await sleep(60);
+    // The first answer (fresh for at most 50 ms) goes stale.
+    later(60);
     const stale = await request(s.url).get('/api/banner').expect(200);
     expect(stale.headers['x-cache']).toBe('STALE');
     expect(fixture.upstream.totalCalls()).toBe(4);

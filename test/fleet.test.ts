@@ -10,7 +10,8 @@ import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
-import { metric, sleep, until } from './support/polling.js';
+import { metric, until } from './support/polling.js';
+import { later } from './support/wall-clock.js';
 
 let redis: RedisServer;
 let upstream: TestUpstream;
@@ -91,8 +92,8 @@ describe('two instances sharing Redis', () => {
     expect((await get(a, '/api/banner')).status).toBe(200);
     expect((await get(a, '/lxwm/index')).status).toBe(200);
     await upstream.stop();
-    // A real window must pass: the answers (fresh for at most 300 ms) go stale.
-    await sleep(400);
+    // The answers (fresh for at most 300 ms) go stale.
+    later(400);
     const late = await instance(windows);
     const api = await get(late, '/api/banner');
     expect(api.status).toBe(200);
@@ -175,8 +176,8 @@ describe('cheap refreshes', () => {
     running.push(svc);
     const first = await get(svc, '/api/domestic-hospitals');
     expect(first.headers.get('x-cache')).toBe('MISS');
-    // A real window must pass: the answer (fresh for at most 200 ms) goes stale.
-    await sleep(300);
+    // The answer (fresh for at most 200 ms) goes stale.
+    later(300);
     const again = await get(svc, '/api/domestic-hospitals');
     expect(again.headers.get('x-cache')).toBe('REFRESH');
     expect(upstream.notModified).toBe(1);

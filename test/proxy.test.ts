@@ -6,7 +6,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, apiError, type ApiName } from '../shared/contract/api-paths.js';
 import { rawRequest } from './support/raw-http.js';
-import { sleep, until } from './support/polling.js';
+import { until } from './support/polling.js';
+import { later } from './support/wall-clock.js';
 import { sampleApiPath } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
@@ -252,8 +253,8 @@ describe('proxy against a misbehaving upstream', () => {
   it('serves a stale entry at once and refreshes it once in the background', async () => {
     const s = await start({ CACHE_MAX_AGE_MS: '300', CACHE_STALE_WHILE_REVALIDATE_S: '60' });
     await request(s.url).get('/api/banner').expect(200);
-    // A real window must pass: the answer (fresh for at most 300 ms from its fetch) goes stale.
-    await sleep(350);
+    // The answer (fresh for at most 300 ms from its fetch) goes stale.
+    later(350);
     fixture.upstream.delayMs = 150;
     try {
       const stale = await Promise.all(Array.from({ length: 5 }, () => request(s.url).get('/api/banner')));
@@ -271,8 +272,8 @@ describe('proxy against a misbehaving upstream', () => {
     const good = await request(s.url).get('/api/contact-us').expect(200);
     await fixture.upstream.stop();
     try {
-      // A real window must pass: the answer (fresh for at most 50 ms) goes stale.
-      await sleep(80);
+      // The answer (fresh for at most 50 ms) goes stale.
+      later(80);
       const stale = await request(s.url).get('/api/contact-us').expect(200);
       expect(stale.headers['x-cache']).toBe('STALE');
       expect(stale.body).toEqual(good.body);

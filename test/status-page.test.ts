@@ -18,7 +18,7 @@ import { securityHeaders } from '../server/http/security-headers.js';
 import { RecentErrors } from '../server/observability/recent-errors.js';
 import { renderStatusPage } from '../server/operations/status-page.js';
 import { launchChromium, openPage } from './support/browser.js';
-import { sleep } from './support/polling.js';
+import { later } from './support/wall-clock.js';
 import { sample, sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
@@ -342,16 +342,16 @@ async function mixedTraffic(svc: RunningService, upstream: TestUpstream): Promis
   const round = async () => {
     for (const path of [...pages, ...api, ...api]) await get(svc, path);
   };
-  // A wait for real time: answers fresh for CACHE_MAX_AGE_MS (300 ms) go stale.
-  const stale = () => sleep(350);
+  // Answers fresh for CACHE_MAX_AGE_MS (300 ms) go stale.
+  const stale = () => later(350);
   for (let i = 0; i < 4; i++) await round();
-  await stale();
+  stale();
   upstream.mode = 'status-500';
   await round();
   await round();
   upstream.mode = 'ok';
   upstream.delayMs = 40;
-  await stale();
+  stale();
   for (let i = 0; i < 3; i++) await round();
   await get(svc, '/api/nowhere');
 }

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../server/settings/config.js';
 import { tracesEndpoint } from '../server/observability/tracing.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
-import { sleep, until } from './support/polling.js';
+import { until } from './support/polling.js';
+import { later } from './support/wall-clock.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
@@ -327,8 +328,8 @@ describe('tracing on', () => {
       await get(`${short.url}/api/contact-us`);
       const before = upstream.notModified;
       // Its freshness is over by then: the next request asks with If-None-Match.
-      // A real window must pass: the answer (fresh for at most 200 ms) goes stale.
-      await sleep(250);
+      // The answer (fresh for at most 200 ms) goes stale.
+      later(250);
       const res = await get(`${short.url}/api/contact-us`, { 'x-request-id': 'revalidate-1' });
       expect(res.headers['x-cache']).toBe('REFRESH');
       expect(upstream.notModified).toBe(before + 1);

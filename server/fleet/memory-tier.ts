@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { PURGE_MEMORY_MS, type SharedAnswer, type SharedTier } from './shared-tier.js';
+import { WALL_CLOCK } from '../reliability/wall-clock.js';
 
 interface Held {
   answer: SharedAnswer;
@@ -43,6 +44,7 @@ export class MemoryTier implements SharedTier {
       maxSize: maxBytes,
       sizeCalculation: (held, key) => key.length + held.answer.json.length + 256,
       ttl: 1,
+      perf: WALL_CLOCK,
     });
   }
 

@@ -34,6 +34,7 @@ import {
   type CacheWindows,
 } from './cached-answer.js';
 import type { ContentReader } from './content-reader.js';
+import { WALL_CLOCK } from '../reliability/wall-clock.js';
 
 interface FetchContext {
   request: ApiRequest;
@@ -89,6 +90,7 @@ export class ContentCache {
       // lru-cache aborts a load whose entry it evicts, replaces or deletes: ours run on (they pass no signal).
       ignoreFetchAbort: true,
       fetchMethod: (_key, stale, { options, context }) => this.#load(context, stale, options),
+      perf: WALL_CLOCK,
     });
     deps.metrics.stats.entries = () => this.#lru.size;
     deps.metrics.stats.bytes = () => this.#lru.calculatedSize;
@@ -146,13 +148,12 @@ export class ContentCache {
       context,
       // Within stale-while-revalidate: answer at once, refresh behind; beyond it, wait (stale only if the call fails).
       allowStale: withinSwr,
-      // lru-cache keeps its own time; an answer a purge made stale is stale by ours.
+      // An answer a purge made stale is stale by its freshness, whatever lru-cache's TTL says.
       forceRefresh: force || (entry !== undefined && entry.freshUntil <= now),
       status,
     });
     if (!answer) {
-      // With allowStaleOnFetchRejection, a failed fetch with nothing stale resolves to undefined;
-      // only the request that began it is told why.
+      // (allowStaleOnFetchRejection) A failed fetch with nothing stale gives undefined; only its leader is told why.
       const error = status.fetchError ?? joined?.error;
       // The fetch this request joined was refused its leader's client, over its budget: this
       // request is not that client's, so it leads a fetch of its own (a few times at most).
@@ -243,8 +244,7 @@ export class ContentCache {
     let token: string | null | undefined;
     let generation: number | undefined;
     if (shared) {
-      // The look-up, the lock and the purge generation at once: one round trip on every miss. One
-      // process of the service calls the content API; the others wait for its answer.
+      // Look-up, lock and purge generation in one round trip: one process calls, the others wait for its answer.
       const [found, lock] = await Promise.all([
         shared.get(request.key),
         shared.lock(request.key, this.#config.UPSTREAM_TIMEOUT_MS + 1_000),

@@ -14,6 +14,7 @@ import type { TrustedProxies } from '../http/trusted-proxies.js';
 import type { Metrics } from '../observability/metrics.js';
 import { notFoundKey, pageKey } from './page-key.js';
 import { variantOf, varyOf } from './page-variant.js';
+import { WALL_CLOCK } from '../reliability/wall-clock.js';
 
 export interface CachedPage extends StoredAnswer {
   /** The metrics label of the page's route. */
@@ -37,6 +38,7 @@ export class PageCache {
     this.#lru = new LRUCache<string, CachedPage>({
       maxSize: maxBytes,
       sizeCalculation: (p, key) => key.length + p.body.maxBytes + 512,
+      perf: WALL_CLOCK,
     });
     metrics.stats.pages = () => this.#lru.size;
   }
