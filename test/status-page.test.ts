@@ -83,7 +83,7 @@ function recentFrom(svc: RunningService, size?: number): RecentErrors {
 }
 
 describe('RecentErrors', () => {
-  it('as a pino destination (pino.multistream): warn and above only, newest first, without pid, hostname and service', () => {
+  it('as a pino destination (pino.multistream): warn and above but 4xx request lines, newest first, without pid, hostname and service', () => {
     const recent = new RecentErrors();
     const log = pino(
       { level: 'trace', base: { service: 'site-bff', pid: 4242, hostname: 'web-1' } },
@@ -92,16 +92,21 @@ describe('RecentErrors', () => {
     log.trace('trace line');
     log.debug('debug line');
     log.info({ reqId: 'a' }, 'info line');
+    // A 4xx answer's request line (warn) is the visitor's mistake; a 5xx answer's (error) is ours.
     log.warn({ reqId: 'b', status: 404, route: 'page' }, 'request');
+    log.warn({ reqId: 'c', peer: '10.0.0.9' }, 'untrusted forwarder');
+    log.error({ reqId: 'd', status: 500, route: 'page' }, 'request');
     log.error({ err: new TypeError('bad thing'), key: '/api/news' }, 'page loaders failed');
     log.fatal({ cause: { deep: [1, 2, 3] } }, 'giving up');
     const list = recent.list();
     expect(list.map((e) => [e.level, e.msg])).toEqual([
       ['fatal', 'giving up'],
       ['error', 'page loaders failed'],
-      ['warn', 'request'],
+      ['error', 'request'],
+      ['warn', 'untrusted forwarder'],
     ]);
-    expect(list[2]!.context).toEqual({ reqId: 'b', status: '404', route: 'page' });
+    expect(list[2]!.context).toEqual({ reqId: 'd', status: '500', route: 'page' });
+    expect(list[3]!.context).toEqual({ reqId: 'c', peer: '10.0.0.9' });
     // An error as its type and message: the stack stays in the log.
     expect(list[1]!.context).toEqual({ err: 'TypeError: bad thing', key: '/api/news' });
     expect(list[0]!.context).toEqual({ cause: '{"deep":[1,2,3]}' });
@@ -192,8 +197,9 @@ describe('status page', () => {
       expect(rows.get('Redis (shared tier)')).toBe('not configured');
       expect(rows.get('Workers')).toBe(String(counter(text, 'service_workers')));
       expect(rows.get('Ready')).toBe(counter(text, 'service_ready') === 1 ? 'yes' : 'no');
-      // The warnings of the traffic (4xx answers are logged at warn) are in the table.
-      expect(rowsUnder(html, 'Recent warnings and errors').some((cells) => cells[2] === 'request')).toBe(true);
+      // The traffic's 4xx answers (request lines at warn) are the visitors' mistakes: not in the table.
+      expect(svc.logs.some((l) => l.msg === 'request' && l.level === 40)).toBe(true);
+      expect(rowsUnder(html, 'Recent warnings and errors').some((cells) => cells[2] === 'request')).toBe(false);
     } finally {
       await svc.close();
     }

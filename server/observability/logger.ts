@@ -29,21 +29,12 @@ export function createLogger(level: string, recent?: RecentErrors): Logger {
   timer.unref();
   // pid and hostname say which process of the fleet wrote a line (a worker, an instance).
   const base = { service: 'site-bff', pid: process.pid, hostname: hostname() };
-  return pino({ level, base }, recent ? teeToRecent(destination, recent) : destination);
-}
-
-/**
- * stdout, and the warnings and errors for the status page (recent-errors.ts): every line a
- * warning or worse, except the request lines of 4xx answers, which are the visitors' mistakes.
- */
-function teeToRecent(destination: ReturnType<typeof pino.destination>, recent: RecentErrors) {
-  return {
-    write(line: string) {
-      destination.write(line);
-      const level = Number(/^\{"level":(\d+)/.exec(line)?.[1] ?? 0);
-      if (level >= 50 || (level >= 40 && !line.includes('"msg":"request"'))) recent.write(line);
-    },
-    flush: (done?: (error?: Error) => void) => destination.flush(done),
-    flushSync: () => destination.flushSync(),
-  };
+  if (!recent) return pino({ level, base }, destination);
+  // The warnings and errors go to the status page's list too (recent-errors.ts): pino routes each line by its
+  // level. A multistream has no flush(): the logger's (main.ts, at exit) is stdout's.
+  const streams = pino.multistream([
+    { level, stream: destination },
+    { level: 'warn', stream: recent },
+  ]);
+  return pino({ level, base }, Object.assign(streams, { flush: (done: (error?: Error) => void) => destination.flush(done) }));
 }

@@ -1,6 +1,7 @@
 /**
  * The last log entries at warn or above, kept in memory for the status page. A pino destination:
- * give it to `pino.multistream` beside stdout, and it reads the JSON lines pino writes.
+ * given to `pino.multistream` beside stdout at level warn (logger.ts), it reads the JSON lines pino
+ * writes. The request lines of 4xx answers (warn) are left out: they are the visitors' mistakes.
  */
 
 export interface RecentError {
@@ -14,6 +15,7 @@ export interface RecentError {
 
 const LEVELS: Readonly<Record<number, string>> = { 40: 'warn', 50: 'error', 60: 'fatal' };
 const WARN = 40;
+const ERROR = 50;
 /** Fields every line carries, which say nothing about what happened. */
 const OMITTED = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'service', 'v']);
 /** Bounds on what one entry keeps, so that a huge log line cannot make the list huge. */
@@ -56,7 +58,7 @@ export class RecentErrors {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return;
     const fields = entry as Record<string, unknown>;
     const level = levelOf(fields.level);
-    if (level === undefined || level < WARN) return;
+    if (level === undefined || level < WARN || (fields.msg === 'request' && level < ERROR)) return;
     const context: Record<string, string> = {};
     for (const [key, value] of Object.entries(fields)) {
       if (OMITTED.has(key) || value === undefined) continue;
