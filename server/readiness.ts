@@ -6,14 +6,27 @@
 import type { PrimaryLink } from './fleet/primary-link.js';
 import { apiRequestFor } from './proxy/api-request.js';
 import type { ContentCache } from './proxy/content-cache.js';
+import type { Registry } from 'prom-client';
+import { gaugeOnScrape } from './observability/metrics.js';
 import type { Admission } from './reliability/admission.js';
 
 export function readiness(deps: {
   admission: Pick<Admission, 'busy'>;
   cache: ContentCache;
   link: PrimaryLink | undefined;
+  registry: Registry;
 }): () => Promise<'ready' | 'not ready' | 'busy'> {
   const { admission, cache, link } = deps;
+  // This process's part of the answer, for the metrics: the machine's is the workers' maximum.
+  gaugeOnScrape(
+    deps.registry,
+    {
+      name: 'service_ready',
+      help: 'Whether the service can serve (/readyz): 1 ready, 0 not ready or busy; with workers, 1 when any can (they share their answers).',
+      aggregator: 'max',
+    },
+    () => (admission.busy || !cache.warm ? 0 : 1),
+  );
   return async () => {
     const machine = await link?.readiness();
     if (machine ? machine.busy : admission.busy) return 'busy';

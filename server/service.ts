@@ -123,9 +123,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       log[state === 'open' ? 'warn' : 'info']({ state }, `circuit breaker ${state}`);
     },
     onRefused: (why) => admission.upstreamRefused(why),
+    registry: metrics.registry,
   });
-  metrics.stats.upstreamInFlight = () => upstream.gate.inFlight;
-  metrics.stats.upstreamQueued = () => upstream.gate.queued;
   // What every process of the service shares: Redis for a fleet, the primary for one machine's workers.
   const shared = redis
     ? new RedisTier(redis, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000)
@@ -207,7 +206,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         published: (event) => notifier.announce(event),
       })(app);
     },
-    readiness: readiness({ admission, cache, link }),
+    readiness: readiness({ admission, cache, link, registry: metrics.registry }),
     pages: createPageHandler({
       renderer: () => source.renderer(),
       cache,
@@ -253,7 +252,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const served = tracing ? tracing.serve(frontDoor) : frontDoor;
   const server = publicServer(config, served, { trusted, metrics, forwarders });
   const guard = guardConnections(server, { config, trusted, metrics, log });
-  metrics.stats.ready = () => (admission.busy || !cache.warm ? 0 : 1);
   // A worker tells its primary when it holds answers, for the machine's readiness.
   const warmth = link && setInterval(() => link.state({ warm: cache.warm }), 500).unref();
   // The operators' own listener (METRICS_PORT), behind a front door of its own: ids, headers, request line, metrics.

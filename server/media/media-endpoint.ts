@@ -15,7 +15,7 @@ import type { Config } from '../settings/config.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
 import { etagMatches } from '../http/representation.js';
 import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
+import { gaugeOnScrape, type Metrics } from '../observability/metrics.js';
 import { observe } from '../observability/request-observer.js';
 import { BurstLog } from '../observability/burst-log.js';
 import type { GateRefusal } from '../reliability/concurrency-gate.js';
@@ -119,9 +119,15 @@ export class MediaEndpoint {
       log,
     });
     this.#variants = new Variants(Math.floor((memory * 3) / 4), this.#transformer, disk, this.#metrics, log);
-    metrics.mediaBytes.variants = () => this.#variants.bytesHeld;
-    metrics.mediaBytes.originals = () => this.#originals.bytesHeld;
-    metrics.mediaBytes.disk = () => disk?.bytes ?? 0;
+    gaugeOnScrape(
+      metrics.registry,
+      {
+        name: 'media_cache_bytes',
+        help: 'Bytes held by the media caches, by store: variants and originals in memory, disk (MEDIA_CACHE_DIR).',
+        labelName: 'store',
+      },
+      () => ({ variants: this.#variants.bytesHeld, originals: this.#originals.bytesHeld, disk: disk?.bytes ?? 0 }),
+    );
     this.ahead = new MadeAhead(
       config.MEDIA_MAKE_AHEAD === 'on',
       (path) => this.#makeAhead(path),

@@ -1,5 +1,5 @@
 /** Prometheus metrics, in a registry of the service's own (tests run several services in one process). */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Aggregator } from 'prom-client';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 export type MediaMetrics = Metrics['media'];
@@ -9,25 +9,7 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  /** Filled in by the parts that know (the caches, the upstream gate, readiness): read when /metrics is scraped. */
-  const stats = {
-    entries: () => 0,
-    bytes: () => 0,
-    pages: () => 0,
-    upstreamInFlight: () => 0,
-    upstreamQueued: () => 0,
-    ready: () => 1,
-    searchDocuments: () => 0,
-  };
-  /** Bytes the media endpoint holds, by store (server/media). */
-  const mediaBytes: { variants: () => number; originals: () => number; disk: () => number } = {
-    variants: () => 0,
-    originals: () => 0,
-    disk: () => 0,
-  };
   return {
-    stats,
-    mediaBytes,
     registry,
     media: {
       requests: labelledCounter({
@@ -54,15 +36,6 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
         help: 'Originals that could not be fetched or used, by kind (unreachable, timeout, status, not_found, too_large, circuit_open, not_allowed_type, too_many_pixels, undecodable).',
         labelNames: ['kind'],
         registers,
-      }),
-      cacheBytes: new Gauge({
-        name: 'media_cache_bytes',
-        help: 'Bytes held by the media caches, by store: variants and originals in memory, disk (MEDIA_CACHE_DIR).',
-        labelNames: ['store'],
-        registers,
-        collect() {
-          for (const [store, bytes] of Object.entries(mediaBytes)) this.set({ store }, bytes());
-        },
       }),
     },
     requests: labelledCounter({
@@ -121,14 +94,6 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       labelNames: ['route', 'result'],
       registers,
     }),
-    pageCacheEntries: new Gauge({
-      name: 'page_cache_entries',
-      help: 'Pages in the page cache.',
-      registers,
-      collect() {
-        this.set(stats.pages());
-      },
-    }),
     purges: labelledCounter({
       name: 'purges_total',
       help: 'Purges asked of this service, by source: api (POST /admin/purge) or webhook (a publish event).',
@@ -183,31 +148,6 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       labelNames: ['reason'],
       registers,
     }),
-    upstreamInFlight: new Gauge({
-      name: 'upstream_in_flight',
-      help: 'Calls to the content API under way now.',
-      registers,
-      collect() {
-        this.set(stats.upstreamInFlight());
-      },
-    }),
-    upstreamQueued: new Gauge({
-      name: 'upstream_queued',
-      help: 'Calls to the content API waiting for a free slot now.',
-      registers,
-      collect() {
-        this.set(stats.upstreamQueued());
-      },
-    }),
-    ready: new Gauge({
-      name: 'service_ready',
-      help: 'Whether the service can serve (/readyz): 1 ready, 0 not ready or busy; with workers, 1 when any can (they share their answers).',
-      registers,
-      aggregator: 'max',
-      collect() {
-        this.set(stats.ready());
-      },
-    }),
     workers: new Gauge({
       name: 'service_workers',
       help: 'Processes serving requests (summed over the workers).',
@@ -227,30 +167,6 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
       help: 'Changes to the search index, by kind (build: all of it read again; change: what a purge named) and result (ok, error: the index in use stayed).',
       labelNames: ['kind', 'result'],
       registers,
-    }),
-    searchDocuments: new Gauge({
-      name: 'search_index_documents',
-      help: 'Items in the search index (with workers, summed: each holds its own).',
-      registers,
-      collect() {
-        this.set(stats.searchDocuments());
-      },
-    }),
-    cacheEntries: new Gauge({
-      name: 'proxy_cache_entries',
-      help: 'Entries in the proxy cache.',
-      registers,
-      collect() {
-        this.set(stats.entries());
-      },
-    }),
-    cacheBytes: new Gauge({
-      name: 'proxy_cache_bytes',
-      help: 'Bytes held by the proxy cache.',
-      registers,
-      collect() {
-        this.set(stats.bytes());
-      },
     }),
   };
 }
@@ -284,4 +200,27 @@ function childrenOf<C>(labels: (...values: string[]) => C): (...values: string[]
     if (child === undefined) children.set(key, (child = labels(...values)));
     return child;
   };
+}
+
+/**
+ * A gauge its part reads when /metrics is scraped (a cache's size, a gate's queue), registered by
+ * that part when it is made: a number, or one per value of `labelName`. The registry holds what
+ * each part registered; nothing here knows the parts.
+ */
+export function gaugeOnScrape(
+  registry: Registry,
+  config: { name: string; help: string; aggregator?: Aggregator; labelName?: string },
+  read: () => number | Readonly<Record<string, number>>,
+): Gauge {
+  const { labelName, ...rest } = config;
+  return new Gauge({
+    ...rest,
+    labelNames: labelName ? [labelName] : [],
+    registers: [registry],
+    collect() {
+      const value = read();
+      if (typeof value === 'number') this.set(value);
+      else for (const [label, n] of Object.entries(value)) this.set({ [labelName!]: label }, n);
+    },
+  });
 }

@@ -18,7 +18,7 @@ import { problem } from '../http/problem.js';
 import { MEDIA_TAG_PREFIX } from '../media/media-address.js';
 import { hitChannel, lookupChannel, type LookupEvent } from '../observability/diagnostics.js';
 import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
+import { gaugeOnScrape, type Metrics } from '../observability/metrics.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { ApiRequest } from './api-request.js';
 import {
@@ -92,8 +92,8 @@ export class ContentCache {
       fetchMethod: (_key, stale, { options, context }) => this.#load(context, stale, options),
       perf: WALL_CLOCK,
     });
-    deps.metrics.stats.entries = () => this.#lru.size;
-    deps.metrics.stats.bytes = () => this.#lru.calculatedSize;
+    gaugeOnScrape(deps.metrics.registry, { name: 'proxy_cache_entries', help: 'Entries in the proxy cache.' }, () => this.#lru.size);
+    gaugeOnScrape(deps.metrics.registry, { name: 'proxy_cache_bytes', help: 'Bytes in the proxy cache.' }, () => this.#lru.calculatedSize);
   }
 
   /** A fresh answer already in this process, at once (sparing a hit get()'s promises); else undefined. */

@@ -11,7 +11,7 @@ import { sendStored, type StoredAnswer } from '../http/stored-response.js';
 import { pageHitChannel } from '../observability/diagnostics.js';
 import { observe } from '../observability/request-observer.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';
-import type { Metrics } from '../observability/metrics.js';
+import { gaugeOnScrape, type Metrics } from '../observability/metrics.js';
 import { notFoundKey, pageKey } from './page-key.js';
 import { variantOf, varyOf } from './page-variant.js';
 import { WALL_CLOCK } from '../reliability/wall-clock.js';
@@ -40,7 +40,7 @@ export class PageCache {
       sizeCalculation: (p, key) => key.length + p.body.maxBytes + 512,
       perf: WALL_CLOCK,
     });
-    metrics.stats.pages = () => this.#lru.size;
+    gaugeOnScrape(metrics.registry, { name: 'page_cache_entries', help: 'Pages in the page cache.' }, () => this.#lru.size);
   }
 
   /** A page that had to be rendered, counted beside the hits. */

@@ -14,7 +14,7 @@ import type { SearchAnswer, SearchKind, SearchQuery } from '../../shared/search.
 import { Representation } from '../http/representation.js';
 import { BurstLog } from '../observability/burst-log.js';
 import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
+import { gaugeOnScrape, type Metrics } from '../observability/metrics.js';
 import { ContentSource } from './content-source.js';
 import { answerFrom } from './search-answer.js';
 import { SearchIndex } from './search-index.js';
@@ -84,7 +84,11 @@ export class SearchService {
   constructor(deps: SearchServiceDeps) {
     this.#deps = deps;
     this.#source = new ContentSource(deps.api);
-    deps.metrics.stats.searchDocuments = () => this.#index?.size ?? 0;
+    gaugeOnScrape(
+      deps.metrics.registry,
+      { name: 'search_index_documents', help: 'Items in the search index (with workers, summed: each holds its own).' },
+      () => this.#index?.size ?? 0,
+    );
     // Built now (off the request path), or when first searched, and again every REBUILD_EVERY_MS.
     if (deps.firstBuild === 'start') this.#buildFirst();
     this.#rebuildTimer = setInterval(

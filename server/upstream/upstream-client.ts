@@ -10,6 +10,8 @@ import type { Config } from '../settings/config.js';
 import { problem } from '../http/problem.js';
 import { CircuitBreaker, type CircuitState } from '../reliability/circuit-breaker.js';
 import { guardedCall } from '../reliability/guarded-call.js';
+import type { Registry } from 'prom-client';
+import { gaugeOnScrape } from '../observability/metrics.js';
 import { ConcurrencyGate, type GateRefusal } from '../reliability/concurrency-gate.js';
 
 export type UpstreamFailure = 'unreachable' | 'timeout' | 'status' | 'too_large' | 'invalid' | 'circuit_open';
@@ -50,6 +52,8 @@ export type UpstreamOptions = Pick<
   onCircuitChange?: (state: CircuitState) => void;
   /** A call refused a slot (the queue was full, or it waited too long). */
   onRefused?: (why: GateRefusal) => void;
+  /** Where the gate's gauges are registered (the service's metrics). */
+  registry?: Registry;
 };
 
 export class UpstreamClient {
@@ -64,6 +68,15 @@ export class UpstreamClient {
     this.#breaker = new CircuitBreaker(options.UPSTREAM_BREAKER_THRESHOLD, options.UPSTREAM_BREAKER_COOLDOWN_MS, options.onCircuitChange);
     // As many calls at once as connections: the pool itself then never queues.
     this.gate = new ConcurrencyGate(options.UPSTREAM_CONNECTIONS, options.UPSTREAM_QUEUE, options.UPSTREAM_TIMEOUT_MS, options.onRefused);
+    if (options.registry) {
+      const { registry } = options;
+      gaugeOnScrape(registry, { name: 'upstream_in_flight', help: 'Calls to the content API under way now.' }, () => this.gate.inFlight);
+      gaugeOnScrape(
+        registry,
+        { name: 'upstream_queued', help: 'Calls to the content API waiting for a free slot now.' },
+        () => this.gate.queued,
+      );
+    }
     this.#pool = new Pool(url.origin, {
       connections: options.UPSTREAM_CONNECTIONS,
       connectTimeout: options.UPSTREAM_CONNECT_TIMEOUT_MS,
