@@ -515,13 +515,15 @@ describe('media endpoint under load and failure', () => {
   it('answers 503 busy with Retry-After past MEDIA_TRANSFORMS and its queue, and keeps serving what it has', async () => {
     const svc = await startService({ MEDIA_ORIGINS: origin.url, MEDIA_TRANSFORMS: '1' });
     try {
-      // Distinct originals: the same photograph with a comment segment that differs.
+      // Distinct originals: the same photograph with a comment segment that differs. The slots and
+      // the queue are what is tested: a photograph smaller than a camera's keeps the admitted work short.
+      const photo = await cameraJpeg(1600, 1200, 3);
       for (let i = 0; i < 30; i++) {
         const comment = Buffer.from(`\xff\xfe\x00\x10burst-${String(i).padStart(6, '0')}`, 'latin1');
-        origin.files.set(`/burst/${i}.jpg`, { body: Buffer.concat([camera.subarray(0, 2), comment, camera.subarray(2)]) });
+        origin.files.set(`/burst/${i}.jpg`, { body: Buffer.concat([photo.subarray(0, 2), comment, photo.subarray(2)]) });
       }
       const answers = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => ask(svc.url, image(`${origin.url}/burst/${i}.jpg`, 1080), { accept: AVIF_BROWSER })),
+        Array.from({ length: 30 }, (_, i) => ask(svc.url, image(`${origin.url}/burst/${i}.jpg`, 384), { accept: AVIF_BROWSER })),
       );
       const busy = answers.filter((a) => a.status === 503);
       expect(busy.length).toBeGreaterThan(0);
