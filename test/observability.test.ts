@@ -3,14 +3,15 @@
  * is the one pino writes for its fields, and the series are the ones prom-client's Counter and
  * Histogram write for the same observations, whatever changes in how the service calls them.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
+import { Socket, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../server/observability/metrics.js';
 import { createRequestObserver, observe } from '../server/observability/request-observer.js';
+import { SiteResponse } from '../server/observability/response-context.js';
 import { rawRequest } from './support/raw-http.js';
 import { until } from './support/polling.js';
 
@@ -45,7 +46,7 @@ async function observedServer(answer: (res: import('node:http').ServerResponse) 
   const { lines, stream } = collector();
   const log = pino({ base: BASE }, stream);
   const observeRequest = createRequestObserver(log, createMetrics({ defaultMetrics: false }));
-  server = createServer((req, res) => {
+  server = createServer({ ServerResponse: SiteResponse }, (req, res) => {
     observeRequest(req, res);
     answer(res);
   });
@@ -79,6 +80,17 @@ describe('the request log line', () => {
     await until(() => lines.length > 0, 'a line from the service');
     expect(JSON.parse(lines[0]!)).toMatchObject({ status: 'aborted', msg: 'request aborted' });
     expect(lines[0]).toBe(pinoLine(lines[0]!));
+  });
+
+  it('refuses a response that is not a SiteResponse rather than patch fields onto it', () => {
+    const observeRequest = createRequestObserver(pino({ base: BASE }, collector().stream), createMetrics({ defaultMetrics: false }));
+    const req = Object.assign(new IncomingMessage(new Socket()), { method: 'GET', url: '/api/banner' });
+    const plain = new ServerResponse(req);
+    expect(() => observeRequest(req, plain)).toThrow(/not a SiteResponse/);
+    expect(Object.hasOwn(plain, 'record')).toBe(false);
+    const site = new SiteResponse(req);
+    observeRequest(req, site);
+    expect(site.record).toMatchObject({ method: 'GET', url: '/api/banner' });
   });
 });
 

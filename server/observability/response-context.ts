@@ -4,7 +4,7 @@
  * (createServer's `ServerResponse` option). One shape per response, nothing patched on under a
  * Symbol, and no WeakMap entry per response for the collector to trace (docs/decisions/031).
  * Express swaps a response's prototype for its own; own fields stay, so they are read through
- * `contextOf`, which finds them unset on a response made elsewhere.
+ * `contextOf`, which refuses a response made elsewhere.
  */
 import { ServerResponse } from 'node:http';
 
@@ -43,5 +43,12 @@ export class SiteResponse extends ServerResponse implements ResponseContext {
   headerSet: readonly string[] | undefined = undefined;
 }
 
-/** The context of a response: the fields of a SiteResponse, unset on any other. */
-export const contextOf = (res: ServerResponse): ResponseContext => res as ServerResponse & ResponseContext;
+/**
+ * The context of a response: the fields of a SiteResponse (own fields, which stay when Express
+ * swaps the prototype). A response made elsewhere has none, and is refused rather than patched.
+ */
+export function contextOf(res: ServerResponse): ResponseContext {
+  if (!Object.hasOwn(res, 'record'))
+    throw new TypeError('not a SiteResponse: make the server with createServer({ ServerResponse: SiteResponse })');
+  return res as ServerResponse & ResponseContext;
+}
