@@ -13,13 +13,9 @@ clone="$(mktemp -d)"
 trap 'rm -rf "$clone"' EXIT
 git clone --quiet "$root" "$clone/src"
 
-# runc, and limits the kernel grants: podman's default RLIMIT_NOFILE is refused where the session
-# lacks CAP_SYS_RESOURCE, and runc's NPROC above kernel.pid_max (test/support/image-check.ts).
-files="$(awk '/^Max open files/ {print $5}' /proc/self/limits)"
-processes="$(awk '/^Max processes/ {print $4}' /proc/self/limits)"
-pid_max="$(cat /proc/sys/kernel/pid_max)"
-[ "$processes" = unlimited ] || [ "$processes" -gt "$pid_max" ] && processes="$pid_max"
+# runc, and limits the kernel grants (scripts/container-flags.sh).
+read -ra flags <<<"$("$root/scripts/container-flags.sh")"
 
-podman run --rm --runtime runc --ulimit "nofile=$files:$files" --ulimit "nproc=$processes:$processes" \
+podman run --rm "${flags[@]}" \
   --network host -v "$clone/src:/src:ro" "$image" \
   bash -c 'cp -a /src /w && cd /w && npm ci --no-audit --no-fund && npm run test:quick'

@@ -21,10 +21,10 @@
  * CONTAINER_FLAGS, when set, replace the flags given to every container podman runs (the
  * build's too). The default suits a machine whose root may not raise its resource limits (no
  * CAP_SYS_RESOURCE: podman's default RLIMIT_NOFILE of 1048576 is refused) and whose cgroups are
- * hybrid (which crun refuses): runc, and limits within this process's own.
- * docs/operations/deploy.md says what was tried.
+ * hybrid (which crun refuses): runc, and limits within this process's own, as
+ * scripts/container-flags.sh prints them. docs/operations/deploy.md says what was tried.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,21 +40,9 @@ const BASE = `docker.io/library/node:${runtime.version.split('.')[0]}-bookworm-s
 const REPOSITORY = 'localhost/mingtong-site';
 const MIRROR = process.env.DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
 
-/** The hard limit this process has, from /proc/self/limits (what a container may be given). */
-function hardLimit(name: string, fallback: number): number {
-  const line = readFileSync('/proc/self/limits', 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(name));
-  const value = Number(line?.slice(26).trim().split(/\s+/)[1]);
-  return Number.isInteger(value) ? Math.min(value, 1_048_576) : fallback;
-}
-
+/** runc, and limits within this process's own (scripts/container-flags.sh; CONTAINER_FLAGS replaces them). */
 function containerFlags(): string[] {
-  if (process.env.CONTAINER_FLAGS !== undefined) return process.env.CONTAINER_FLAGS.split(/\s+/).filter(Boolean);
-  const files = hardLimit('Max open files', 20_000);
-  // Found here: runc's setrlimit of NPROC is refused above kernel.pid_max (32768), though the hard limit is higher.
-  const processes = Math.min(hardLimit('Max processes', 32_768), Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8')) || 32_768);
-  return ['--runtime', 'runc', '--ulimit', `nofile=${files}:${files}`, '--ulimit', `nproc=${processes}:${processes}`];
+  return execFileSync('scripts/container-flags.sh', { encoding: 'utf8' }).split(/\s+/).filter(Boolean);
 }
 
 interface Result {
