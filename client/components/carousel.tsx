@@ -123,7 +123,7 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
       </div>
       {count > 1 ? (
         <div className="carousel-controls">
-          <button type="button" className="carousel-arrow prev" aria-label="上一张" onClick={() => go(index - 1)} />
+          <button type="button" className="carousel-arrow chevron prev" aria-label="上一张" onClick={() => go(index - 1)} />
           <div className="carousel-dots">
             {banners.map((b, i) => (
               <button
@@ -136,7 +136,7 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
               />
             ))}
           </div>
-          <button type="button" className="carousel-arrow next" aria-label="下一张" onClick={() => go(index + 1)} />
+          <button type="button" className="carousel-arrow chevron forward next" aria-label="下一张" onClick={() => go(index + 1)} />
         </div>
       ) : null}
     </section>

@@ -50,7 +50,7 @@ export function TabRow({
   const scrollButton = (side: 'start' | 'end') => (
     <button
       type="button"
-      className={`tabs-scroll ${side}`}
+      className={`tabs-scroll chevron ${side}${side === 'end' ? ' forward' : ''}`}
       aria-label={side === 'start' ? '向左滚动栏目' : '向右滚动栏目'}
       tabIndex={-1}
       hidden={!more[side]}
