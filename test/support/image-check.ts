@@ -42,7 +42,7 @@ const MIRROR = process.env.DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
 
 /** runc, and limits within this process's own (scripts/container-flags.sh; CONTAINER_FLAGS replaces them). */
 function containerFlags(): string[] {
-  return execFileSync('scripts/container-flags.sh', { encoding: 'utf8' }).split(/\s+/).filter(Boolean);
+  return execFileSync('bash', ['scripts/container-flags.sh'], { encoding: 'utf8' }).split(/\s+/).filter(Boolean);
 }
 
 interface Result {
