@@ -7,15 +7,18 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../client/route-table.js';
-import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { axeViolations } from './support/axe.js';
-import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
-import { sampleUrl } from './support/sample-urls.js';
+import {
+  consoleProblems,
+  gotoHydrated,
+  openPage,
+  startSiteAndChromium,
+  stopSiteAndChromium,
+  expectNothingFound,
+  onEach,
+} from './support/browser.js';
+import { EVERY_PAGE } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
-
-/** Every page, and the 404 page. */
-const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
 
 describe('accessibility (axe-core), in Chromium', () => {
   let svc: RunningService;
@@ -30,19 +33,13 @@ describe('accessibility (axe-core), in Chromium', () => {
     { width: 1280, large: true },
   ])(
     'every page at $width px (large text: $large) has no violation',
-    async ({ width, large }) => {
-      const w = await openPage(browser, { width, height: 900 });
-      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
-      const found: string[] = [];
-      for (const url of URLS) {
-        await gotoHydrated(w.page, svc.url + url);
-        if (large) expect(await w.page.evaluate(() => document.documentElement.dataset.text), url).toBe('large');
-        found.push(...(await axeViolations(w.page)).map((v) => `${url}: ${v}`));
-      }
-      expect(found).toEqual([]);
-      expect(consoleProblems(w)).toEqual([]);
-      await w.page.context().close();
-    },
+    (mode) =>
+      expectNothingFound(browser, svc.url, mode, (page) =>
+        onEach(page, svc.url, EVERY_PAGE, async (url) => {
+          if (mode.large) expect(await page.evaluate(() => document.documentElement.dataset.text), url).toBe('large');
+          return axeViolations(page);
+        }),
+      ),
     120_000,
   );
 

@@ -9,14 +9,19 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../client/route-table.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { consoleProblems, gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
-import { sampleUrl } from './support/sample-urls.js';
+import {
+  consoleProblems,
+  gotoHydrated,
+  loadPictures,
+  openPage,
+  startSiteAndChromium,
+  stopSiteAndChromium,
+  expectNothingFound,
+  onEach,
+} from './support/browser.js';
+import { EVERY_PAGE } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
-
-/** Every page, and the 404 page. */
-const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
 
 /** The least room, in CSS px, between the footer's top or left edge and the group's name. */
 const FOOTER_MIN_PAD = 24;
@@ -174,19 +179,13 @@ describe('no collisions, in Chromium', () => {
     { width: 1920, large: true },
   ])(
     'every page at $width px (large text: $large): banner text clear, no picture cut, no title clamped, the header and the footer whole',
-    async ({ width, large }) => {
-      const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
-      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
-      const found: string[] = [];
-      for (const url of URLS) {
-        await gotoHydrated(w.page, svc.url + url);
-        await loadPictures(w.page);
-        found.push(...(await collisions(w.page)).map((c) => `${url}: ${c}`));
-      }
-      expect(found).toEqual([]);
-      expect(consoleProblems(w)).toEqual([]);
-      await w.page.context().close();
-    },
+    (mode) =>
+      expectNothingFound(browser, svc.url, mode, (page) =>
+        onEach(page, svc.url, EVERY_PAGE, async () => {
+          await loadPictures(page);
+          return collisions(page);
+        }),
+      ),
     120_000,
   );
 

@@ -8,14 +8,18 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../client/route-table.js';
-import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { consoleProblems, gotoHydrated, openHeaderSearch, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
-import { sampleUrl } from './support/sample-urls.js';
+import {
+  consoleProblems,
+  gotoHydrated,
+  openHeaderSearch,
+  openPage,
+  startSiteAndChromium,
+  stopSiteAndChromium,
+  expectNothingFound,
+  onEach,
+} from './support/browser.js';
+import { sampleUrl, EVERY_PAGE } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
-
-/** Every page, and the 404 page. */
-const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
 
 const MODES = [
   { width: 1280, large: false },
@@ -128,27 +132,18 @@ describe('controls, in Chromium', () => {
 
   it.each(MODES)(
     'every page at $width px (large text: $large): no link or button under another, and a row of tabs that scrolls shows it',
-    async ({ width, large }) => {
-      const w = await openPage(browser, { width, height: width < 500 ? 844 : 1024 });
-      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
-      // The carousel holds still.
-      await w.page.emulateMedia({ reducedMotion: 'reduce' });
-      const found: string[] = [];
-      for (const url of URLS) {
-        await gotoHydrated(w.page, svc.url + url);
-        found.push(...(await coveredControls(w.page)).map((c) => `${url}: ${c}`));
-        found.push(...(await tabRowFaults(w.page)).faults.map((f) => `${url}: tabs: ${f}`));
-      }
-      // The header's search open with its suggestions, over the home banner and over the search page.
-      for (const url of ['/', sampleUrl('/search')]) {
-        await gotoHydrated(w.page, svc.url + url);
-        await openHeaderSearch(w.page, '白内障');
-        found.push(...(await coveredSearch(w.page)).map((c) => `${url}: search: ${c}`));
-      }
-      expect(found).toEqual([]);
-      expect(consoleProblems(w)).toEqual([]);
-      await w.page.context().close();
-    },
+    (mode) =>
+      expectNothingFound(browser, svc.url, { ...mode, height: mode.width < 500 ? 844 : 1024 }, async (page) => [
+        ...(await onEach(page, svc.url, EVERY_PAGE, async () => [
+          ...(await coveredControls(page)),
+          ...(await tabRowFaults(page)).faults.map((f) => `tabs: ${f}`),
+        ])),
+        // The header's search open with its suggestions, over the home banner and over the search page.
+        ...(await onEach(page, svc.url, ['/', sampleUrl('/search')], async () => {
+          await openHeaderSearch(page, '白内障');
+          return (await coveredSearch(page)).map((c) => `search: ${c}`);
+        })),
+      ]),
     180_000,
   );
 

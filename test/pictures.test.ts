@@ -8,11 +8,17 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../client/route-table.js';
-import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { MEDIA_PREFIX } from '../shared/media-url.js';
-import { consoleProblems, gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
-import { sampleUrl } from './support/sample-urls.js';
+import {
+  gotoHydrated,
+  loadPictures,
+  openPage,
+  startSiteAndChromium,
+  stopSiteAndChromium,
+  expectNothingFound,
+  onEach,
+} from './support/browser.js';
+import { sampleUrl, EVERY_PAGE } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
 /** Pages with every kind of content picture: banner, icons, portraits, covers, tiles, posters. */
@@ -101,9 +107,6 @@ async function brokenLooks(page: Page, url: string): Promise<string[]> {
   return found;
 }
 
-/** Every page, and the 404 page. */
-const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
-
 /**
  * Content pictures drawn wider, in device pixels, than the variant the browser chose from their
  * srcset (by their `sizes`), when a wider one was on offer. One line each.
@@ -179,19 +182,13 @@ describe('pictures, in Chromium', () => {
     { width: 390, large: true },
   ])(
     'every page at $width px (large text: $large): no picture is drawn larger than the variant its sizes chose',
-    async ({ width, large }) => {
-      const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
-      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
-      const found: string[] = [];
-      for (const url of URLS) {
-        await gotoHydrated(w.page, svc.url + url);
-        await loadPictures(w.page);
-        found.push(...(await upscaled(w.page)).map((u) => `${url}: ${u}`));
-      }
-      expect(found).toEqual([]);
-      expect(consoleProblems(w)).toEqual([]);
-      await w.page.context().close();
-    },
+    (mode) =>
+      expectNothingFound(browser, svc.url, mode, (page) =>
+        onEach(page, svc.url, EVERY_PAGE, async () => {
+          await loadPictures(page);
+          return upscaled(page);
+        }),
+      ),
     180_000,
   );
 

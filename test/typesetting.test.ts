@@ -7,15 +7,18 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../client/route-table.js';
 import { TERMS } from '../client/typeset.js';
-import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { consoleProblems, gotoHydrated, openHeaderSearch, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
-import { sampleUrl } from './support/sample-urls.js';
+import {
+  gotoHydrated,
+  openHeaderSearch,
+  openPage,
+  startSiteAndChromium,
+  stopSiteAndChromium,
+  expectNothingFound,
+  onEach,
+} from './support/browser.js';
+import { EVERY_PAGE } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
-
-/** Every page, and the 404 page. */
-const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
 
 /** Titles, summaries and headings: what is read first and shows its last line. */
 const TYPESET_SELECTOR = [
@@ -128,22 +131,14 @@ describe('typesetting, in Chromium', () => {
     { width: 390, large: true },
   ])(
     'every page at $width px (large text: $large): no title, summary or heading ends with one character or breaks inside a term',
-    async ({ width, large }) => {
-      const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
-      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
-      const found: string[] = [];
-      for (const url of URLS) {
-        await gotoHydrated(w.page, svc.url + url);
-        found.push(...(await typesetFaults(w.page)).map((f) => `${url}: ${f}`));
-      }
-      // The header's search, its suggestions drawn.
-      await gotoHydrated(w.page, svc.url + '/');
-      await openHeaderSearch(w.page, '白内障');
-      found.push(...(await typesetFaults(w.page)).map((f) => `header search: ${f}`));
-      expect(found).toEqual([]);
-      expect(consoleProblems(w)).toEqual([]);
-      await w.page.context().close();
-    },
+    (mode) =>
+      expectNothingFound(browser, svc.url, mode, async (page) => {
+        const found = await onEach(page, svc.url, EVERY_PAGE, () => typesetFaults(page));
+        // The header's search, its suggestions drawn.
+        await gotoHydrated(page, svc.url + '/');
+        await openHeaderSearch(page, '白内障');
+        return [...found, ...(await typesetFaults(page)).map((f) => `header search: ${f}`)];
+      }),
     120_000,
   );
 

@@ -11,11 +11,9 @@ import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { TEXT_SIZE_CHOSEN_KEY } from '../client/head-script.js';
 import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
-import { sampleUrl } from './support/sample-urls.js';
+import { sampleUrl, EVERY_PAGE } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
-/** Every page, and the 404 page. */
-const URLS = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
 const contact = demoContent.contactUs;
 const digits = (phone: string) => phone.replace(/[^\d+]/g, '');
 
@@ -112,7 +110,7 @@ describe('what a visitor sees, in Chromium', () => {
   it('at 1280 px no text is under 12 CSS px and no target under 24 CSS px, on every page', async () => {
     const w = await openPage(browser, { width: 1280, height: 800 });
     const found: string[] = [];
-    for (const url of URLS) {
+    for (const url of EVERY_PAGE) {
       await gotoHydrated(w.page, svc.url + url);
       const { text, targets } = await tooSmall(w.page, 12, 24);
       found.push(...[...text, ...targets].map((t) => `${url}: ${t}`));
@@ -126,7 +124,7 @@ describe('what a visitor sees, in Chromium', () => {
     const found: string[] = [];
     for (const width of [1920, 1280]) {
       const w = await openPage(browser, { width, height: 900 });
-      for (const url of [...URLS, '/hzhf/kpzs?page=2', '/news/index?id=20&name=医院新闻']) {
+      for (const url of [...EVERY_PAGE, '/hzhf/kpzs?page=2', '/news/index?id=20&name=医院新闻']) {
         await gotoHydrated(w.page, svc.url + url);
         found.push(...(await loneCards(w.page)).map((g) => `${width} ${url}: ${g}`));
       }
@@ -154,7 +152,7 @@ describe('what a visitor sees, in Chromium', () => {
   it('every page carries the booking action with the number, the ICP and public-security filings and the WeChat QR code', async () => {
     for (const width of [1920, 390]) {
       const w = await openPage(browser, { width, height: 900 });
-      for (const url of URLS) {
+      for (const url of EVERY_PAGE) {
         await gotoHydrated(w.page, svc.url + url);
         // The booking line with its number, a tel: link, in the header's top bar (phones included).
         const hotline = w.page.locator('.top-hotline');
@@ -187,7 +185,7 @@ describe('what a visitor sees, in Chromium', () => {
   it('no visible text on any page holds a placeholder: a made-up .example address, 某 for a name', async () => {
     const w = await openPage(browser, { width: 1280, height: 800 });
     const found: string[] = [];
-    for (const url of URLS) {
+    for (const url of EVERY_PAGE) {
       await gotoHydrated(w.page, svc.url + url);
       const text = await w.page.evaluate(() => document.body.innerText);
       for (const m of text.matchAll(/.{0,12}(?:\.example\b|某).{0,12}/g)) found.push(`${url}: ${m[0]}`);
@@ -398,7 +396,7 @@ describe('what a visitor sees, in Chromium', () => {
       for (const width of [768, 390]) {
         const w = await openPage(browser, { width, height: 900 });
         if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
-        for (const url of URLS) {
+        for (const url of EVERY_PAGE) {
           await gotoHydrated(w.page, svc.url + url);
           const wide = await w.page.evaluate(() => {
             // The page's own width, and anything drawn beyond the viewport (tabs scroll inside their row).

@@ -1,6 +1,7 @@
 /** Debian's Chromium driven by playwright-core, with the console watched for errors and warnings. */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
+import { TEXT_SIZE_COOKIE } from '../../shared/constants.js';
 import { searchReady } from './search.js';
 import { startService, type RunningService } from './start-service.js';
 
@@ -93,6 +94,52 @@ export async function loadPictures(page: Page) {
 
 /** Problems on the console, but the 404 page's own status. */
 export const consoleProblems = (w: WatchedPage) => w.problems.filter((p) => !/status of 404/.test(p));
+
+/** A width and a text size the site is drawn in. */
+export interface Mode {
+  width: number;
+  /** The large-text mode (长者模式), chosen by its cookie. */
+  large?: boolean;
+  /** The window's height: by default a phone's under 500 px wide, else 900. */
+  height?: number;
+}
+
+/**
+ * The shape of a check made on every page: a page opened in `mode`, the carousel holding still,
+ * is given to `look`, which returns what it found wrong (one line each). Nothing may be found and
+ * nothing said on the console (but a 404 page's own status). The page is closed after.
+ */
+export async function expectNothingFound(
+  browser: Browser,
+  base: string,
+  mode: Mode,
+  look: (page: Page) => Promise<string[]>,
+): Promise<void> {
+  const w = await openPage(browser, { width: mode.width, height: mode.height ?? (mode.width < 500 ? 844 : 900) });
+  try {
+    if (mode.large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: base }]);
+    await w.page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await look(w.page)).toEqual([]);
+    expect(consoleProblems(w)).toEqual([]);
+  } finally {
+    await w.page.context().close();
+  }
+}
+
+/** Visits each address in turn, hydrated, and gathers what `check` finds there, each line prefixed with the address. */
+export async function onEach(
+  page: Page,
+  base: string,
+  urls: readonly string[],
+  check: (url: string) => Promise<string[]>,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const url of urls) {
+    await gotoHydrated(page, base + url);
+    found.push(...(await check(url)).map((line) => `${url}: ${line}`));
+  }
+  return found;
+}
 
 /**
  * Opens the header's search as a visitor would, the 搜索 button on a wide screen or the menu on a

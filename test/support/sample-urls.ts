@@ -1,4 +1,5 @@
 /** A URL for each page route and API path that names real demo content (detail routes need an id). */
+import { ROUTES } from '../../client/route-table.js';
 import { demoContent } from '../../server/embedded-api/demo-content/index.js';
 import { API_PATHS, type ApiName } from '../../shared/contract/api-paths.js';
 
@@ -15,6 +16,9 @@ export function sampleUrl(path: string): string {
   if (path === '/search') return `${path}?q=${encodeURIComponent('白内障')}`;
   return path;
 }
+
+/** Every page route, at its sample URL, and the 404 page. */
+export const EVERY_PAGE: readonly string[] = [...Object.values(ROUTES).map((r) => sampleUrl(r.path)), '/no/such/page'];
 
 /** One of the 21 API paths with a real id where it takes one. */
 export function sampleApiPath(name: ApiName): string {
