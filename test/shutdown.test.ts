@@ -1,5 +1,8 @@
 /** The built service as a process: SIGTERM lets in-flight requests finish, then it exits. */
 import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { encodeRef, mediaPath } from '../shared/media-url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltServer } from './support/built-server.js';
 import { until } from './support/polling.js';
@@ -47,6 +50,33 @@ describe('graceful shutdown', () => {
     } finally {
       server.kill();
       upstream.delayMs = 0;
+    }
+  });
+
+  it('does not wait for a picture still being fetched in the background once its visitor has gone', async () => {
+    // A media origin that takes connections and never answers: the fetch runs its whole budget (10 s).
+    const held: Socket[] = [];
+    const origin = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    const originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+    const server = await startBuiltServer({ UPSTREAM_URL: upstream.url, SEARCH_INDEX: 'first-use', MEDIA_ORIGINS: originUrl });
+    try {
+      // The visitor leaves; the service's fetch of the original goes on, for the next who asks.
+      const address = mediaPath(encodeRef(`${originUrl}/uploads/photo.jpg`), '0', 384);
+      await fetch(server.url + address, { signal: AbortSignal.timeout(300) }).catch(() => undefined);
+      await until(() => held.length > 0, 'the original to be asked for');
+      const exited = once(server.child, 'exit');
+      const stoppedAt = Date.now();
+      server.child.kill('SIGTERM');
+      const [code] = await exited;
+      // Well within the fetch's own budget: it was stopped, not waited for.
+      expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+      expect(code).toBe(0);
+      expect(server.stdout().trim().split('\n').at(-1)).toMatch(/"msg":"stopped"/);
+    } finally {
+      server.kill();
+      for (const socket of held) socket.destroy();
+      origin.close();
     }
   });
 });

@@ -203,7 +203,12 @@ export class OriginClient {
     }
   }
 
+  /**
+   * At shutdown the visitors' requests have been answered (the server closed first): a fetch still
+   * under way is background work (pictures made ahead), stopped rather than waited for, which
+   * could take the whole fetch budget and outlast the shutdown's.
+   */
   async close(): Promise<void> {
-    await Promise.all([...this.#origins.values()].map((o) => o.pool.close()));
+    await Promise.all([...this.#origins.values()].map((o) => o.pool.destroy()));
   }
 }
