@@ -47,3 +47,5 @@ export const TEXT_SIZE_PATH = '/text-size';
 export const TEXT_SIZE_COOKIE = 'textsize';
 /** The variant of a page an edge in front says a request gets (docs/decisions/017): zoom, transform or large. */
 export const PAGE_VARIANT_HEADER = 'x-page-variant';
+/** The mark after a page's first band, which the browser waits for before it draws (docs/decisions/042). */
+export const FIRST_SCREEN_END_ID = 'first-screen-end';

@@ -12,6 +12,7 @@ import type { Banner } from '../../shared/contract/entities.js';
 import { bookingHref } from '../href.js';
 import { ContentImage } from './content-image.js';
 import { typeset } from '../typeset.js';
+import { FirstScreenEnd } from './first-screen-end.js';
 
 const AUTOPLAY_MS = 6000;
 /**
@@ -139,6 +140,7 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
           <button type="button" className="carousel-arrow chevron forward next" aria-label="下一张" onClick={() => go(index + 1)} />
         </div>
       ) : null}
+      <FirstScreenEnd />
     </section>
   );
 }

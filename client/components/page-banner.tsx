@@ -5,6 +5,7 @@ import { sectionCrumbs, type Crumb } from '../navigation.js';
 import { ROUTES, SECTIONS } from '../route-table.js';
 import { useCurrentRoute, useCurrentSection } from '../router-hooks.js';
 import { typeset } from '../typeset.js';
+import { FirstScreenEnd } from './first-screen-end.js';
 
 interface PageBannerProps {
   /** Defaults to the route's title. */
@@ -47,6 +48,7 @@ export function PageBanner({ title, lead, trail = [], current, titleAs = 'h1' }:
           </ol>
         </nav>
       </div>
+      <FirstScreenEnd />
     </section>
   );
 }

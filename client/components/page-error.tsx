@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
 import { href, sectionHref } from '../href.js';
 import { NOT_FOUND_TITLE, SECTIONS, TOO_MANY_TITLE, UNAVAILABLE_TITLE, type SectionKey } from '../route-table.js';
+import { FirstScreenEnd } from './first-screen-end.js';
 import { SectionHead } from './section-head.js';
 import '../styles/global.css';
 
@@ -71,6 +72,7 @@ function ErrorMessage({ kind }: { kind: ErrorKind }) {
           联系我们
         </Link>
       </div>
+      <FirstScreenEnd />
       {notFound ? <SectionIndex /> : null}
     </section>
   );

@@ -2,6 +2,7 @@
 import { APP_MODULES_META } from '../../client/head-script.js';
 import { canonicalHref } from '../../client/href.js';
 import { escapeHtml } from '../../shared/escape-json.js';
+import { FIRST_SCREEN_END_ID } from '../../shared/constants.js';
 import { RUM_SAMPLE_META } from '../../shared/rum.js';
 import type { PageHead } from '../seo/page-head.js';
 import type { PageAssets } from './client-assets.js';
@@ -38,6 +39,8 @@ export function documentHead(o: HeadOptions): string {
     '<meta name="theme-color" content="#0b4f8a">',
     '<link rel="icon" href="/media/brand/logo.svg" type="image/svg+xml">',
     o.assets.css ? `<style>${o.assets.css}</style>` : '',
+    // No frame before the first band is parsed whole: a header or banner drawn in halves shifts (decision 042).
+    `<link rel="expect" href="#${FIRST_SCREEN_END_ID}" blocking="render">`,
     // The app's modules: the entry, then the route's chunks; the head script loads them.
     `<meta name="${APP_MODULES_META}" content="${attr([o.assets.entry, ...o.assets.preloads].join(' '))}">`,
     `<script>${o.headScript}</script>`,

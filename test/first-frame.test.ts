@@ -1,0 +1,127 @@
+/**
+ * A page that arrives in pieces (a slow network, a busy phone) is first drawn with its header and
+ * first band whole, and nothing on it shifts while the rest arrives: the head's
+ * `<link rel="expect" blocking="render">` holds the first frame until the mark after the first
+ * band is parsed (docs/decisions/042). A loopback proxy hands Chromium the service's documents a
+ * kilobyte at a time, so that its parser stops and could draw between any two pieces.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_SCREEN_END_ID, TEXT_SIZE_COOKIE } from '../shared/constants.js';
+import { openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { sampleUrl } from './support/sample-urls.js';
+import type { RunningService } from './support/start-service.js';
+
+const PIECE_BYTES = 1024;
+const PIECE_GAP_MS = 4;
+const EXPECT_LINK = /<link rel="expect"[^>]*>/;
+
+/** A proxy that sends each document a piece at a time; with `withoutExpect`, its head's expect link taken out. */
+function dribblingProxy(origin: string, withoutExpect: boolean): Promise<Server> {
+  const server = createServer((req, res) => {
+    void (async () => {
+      const answer = await fetch(origin + req.url, {
+        headers: { 'accept-encoding': 'identity', cookie: req.headers.cookie ?? '', 'user-agent': req.headers['user-agent'] ?? '' },
+        redirect: 'manual',
+      });
+      const dropped = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'etag']);
+      res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => !dropped.has(k))));
+      let body = Buffer.from(await answer.arrayBuffer());
+      if (!answer.headers.get('content-type')?.startsWith('text/html')) return void res.end(body);
+      if (withoutExpect) body = Buffer.from(body.toString('utf8').replace(EXPECT_LINK, ''));
+      for (let at = 0; at < body.length; at += PIECE_BYTES) {
+        res.write(body.subarray(at, at + PIECE_BYTES));
+        await new Promise((r) => setTimeout(r, PIECE_GAP_MS));
+      }
+      res.end();
+    })().catch((error: unknown) => res.destroy(error as Error));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** What the first frame found (whether the mark was parsed), and the layout shifts until hydration and 500 ms after. */
+async function visit(page: Page, url: string): Promise<{ markAtFirstFrame: boolean; shift: number }> {
+  await page.goto(url);
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  await page.waitForTimeout(500);
+  return page.evaluate(() => {
+    const seen = window as unknown as { firstFrameMark?: boolean; shift?: number };
+    return { markAtFirstFrame: seen.firstFrameMark === true, shift: seen.shift ?? 0 };
+  });
+}
+
+/** Before the document: note what the first frame finds, and sum the layout shifts. */
+async function watchFirstFrame(page: Page): Promise<void> {
+  await page.addInitScript((markId) => {
+    const seen = window as unknown as { firstFrameMark?: boolean; shift?: number };
+    seen.shift = 0;
+    requestAnimationFrame(() => (seen.firstFrameMark = document.getElementById(markId) !== null));
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!e.hadRecentInput) seen.shift! += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  }, FIRST_SCREEN_END_ID);
+}
+
+const PAGES = ['/', '/zjxz/index', sampleUrl('/hzhf/kpzsDetail'), '/no/such/page'];
+
+describe('a page arriving in pieces', () => {
+  let svc: RunningService;
+  let browser: Browser;
+  let proxy: Server;
+  let bare: Server;
+  const base = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  beforeAll(async () => {
+    ({ svc, browser } = await startSiteAndChromium());
+    proxy = await dribblingProxy(svc.url, false);
+    bare = await dribblingProxy(svc.url, true);
+  });
+  afterAll(async () => {
+    for (const server of [proxy, bare]) {
+      server?.closeAllConnections();
+      server?.close();
+    }
+    await stopSiteAndChromium({ svc, browser });
+  });
+
+  it('every page names the mark after its first band once, and its head expects it', async () => {
+    for (const path of PAGES) {
+      const html = await (await fetch(svc.url + path)).text();
+      expect(html.match(EXPECT_LINK)?.[0], path).toBe(`<link rel="expect" href="#${FIRST_SCREEN_END_ID}" blocking="render">`);
+      expect(html.split(`id="${FIRST_SCREEN_END_ID}"`).length - 1, path).toBe(1);
+    }
+  });
+
+  it.each([
+    { width: 1920, large: false },
+    { width: 1920, large: true },
+    { width: 390, large: false },
+  ])(
+    'at $width px (large text: $large), the first frame has the whole first band, and nothing shifts',
+    async ({ width, large }) => {
+      const w = await openPage(browser, { width, height: 900 });
+      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: base(proxy) }]);
+      await watchFirstFrame(w.page);
+      const found: string[] = [];
+      for (const path of PAGES) {
+        const seen = await visit(w.page, base(proxy) + path);
+        if (!seen.markAtFirstFrame) found.push(`${path}: drawn before its first band was whole`);
+        if (seen.shift !== 0) found.push(`${path}: shifted ${seen.shift}`);
+      }
+      expect(found).toEqual([]);
+      await w.page.context().close();
+    },
+    90_000,
+  );
+
+  it('without the expect link the same pieces are drawn before the band is whole (so the check checks something)', async () => {
+    const w = await openPage(browser, { width: 1920, height: 900 });
+    await watchFirstFrame(w.page);
+    const early: string[] = [];
+    for (const path of PAGES) if (!(await visit(w.page, base(bare) + path)).markAtFirstFrame) early.push(path);
+    expect(early.length).toBeGreaterThan(0);
+    await w.page.context().close();
+  }, 90_000);
+});
