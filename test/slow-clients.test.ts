@@ -117,6 +117,41 @@ describe('slow clients', () => {
     expect(lines[0]).toMatchObject({ client: '127.0.0.15', reason: 'stalled', timeoutMs: 2000 });
   });
 
+  it('a visitor is told how long an idle connection is kept, and it is kept that long; a trusted proxy is told the long keep-alive', async () => {
+    const svc = await service({ CLIENT_TIMEOUT_MS: '3000', TRUSTED_PROXIES: '127.0.0.21' });
+    /** One HEAD on the socket: the answer's head (a HEAD answer ends with it). */
+    const head = (socket: Socket) =>
+      new Promise<string>((resolve, reject) => {
+        let text = '';
+        const onData = (d: Buffer) => {
+          text += String(d);
+          if (!text.includes('\r\n\r\n')) return;
+          socket.off('data', onData).off('close', onClose);
+          resolve(text);
+        };
+        const onClose = () => reject(new Error(`closed before an answer (had: ${JSON.stringify(text)})`));
+        socket.on('data', onData).once('close', onClose);
+        socket.write('HEAD /robots.txt HTTP/1.1\r\nHost: x\r\n\r\n');
+      });
+    const promised = (answer: string) => /^keep-alive: timeout=(\d+)\r$/im.exec(answer)?.[1];
+
+    const guest = await open(svc, '127.0.0.20');
+    const first = await head(guest);
+    expect(first).toMatch(/^HTTP\/1\.1 200/);
+    // One header, the guard's: a second under CLIENT_TIMEOUT_MS, not node's keepAliveTimeout.
+    expect(first.match(/^keep-alive:/gim)).toHaveLength(1);
+    expect(promised(first)).toBe('2');
+    // Reused just inside the promise (as undici does), the connection is still there.
+    await sleep(1_800);
+    expect(await head(guest)).toMatch(/^HTTP\/1\.1 200/);
+    // And past CLIENT_TIMEOUT_MS it is closed.
+    const closed = new Promise<void>((resolve) => guest.once('close', () => resolve()));
+    await closed;
+
+    const proxy = await open(svc, '127.0.0.21');
+    expect(promised(await head(proxy))).toBe('65');
+  });
+
   it('a client that sends its headers too slowly is cut off after CLIENT_TIMEOUT_MS', async () => {
     const svc = await service({ CLIENT_TIMEOUT_MS: '1000' });
     const dribblers = await Promise.all(Array.from({ length: 50 }, () => open(svc, '127.0.0.13')));

@@ -2,8 +2,8 @@
  * Bounds on what one connection, one client and all clients together may hold
  * (docs/decisions/020): a client has CLIENT_TIMEOUT_MS to send its headers; a connection whose
  * client stops reading an answer (data waiting for it, none taken) is closed after as long, and
- * so is one left idle between requests (a trusted proxy's stay open for the usual keep-alive, as
- * a proxy reuses them); at most MAX_CONNECTIONS connections are open, and
+ * so is one left idle between requests, which its Keep-Alive header says (a trusted proxy's stay
+ * open for the usual keep-alive, as a proxy reuses them); at most MAX_CONNECTIONS connections are open, and
  * MAX_CONNECTIONS_PER_CLIENT per client address (a trusted proxy is many clients, and is not
  * limited). Every connection closed for stalling or past a limit is counted and logged once per
  * client and burst.
@@ -29,6 +29,13 @@ export function serverTimeouts(config: GuardConfig) {
 }
 
 const SWEEP_MS = 250;
+
+/**
+ * The idle time a visitor's Keep-Alive header promises: a second under CLIENT_TIMEOUT_MS, for the
+ * answer's time on the way (the server's clock starts when it has sent it, the client's when it has it).
+ */
+const visitorIdleSeconds = (config: Pick<GuardConfig, 'CLIENT_TIMEOUT_MS'>) =>
+  Math.max(1, Math.floor(config.CLIENT_TIMEOUT_MS / 1000) - 1);
 
 interface Progress {
   /** Bytes the kernel has taken so far. */
@@ -76,9 +83,14 @@ export function guardConnections(
   });
 
   // An answer sent in full into the socket's buffers leaves the connection idle, whether or not the
-  // client reads it; node:http then keeps it for keepAliveTimeout, which only a proxy needs.
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  // client reads it; node:http then keeps it for keepAliveTimeout, which only a proxy needs. A
+  // visitor is told how long its idle connection really lasts: a client that believed node's
+  // keepAliveTimeout would send its next request on a connection being closed (ECONNRESET).
+  // Before the app's own listener, which may answer at once.
+  const visitorKeepAlive = `timeout=${visitorIdleSeconds(config)}`;
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     if (trusted.trusts(req.socket.remoteAddress)) return;
+    res.setHeader('Keep-Alive', visitorKeepAlive);
     res.once('finish', () => req.socket.setTimeout(config.CLIENT_TIMEOUT_MS));
   });
 
