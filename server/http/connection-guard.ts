@@ -34,8 +34,7 @@ const SWEEP_MS = 250;
  * The idle time a visitor's Keep-Alive header promises: a second under CLIENT_TIMEOUT_MS, for the
  * answer's time on the way (the server's clock starts when it has sent it, the client's when it has it).
  */
-const visitorIdleSeconds = (config: Pick<GuardConfig, 'CLIENT_TIMEOUT_MS'>) =>
-  Math.max(1, Math.floor(config.CLIENT_TIMEOUT_MS / 1000) - 1);
+const visitorIdleSeconds = (config: Pick<GuardConfig, 'CLIENT_TIMEOUT_MS'>) => Math.max(1, Math.floor(config.CLIENT_TIMEOUT_MS / 1000) - 1);
 
 interface Progress {
   /** Bytes the kernel has taken so far. */
