@@ -1,23 +1,15 @@
 /**
- * Accessibility, measured by axe-core in real Chromium against the built service: every page and
- * the 404 page, hydrated, at a phone's, a laptop's and the design's width, and in the large-text
- * mode (长者模式), with zero violations of WCAG 2.0, 2.1 and 2.2 A and AA and of axe's best
- * practices; then the states a visitor opens: the phone menu and a header panel. axe measures
+ * Accessibility, measured by axe-core in real Chromium against the built service, with zero
+ * violations of WCAG 2.0, 2.1 and 2.2 A and AA and of axe's best practices: every page and the
+ * 404 page at a phone's, a laptop's and the design's width and in the large-text mode (长者模式)
+ * are checked by the every-page pass (test/every-page-*.test.ts); here, that axe finds what it is
+ * asked to, and the states a visitor opens: the phone menu and a header panel. axe measures
  * targets in layout px; test/visual.test.ts measures them as drawn, once the page is scaled.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './support/axe.js';
-import {
-  consoleProblems,
-  gotoHydrated,
-  openPage,
-  startSiteAndChromium,
-  stopSiteAndChromium,
-  expectNothingFound,
-  onEach,
-} from './support/browser.js';
-import { EVERY_PAGE } from './support/sample-urls.js';
+import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { type RunningService } from './support/start-service.js';
 
 describe('accessibility (axe-core), in Chromium', () => {
@@ -25,23 +17,6 @@ describe('accessibility (axe-core), in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
   afterAll(() => stopSiteAndChromium({ svc, browser }));
-
-  it.each([
-    { width: 390, large: false },
-    { width: 1280, large: false },
-    { width: 1920, large: false },
-    { width: 1280, large: true },
-  ])(
-    'every page at $width px (large text: $large) has no violation',
-    (mode) =>
-      expectNothingFound(browser, svc.url, mode, (page) =>
-        onEach(page, svc.url, EVERY_PAGE, async (url) => {
-          if (mode.large) expect(await page.evaluate(() => document.documentElement.dataset.text), url).toBe('large');
-          return axeViolations(page);
-        }),
-      ),
-    120_000,
-  );
 
   it('axe reports what it is asked to find: a picture without a text alternative, a target too small', async () => {
     const w = await openPage(browser, { width: 1280, height: 800 });

@@ -1,24 +1,17 @@
 /**
  * Pictures as a visitor sees them, in real Chromium against the built service: a content picture
  * whose address fails (its request aborted on purpose) leaves its placeholder, the item's colour
- * and a neutral mark, never the browser's broken-image icon or its alt text; and no picture is
+ * and a neutral mark, never the browser's broken-image icon or its alt text. That no picture is
  * drawn larger than the variant the browser chose (its `sizes` match the layout in both text
- * sizes, at every width).
+ * sizes, at every width) is the every-page pass's (test/every-page-*.test.ts,
+ * test/support/page-checks/pictures.ts).
  */
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_PREFIX } from '../shared/media-url.js';
-import {
-  gotoHydrated,
-  loadPictures,
-  openPage,
-  startSiteAndChromium,
-  stopSiteAndChromium,
-  expectNothingFound,
-  onEach,
-} from './support/browser.js';
-import { sampleUrl, EVERY_PAGE } from './support/sample-urls.js';
+import { gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
 /** Pages with every kind of content picture: banner, icons, portraits, covers, tiles, posters. */
@@ -107,40 +100,6 @@ async function brokenLooks(page: Page, url: string): Promise<string[]> {
   return found;
 }
 
-/**
- * Content pictures drawn wider, in device pixels, than the variant the browser chose from their
- * srcset (by their `sizes`), when a wider one was on offer. One line each.
- */
-function upscaled(page: Page) {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    for (const img of Array.from(document.querySelectorAll<HTMLImageElement>('img[srcset]'))) {
-      const r = img.getBoundingClientRect();
-      if (r.width === 0 || !img.complete || img.naturalWidth === 0 || img.closest('[hidden], [inert]')) continue;
-      const candidates = img.srcset.split(', ').map((c) => {
-        const [url, w] = c.split(' ');
-        return { url: new URL(url!, location.href).href, width: parseInt(w!, 10) };
-      });
-      const chosen = candidates.find((c) => c.url === img.currentSrc);
-      if (!chosen) continue;
-      // The content box as drawn (zoom included), and the picture's width in it (object-fit).
-      const cs = getComputedStyle(img);
-      const zoom = img.currentCSSZoom;
-      const w = r.width - (parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + parseFloat(cs.borderLeftWidth) * 2) * zoom;
-      const h = r.height - (parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + parseFloat(cs.borderTopWidth) * 2) * zoom;
-      const aspect = img.naturalWidth / img.naturalHeight;
-      const drawn = cs.objectFit === 'cover' ? Math.max(w, h * aspect) : cs.objectFit === 'contain' ? Math.min(w, h * aspect) : w;
-      const needed = drawn * devicePixelRatio;
-      const widest = Math.max(...candidates.map((c) => c.width));
-      if (chosen.width < needed * 0.97 && chosen.width < widest)
-        found.push(
-          `${img.className || img.parentElement!.className}: ${chosen.width}w drawn ${Math.round(needed)} px wide (sizes "${img.sizes}")`,
-        );
-    }
-    return found;
-  });
-}
-
 describe('pictures, in Chromium', () => {
   let svc: RunningService;
   let browser: Browser;
@@ -168,27 +127,6 @@ describe('pictures, in Chromium', () => {
       expect(w.problems.filter((p) => !/net::ERR_FAILED/.test(p))).toEqual([]);
       await w.page.context().close();
     },
-    180_000,
-  );
-
-  it.each([
-    { width: 1920, large: false },
-    { width: 1920, large: true },
-    { width: 1280, large: false },
-    { width: 1280, large: true },
-    { width: 768, large: false },
-    { width: 768, large: true },
-    { width: 390, large: false },
-    { width: 390, large: true },
-  ])(
-    'every page at $width px (large text: $large): no picture is drawn larger than the variant its sizes chose',
-    (mode) =>
-      expectNothingFound(browser, svc.url, mode, (page) =>
-        onEach(page, svc.url, EVERY_PAGE, async () => {
-          await loadPictures(page);
-          return upscaled(page);
-        }),
-      ),
     180_000,
   );
 

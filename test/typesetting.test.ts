@@ -1,146 +1,21 @@
 /**
- * Typesetting as drawn, measured in real Chromium against the built service on every page and
- * the 404 page (the search page with results, and the header's search with its suggestions), at
- * 1920, 1280 and 390 px in the standard and the large-text mode: no title,
- * summary or heading ends with a line of one character, and none breaks inside a listed term
- * (client/typeset.ts, docs/product/typesetting.md).
+ * Typesetting as drawn: no title, summary or heading ends with a line of one character, and none
+ * breaks inside a listed term (client/typeset.ts, docs/product/typesetting.md). Every page and
+ * the 404 page (the search page with results, and the header's search with its suggestions) at
+ * 1920, 1280 and 390 px in both text sizes are the every-page pass's (test/every-page-*.test.ts,
+ * test/support/page-checks/typesetting.ts); here, that the check finds what it should.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TERMS } from '../client/typeset.js';
-import {
-  gotoHydrated,
-  openHeaderSearch,
-  openPage,
-  startSiteAndChromium,
-  stopSiteAndChromium,
-  expectNothingFound,
-  onEach,
-} from './support/browser.js';
-import { EVERY_PAGE } from './support/sample-urls.js';
+import { gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { typesetFaults } from './support/page-checks/typesetting.js';
 import { type RunningService } from './support/start-service.js';
-
-/** Titles, summaries and headings: what is read first and shows its last line. */
-const TYPESET_SELECTOR = [
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  '.page-banner-title',
-  '.page-banner-lead',
-  '.slide-title',
-  '.slide-subtitle',
-  '.section-lead',
-  '.card-title',
-  '.card-text',
-  '.row-title',
-  '.row-text',
-  '.treatment-tile p',
-  '.intl-summary',
-  '.intl-lead',
-  '.article-summary',
-  '.film-summary',
-  '.expert-specialty',
-  '.panel-text',
-  '.booking-prompt p',
-  '.empty-state',
-  '.search-result-title',
-  '.search-result-snippet',
-  '.search-empty-title',
-  '.search-option-title',
-  '.panel-hospital-name',
-  '.text-prompt p',
-].join(', ');
-
-/**
- * Each title, summary and heading drawn on the page, cut into its lines as drawn: a line of one
- * character at its end (punctuation does not count; a text its clamp cuts has no end to judge),
- * and a listed term whose characters are not all on one line. One entry per fault.
- */
-function typesetFaults(page: Page) {
-  return page.evaluate(
-    ({ selector, terms }) => {
-      const found: string[] = [];
-      const shown = (el: Element) => {
-        const r = el.getBoundingClientRect();
-        if (r.width === 0 || r.height === 0 || el.closest('[hidden], [inert], .sr-only')) return false;
-        return getComputedStyle(el).visibility !== 'hidden';
-      };
-      const letter = (ch: string) => !/^[\p{P}\p{S}\s\u2060]$/u.test(ch);
-      for (const el of Array.from(document.querySelectorAll(selector))) {
-        if (!shown(el)) continue;
-        const box = el.getBoundingClientRect();
-        // The element's characters, each with the line it is drawn on.
-        const chars: { ch: string; line: number; cut: boolean }[] = [];
-        let line = -1;
-        let lastTop = -Infinity;
-        let lastHeight = 0;
-        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-        const range = document.createRange();
-        for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-          if (!shown(node.parentElement!)) continue;
-          for (let i = 0; i < node.data.length;) {
-            const ch = String.fromCodePoint(node.data.codePointAt(i)!);
-            range.setStart(node, i);
-            range.setEnd(node, i + ch.length);
-            i += ch.length;
-            const rect = range.getClientRects()[0];
-            if (!rect || rect.width === 0 || ch === '\u2060') continue;
-            if (rect.top > lastTop + lastHeight / 2) {
-              line++;
-              lastTop = rect.top;
-              lastHeight = rect.height;
-            }
-            chars.push({ ch, line, cut: rect.bottom > box.bottom + 1 });
-          }
-        }
-        if (chars.length === 0) continue;
-        const text = chars.map((c) => c.ch).join('');
-        const name = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${text.slice(0, 24)}」`;
-        const clamped = chars.some((c) => c.cut);
-        const lines = chars.at(-1)!.line + 1;
-        if (!clamped && lines > 1) {
-          const last = chars.filter((c) => c.line === lines - 1 && letter(c.ch));
-          if (last.length === 1) found.push(`${name}: its last line is one character (${last[0]!.ch})`);
-        }
-        // Terms as a reader meets them, left to right, longer first (青光眼科 holds 青光眼, not 眼科).
-        for (const match of text.matchAll(new RegExp(terms.join('|'), 'g'))) {
-          const on = chars.slice(match.index, match.index + match[0].length);
-          if (on.some((c) => c.cut)) continue;
-          if (new Set(on.map((c) => c.line)).size > 1) found.push(`${name}: breaks inside ${match[0]}`);
-        }
-      }
-      return found;
-    },
-    { selector: TYPESET_SELECTOR, terms: [...TERMS] },
-  );
-}
 
 describe('typesetting, in Chromium', () => {
   let svc: RunningService;
   let browser: Browser;
   beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
   afterAll(() => stopSiteAndChromium({ svc, browser }));
-
-  it.each([
-    { width: 1920, large: false },
-    { width: 1920, large: true },
-    { width: 1280, large: false },
-    { width: 1280, large: true },
-    { width: 390, large: false },
-    { width: 390, large: true },
-  ])(
-    'every page at $width px (large text: $large): no title, summary or heading ends with one character or breaks inside a term',
-    (mode) =>
-      expectNothingFound(browser, svc.url, mode, async (page) => {
-        const found = await onEach(page, svc.url, EVERY_PAGE, () => typesetFaults(page));
-        // The header's search, its suggestions drawn.
-        await gotoHydrated(page, svc.url + '/');
-        await openHeaderSearch(page, '白内障');
-        return [...found, ...(await typesetFaults(page)).map((f) => `header search: ${f}`)];
-      }),
-    120_000,
-  );
 
   it('finds what it is asked to find: a lonely last character, a term broken across lines', async () => {
     const w = await openPage(browser, { width: 1280, height: 900 });
