@@ -5,8 +5,8 @@
 import { everyPagePass } from './support/every-page-pass.js';
 
 everyPagePass('every page, narrow, in Chromium', [
-  { width: 768, large: false, checks: ['pictures', 'controls'] },
-  { width: 768, large: true, checks: ['pictures', 'controls'] },
-  { width: 390, large: false, checks: ['axe', 'typesetting', 'collisions', 'pictures', 'controls'] },
-  { width: 390, large: true, checks: ['typesetting', 'collisions', 'pictures', 'controls'] },
+  { width: 768, large: false, checks: ['pictures', 'controls', 'past-the-side'] },
+  { width: 768, large: true, checks: ['pictures', 'controls', 'past-the-side'] },
+  { width: 390, large: false, checks: ['axe', 'typesetting', 'collisions', 'pictures', 'controls', 'past-the-side', 'furniture'] },
+  { width: 390, large: true, checks: ['typesetting', 'collisions', 'pictures', 'controls', 'past-the-side'] },
 ]);

@@ -5,8 +5,12 @@
 import { everyPagePass } from './support/every-page-pass.js';
 
 everyPagePass('every page, wide, in Chromium', [
-  { width: 1920, large: false, checks: ['axe', 'typesetting', 'collisions', 'pictures'] },
+  { width: 1920, large: false, checks: ['axe', 'typesetting', 'collisions', 'pictures', 'grids', 'furniture'] },
   { width: 1920, large: true, checks: ['typesetting', 'collisions', 'pictures'] },
-  { width: 1280, large: false, checks: ['axe', 'typesetting', 'collisions', 'pictures', 'controls'] },
+  {
+    width: 1280,
+    large: false,
+    checks: ['axe', 'typesetting', 'collisions', 'pictures', 'controls', 'small-things', 'grids', 'placeholders'],
+  },
   { width: 1280, large: true, checks: ['axe', 'typesetting', 'collisions', 'pictures', 'controls'] },
 ]);

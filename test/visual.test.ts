@@ -1,8 +1,11 @@
 /**
- * What a visitor sees, measured in real Chromium against the built service: text and targets
- * large enough at a laptop's width, grids without a lone last card, the trust and booking
- * elements a Chinese hospital site carries, browser zoom that enlarges the page, and the
- * large-text mode (长者模式) drawn by the server with no layout shift.
+ * What a visitor sees, measured in real Chromium against the built service: grids without a lone
+ * last card, 预约 where a visitor decides, the booking line a phone keeps on screen, maps, browser
+ * zoom that enlarges the page, and the large-text mode (长者模式) drawn by the server with no
+ * layout shift. On every page (text and targets large enough at a laptop's width, no lone card,
+ * nothing past a tablet's or a phone's side, no placeholder text, the booking line, filings and
+ * WeChat code a Chinese hospital site carries): the every-page pass (test/every-page-*.test.ts,
+ * test/support/page-checks/drawn.ts).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,72 +14,11 @@ import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { TEXT_SIZE_CHOSEN_KEY } from '../client/head-script.js';
 import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
-import { sampleUrl, EVERY_PAGE } from './support/sample-urls.js';
+import { loneCards, telOf } from './support/page-checks/drawn.js';
+import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
 const contact = demoContent.contactUs;
-const digits = (phone: string) => phone.replace(/[^\d+]/g, '');
-
-/** Visible text under `minPx` CSS px, and visible targets (links, buttons) smaller than `minTarget` either way. */
-function tooSmall(page: Page, minPx: number, minTarget: number) {
-  return page.evaluate(
-    ([minPx, minTarget]) => {
-      const visible = (el: Element) => {
-        const cs = getComputedStyle(el);
-        return cs.display !== 'none' && cs.visibility !== 'hidden' && !el.closest('.sr-only, [hidden]');
-      };
-      // Rendered size in CSS px: the font size times the zoom the element is drawn at.
-      const px = (el: Element) => parseFloat(getComputedStyle(el).fontSize) * (el as HTMLElement).currentCSSZoom;
-      const text: string[] = [];
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        const el = n.parentElement;
-        if (!el || !n.textContent?.trim() || el.closest('script, style') || !visible(el)) continue;
-        const range = document.createRange();
-        range.selectNodeContents(n);
-        if (range.getBoundingClientRect().width === 0) continue;
-        if (px(el) < minPx) text.push(`${el.tagName}.${el.className} ${px(el).toFixed(1)} px: ${n.textContent.trim().slice(0, 16)}`);
-      }
-      const targets: string[] = [];
-      for (const el of Array.from(document.querySelectorAll('a[href], button'))) {
-        // Links inside running text are exempt (WCAG 2.5.8); the skip link shows on focus only.
-        if (!visible(el) || el.closest('.rich-text') || el.classList.contains('skip-link')) continue;
-        let box = el.getBoundingClientRect();
-        if (box.width === 0 && box.height === 0) continue;
-        // A stretched link's target is its whole card.
-        if (el.classList.contains('stretched-link')) {
-          let card = el.parentElement;
-          while (card && getComputedStyle(card).position === 'static') card = card.parentElement;
-          if (card) box = card.getBoundingClientRect();
-        }
-        if (box.width < minTarget || box.height < minTarget)
-          targets.push(
-            `${el.tagName}.${el.className} ${box.width.toFixed(0)}×${box.height.toFixed(0)}: ${el.textContent?.trim().slice(0, 16)}`,
-          );
-      }
-      return { text, targets };
-    },
-    [minPx, minTarget] as const,
-  );
-}
-
-/** Grids whose last row holds a single card that does not span the row. */
-function loneCards(page: Page) {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    for (const grid of Array.from(document.querySelectorAll<HTMLElement>('.grid2, .grid3, .grid4'))) {
-      const items = Array.from(grid.children) as HTMLElement[];
-      if (items.length < 2 || getComputedStyle(grid).display !== 'grid') continue;
-      const columns = getComputedStyle(grid).gridTemplateColumns.split(' ').length;
-      if (columns < 2) continue;
-      const last = items.at(-1)!.getBoundingClientRect();
-      const row = items.filter((i) => Math.abs(i.getBoundingClientRect().top - last.top) < 2);
-      if (row.length === 1 && last.width < grid.getBoundingClientRect().width * 0.95)
-        found.push(`${grid.className}: ${items.length} items in ${columns} columns`);
-    }
-    return found;
-  });
-}
 
 /** The body text's size on screen, in device pixels. */
 function deviceTextPx(page: Page) {
@@ -107,24 +49,11 @@ describe('what a visitor sees, in Chromium', () => {
   beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
   afterAll(() => stopSiteAndChromium({ svc, browser }));
 
-  it('at 1280 px no text is under 12 CSS px and no target under 24 CSS px, on every page', async () => {
-    const w = await openPage(browser, { width: 1280, height: 800 });
-    const found: string[] = [];
-    for (const url of EVERY_PAGE) {
-      await gotoHydrated(w.page, svc.url + url);
-      const { text, targets } = await tooSmall(w.page, 12, 24);
-      found.push(...[...text, ...targets].map((t) => `${url}: ${t}`));
-    }
-    expect(found).toEqual([]);
-    expect(consoleProblems(w)).toEqual([]);
-    await w.page.context().close();
-  }, 120_000);
-
-  it('no grid leaves a card alone on its last row, at 1920 and 1280 px, nor with page 2 of a list', async () => {
+  it('no grid leaves a card alone on its last row with page 2 of a list, at 1920 and 1280 px (every page: the every-page pass)', async () => {
     const found: string[] = [];
     for (const width of [1920, 1280]) {
       const w = await openPage(browser, { width, height: 900 });
-      for (const url of [...EVERY_PAGE, '/hzhf/kpzs?page=2', '/news/index?id=20&name=医院新闻']) {
+      for (const url of ['/hzhf/kpzs?page=2', '/news/index?id=20&name=医院新闻']) {
         await gotoHydrated(w.page, svc.url + url);
         found.push(...(await loneCards(w.page)).map((g) => `${width} ${url}: ${g}`));
       }
@@ -132,7 +61,7 @@ describe('what a visitor sees, in Chromium', () => {
       await w.page.context().close();
     }
     expect(found).toEqual([]);
-  }, 120_000);
+  });
 
   it('a list whose length the grid does not divide widens its last card across the row', async () => {
     // A sub-category of three items: one row of three on a desktop. In the large-text mode on a
@@ -148,52 +77,6 @@ describe('what a visitor sees, in Chromium', () => {
     expect(await loneCards(w.page)).toEqual([]);
     await w.page.context().close();
   });
-
-  it('every page carries the booking action with the number, the ICP and public-security filings and the WeChat QR code', async () => {
-    for (const width of [1920, 390]) {
-      const w = await openPage(browser, { width, height: 900 });
-      for (const url of EVERY_PAGE) {
-        await gotoHydrated(w.page, svc.url + url);
-        // The booking line with its number, a tel: link, in the header's top bar (phones included).
-        const hotline = w.page.locator('.top-hotline');
-        await expect.poll(() => hotline.isVisible(), { message: url }).toBe(true);
-        expect(await hotline.getAttribute('href'), url).toBe(`tel:${digits(contact.booking!.phone)}`);
-        expect(await hotline.textContent(), url).toContain(contact.booking!.phone);
-        // On a desktop, the 预约咨询 button leads to the booking section.
-        if (width === 1920) {
-          const book = w.page.locator('a.book-btn');
-          expect(await book.isVisible(), url).toBe(true);
-          expect(await book.textContent(), url).toBe('预约咨询');
-          expect(await book.getAttribute('href'), url).toBe('/lxwm/index#booking');
-        }
-        const filings = w.page.locator('.footer-filings a');
-        expect(await filings.allTextContents(), url).toEqual([contact.filings!.icp, contact.filings!.publicSecurity]);
-        expect(await filings.evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href)), url).toEqual([
-          contact.filings!.icpUrl,
-          contact.filings!.publicSecurityUrl,
-        ]);
-        const qr = w.page.locator('.footer-wechat img');
-        expect(await qr.getAttribute('alt'), url).toContain(contact.wechat!.account);
-        await qr.scrollIntoViewIfNeeded();
-        await expect.poll(() => qr.evaluate((img) => (img as HTMLImageElement).naturalWidth), { message: url }).toBeGreaterThan(0);
-      }
-      expect(consoleProblems(w)).toEqual([]);
-      await w.page.context().close();
-    }
-  }, 120_000);
-
-  it('no visible text on any page holds a placeholder: a made-up .example address, 某 for a name', async () => {
-    const w = await openPage(browser, { width: 1280, height: 800 });
-    const found: string[] = [];
-    for (const url of EVERY_PAGE) {
-      await gotoHydrated(w.page, svc.url + url);
-      const text = await w.page.evaluate(() => document.body.innerText);
-      for (const m of text.matchAll(/.{0,12}(?:\.example\b|某).{0,12}/g)) found.push(`${url}: ${m[0]}`);
-    }
-    expect(found).toEqual([]);
-    expect(consoleProblems(w)).toEqual([]);
-    await w.page.context().close();
-  }, 120_000);
 
   it('预约 where a visitor decides: the hero, every expert card, the end of a treatment and of an article', async () => {
     const w = await openPage(browser, { width: 1280, height: 800 });
@@ -225,7 +108,7 @@ describe('what a visitor sees, in Chromium', () => {
     for (const url of ['/hzhf/tszl', sampleUrl('/hzhf/kpzsDetail')]) {
       await gotoHydrated(w.page, svc.url + url);
       const prompt = w.page.locator('main .booking-prompt');
-      expect(await prompt.locator(`a[href="tel:${digits(contact.booking!.phone)}"]`).isVisible(), url).toBe(true);
+      expect(await prompt.locator(`a[href="${telOf(contact.booking!.phone)}"]`).isVisible(), url).toBe(true);
       expect(await prompt.locator(`a[href="${booking}"]`).isVisible(), url).toBe(true);
     }
     // A health article also names its reviewing expert and the newest others of its category.
@@ -263,14 +146,14 @@ describe('what a visitor sees, in Chromium', () => {
         expect(await onScreen('.top-hotline'), `${large} ${y}`).toBe(true);
         expect(await onScreen('.top-book'), `${large} ${y}`).toBe(true);
       }
-      expect(await w.page.locator('.top-hotline').getAttribute('href')).toBe(`tel:${digits(contact.booking!.phone)}`);
+      expect(await w.page.locator('.top-hotline').getAttribute('href')).toBe(telOf(contact.booking!.phone));
       expect(await w.page.locator('.top-book').getAttribute('href')).toBe('/lxwm/index#booking');
       // The QR code, shown on the phone itself, says how to use it.
       expect(await w.page.locator('.footer-wechat .wechat-hint').textContent()).toBe('长按识别二维码');
       expect(await w.page.locator('.footer-wechat .wechat-hint').isVisible()).toBe(true);
       await w.page.locator('.menu-toggle').click();
       const menu = w.page.locator('#site-nav .nav-booking');
-      expect(await menu.locator(`a[href="tel:${digits(contact.booking!.phone)}"]`).isVisible()).toBe(true);
+      expect(await menu.locator(`a[href="${telOf(contact.booking!.phone)}"]`).isVisible()).toBe(true);
       expect(await menu.locator('a[href="/lxwm/index#booking"]').isVisible()).toBe(true);
       expect(consoleProblems(w)).toEqual([]);
       await w.page.context().close();
@@ -389,32 +272,6 @@ describe('what a visitor sees, in Chromium', () => {
         await w.page.context().close();
       }
   }, 60_000);
-
-  it('nothing runs off the side of a tablet or a phone, in either mode', async () => {
-    const found: string[] = [];
-    for (const large of [false, true])
-      for (const width of [768, 390]) {
-        const w = await openPage(browser, { width, height: 900 });
-        if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
-        for (const url of EVERY_PAGE) {
-          await gotoHydrated(w.page, svc.url + url);
-          const wide = await w.page.evaluate(() => {
-            // The page's own width, and anything drawn beyond the viewport (tabs scroll inside their row).
-            const out: string[] = [];
-            if (document.body.scrollWidth * document.body.currentCSSZoom > innerWidth + 1) out.push(`body ${document.body.scrollWidth}`);
-            for (const el of Array.from(document.querySelectorAll<HTMLElement>('main *, header *, footer *'))) {
-              if (el.closest('.section-tabs ul, .sr-only, .header-panel, .carousel')) continue;
-              const r = el.getBoundingClientRect();
-              if (r.width > 0 && r.right > innerWidth + 1) out.push(`${el.tagName}.${el.className} ${Math.round(r.right)}`);
-            }
-            return out.slice(0, 3);
-          });
-          found.push(...wide.map((x) => `${width}${large ? ' large' : ''} ${url}: ${x}`));
-        }
-        await w.page.context().close();
-      }
-    expect(found).toEqual([]);
-  }, 180_000);
 
   it('the phone menu opens with each section\u2019s pages over a dimmed page, and closes', async () => {
     const w = await openPage(browser, { width: 390, height: 844 });

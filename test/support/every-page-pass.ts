@@ -3,10 +3,12 @@
  * is held to made on the same visit, rather than one visit per check: axe-core's violations
  * (./axe.ts), typesetting (page-checks/typesetting.ts), collisions (page-checks/collisions.ts),
  * pictures drawn larger than their variant (page-checks/pictures.ts), and controls drawn under
- * something else or a row of tabs that hides that it scrolls (page-checks/controls.ts); then the
- * header's search, open with its suggestions. Each suite that owns a check keeps the tests that
+ * something else or a row of tabs that hides that it scrolls (page-checks/controls.ts), and
+ * what a visitor sees on any page (page-checks/drawn.ts: text or targets too small, a grid's lone
+ * last card, anything past the window's side, placeholder text, the booking line, filings and
+ * WeChat code every page carries); then the header's search, open with its suggestions. Each suite that owns a check keeps the tests that
  * show the check finds what it should (test/accessibility.test.ts, collisions, controls,
- * pictures, typesetting). Checks that only read come first; loading the pictures scrolls.
+ * pictures, typesetting, visual). Checks that only read come first; loading the pictures scrolls.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -23,12 +25,23 @@ import {
 } from './browser.js';
 import { collisions } from './page-checks/collisions.js';
 import { coveredControls, coveredSearch, tabRowFaults } from './page-checks/controls.js';
+import { loneCards, missingFurniture, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
 import { upscaled } from './page-checks/pictures.js';
 import { typesetFaults } from './page-checks/typesetting.js';
 import { EVERY_PAGE, sampleUrl } from './sample-urls.js';
 import type { RunningService } from './start-service.js';
 
-export type Check = 'axe' | 'typesetting' | 'collisions' | 'pictures' | 'controls';
+export type Check =
+  | 'axe'
+  | 'typesetting'
+  | 'collisions'
+  | 'pictures'
+  | 'controls'
+  | 'small-things'
+  | 'grids'
+  | 'past-the-side'
+  | 'placeholders'
+  | 'furniture';
 
 export interface PassMode extends Mode {
   checks: readonly Check[];
@@ -43,7 +56,12 @@ async function lookAt(page: Page, mode: PassMode): Promise<string[]> {
     found.push('not in the large-text mode');
   if (has('axe')) add('axe', await axeViolations(page));
   if (has('typesetting')) add('typesetting', await typesetFaults(page));
+  if (has('small-things')) add('small-things', await smallThings(page));
+  if (has('grids')) add('grids', await loneCards(page));
+  if (has('placeholders')) add('placeholders', await placeholders(page));
   await loadPictures(page);
+  if (has('past-the-side')) add('past-the-side', await pastTheSide(page));
+  if (has('furniture')) add('furniture', await missingFurniture(page, mode.width > 500));
   if (has('collisions')) add('collisions', await collisions(page));
   if (has('pictures')) add('pictures', await upscaled(page));
   if (has('controls')) {
