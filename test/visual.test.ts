@@ -13,8 +13,8 @@ import { ROUTES } from '../client/route-table.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { TEXT_SIZE_CHOSEN_KEY } from '../client/head-script.js';
-import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
-import { loneCards, telOf } from './support/page-checks/drawn.js';
+import { consoleProblems, gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { loneCards, missingFurniture, pastTheSide, placeholders, smallThings, telOf } from './support/page-checks/drawn.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -61,6 +61,37 @@ describe('what a visitor sees, in Chromium', () => {
       await w.page.context().close();
     }
     expect(found).toEqual([]);
+  });
+
+  it('the every-page checks of what a visitor sees find what they are asked to: small text, a lone card, something past the side, a placeholder, a missing filing', async () => {
+    const w = await openPage(browser, { width: 1280, height: 900 });
+    await gotoHydrated(w.page, `${svc.url}/hzhf/kpzs`);
+    await loadPictures(w.page);
+    const clean = [await smallThings(w.page), await loneCards(w.page), await pastTheSide(w.page), await placeholders(w.page)];
+    expect([...clean.flat(), ...(await missingFurniture(w.page, true))]).toEqual([]);
+    await w.page.evaluate(() => {
+      const main = document.querySelector('main')!;
+      const tiny = document.createElement('p');
+      Object.assign(tiny.style, { fontSize: '8px' });
+      tiny.textContent = '小字说明';
+      const wide = document.createElement('div');
+      Object.assign(wide.style, { width: '3000px', height: '10px' });
+      const placeholder = document.createElement('p');
+      placeholder.textContent = '请联系某医生';
+      main.append(tiny, wide, placeholder);
+      // One card more than the grid's full rows hold, and no rule that widens it.
+      const grid = document.querySelector<HTMLElement>('.grid3, .grid4, .grid2')!;
+      grid.classList.remove('fill');
+      const columns = getComputedStyle(grid).gridTemplateColumns.split(' ').length;
+      while (grid.children.length % columns !== 1) grid.append(grid.firstElementChild!.cloneNode(true));
+      document.querySelector('.footer-filings a')!.remove();
+    });
+    expect(await smallThings(w.page)).toEqual(expect.arrayContaining([expect.stringMatching(/^P\. 5\.3 px: 小字说明$/)]));
+    expect(await loneCards(w.page)).not.toEqual([]);
+    expect(await pastTheSide(w.page)).not.toEqual([]);
+    expect(await placeholders(w.page)).toEqual([expect.stringContaining('请联系某医生')]);
+    expect(await missingFurniture(w.page, true)).toEqual([expect.stringMatching(/^filings /)]);
+    await w.page.context().close();
   });
 
   it('a list whose length the grid does not divide widens its last card across the row', async () => {

@@ -2,13 +2,14 @@
  * One pass over every page (the 21 and the 404) in each width and text size, every check a page
  * is held to made on the same visit, rather than one visit per check: axe-core's violations
  * (./axe.ts), typesetting (page-checks/typesetting.ts), collisions (page-checks/collisions.ts),
- * pictures drawn larger than their variant (page-checks/pictures.ts), and controls drawn under
- * something else or a row of tabs that hides that it scrolls (page-checks/controls.ts), and
- * what a visitor sees on any page (page-checks/drawn.ts: text or targets too small, a grid's lone
- * last card, anything past the window's side, placeholder text, the booking line, filings and
- * WeChat code every page carries); then the header's search, open with its suggestions. Each suite that owns a check keeps the tests that
- * show the check finds what it should (test/accessibility.test.ts, collisions, controls,
- * pictures, typesetting, visual). Checks that only read come first; loading the pictures scrolls.
+ * pictures drawn larger than their variant (page-checks/pictures.ts), controls drawn under
+ * something else or a row of tabs that hides that it scrolls (page-checks/controls.ts), and what
+ * a visitor sees on any page (page-checks/drawn.ts: text or targets too small, a grid's lone last
+ * card, anything past the window's side, placeholder text, the booking line, filings and WeChat
+ * code every page carries); then the header's search, open with its suggestions. Each suite that
+ * owns a check keeps the tests that show the check finds what it should (test/accessibility,
+ * collisions, controls, pictures, typesetting, visual). Checks that only read come first;
+ * loading the pictures scrolls.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
