@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const IMAGE = 'test/deploy.test.ts';
 /**
@@ -23,6 +24,28 @@ const testFiles = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .map((f) => `test/${f}`);
 const needsMachine = testFiles.filter((f) => f !== IMAGE && MACHINE_TOOLS.test(readFileSync(f, 'utf8')));
 
+/**
+ * Files that run long for their size. With no record of past runs (a clean checkout), vitest
+ * starts a project's largest files first; the every-page pass is a few lines that visit every
+ * page in four widths, and started last it kept one worker busy alone at the end.
+ */
+const LONG_FOR_THEIR_SIZE = ['test/every-page-wide.test.ts', 'test/every-page-narrow.test.ts'];
+
+/** Vitest's order, with LONG_FOR_THEIR_SIZE first within their project. */
+class LongFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const long = (spec: TestSpecification) => LONG_FOR_THEIR_SIZE.some((f) => spec.moduleId.endsWith(f));
+    const sorted = await super.sort(files);
+    // The base order keeps each project's files together: moving within a project keeps groups and projects in order.
+    return sorted
+      .map((spec, at) => ({ spec, at }))
+      .sort((a, b) =>
+        a.spec.project.name === b.spec.project.name ? Number(long(b.spec)) - Number(long(a.spec)) || a.at - b.at : a.at - b.at,
+      )
+      .map(({ spec }) => spec);
+  }
+}
+
 export default defineConfig({
   test: {
     environment: 'node',
@@ -30,6 +53,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Browser suites start Chromium; two workers suit the two cores.
     maxWorkers: 2,
+    sequence: { sequencer: LongFirst },
     setupFiles: ['test/support/fail-on-console.ts'],
     // The demo content's photos, drawn once for every test file (test/support/draw-uploads.ts), and
     // the browser suites' media cache directory (test/support/browser-suites-media.ts).
