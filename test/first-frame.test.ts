@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_SCREEN_END_ID, TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { gotoHydrated, layoutShift, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { sampleUrl } from './support/sample-urls.js';
 import type { RunningService } from './support/start-service.js';
 
@@ -43,25 +43,15 @@ function dribblingProxy(origin: string, withoutExpect: boolean): Promise<Server>
 
 /** What the first frame found (whether the mark was parsed), and the layout shifts until hydration and 500 ms after. */
 async function visit(page: Page, url: string): Promise<{ markAtFirstFrame: boolean; shift: number }> {
-  await page.goto(url);
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
-  await page.waitForTimeout(500);
-  return page.evaluate(() => {
-    const seen = window as unknown as { firstFrameMark?: boolean; shift?: number };
-    return { markAtFirstFrame: seen.firstFrameMark === true, shift: seen.shift ?? 0 };
-  });
+  await gotoHydrated(page, url);
+  const shift = await layoutShift(page);
+  return { markAtFirstFrame: await page.evaluate(() => (window as { firstFrameMark?: boolean }).firstFrameMark === true), shift };
 }
 
-/** Before the document: note what the first frame finds, and sum the layout shifts. */
+/** Before the document: note what the first frame finds. */
 async function watchFirstFrame(page: Page): Promise<void> {
   await page.addInitScript((markId) => {
-    const seen = window as unknown as { firstFrameMark?: boolean; shift?: number };
-    seen.shift = 0;
-    requestAnimationFrame(() => (seen.firstFrameMark = document.getElementById(markId) !== null));
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-        if (!e.hadRecentInput) seen.shift! += e.value;
-    }).observe({ type: 'layout-shift', buffered: true });
+    requestAnimationFrame(() => ((window as { firstFrameMark?: boolean }).firstFrameMark = document.getElementById(markId) !== null));
   }, FIRST_SCREEN_END_ID);
 }
 

@@ -13,7 +13,15 @@ import { ROUTES } from '../client/route-table.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { TEXT_SIZE_CHOSEN_KEY } from '../client/head-script.js';
-import { consoleProblems, gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import {
+  consoleProblems,
+  gotoHydrated,
+  layoutShift,
+  loadPictures,
+  openPage,
+  startSiteAndChromium,
+  stopSiteAndChromium,
+} from './support/browser.js';
 import { loneCards, missingFurniture, pastTheSide, placeholders, smallThings, telOf } from './support/page-checks/drawn.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
@@ -26,21 +34,6 @@ function deviceTextPx(page: Page) {
     const el = document.querySelector('.rich-text p')!;
     return parseFloat(getComputedStyle(el).fontSize) * (el as HTMLElement).currentCSSZoom * devicePixelRatio;
   });
-}
-
-/** Layout shifts since the page started loading (the buffered entries included). */
-function layoutShift(page: Page) {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let sum = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-            if (!e.hadRecentInput) sum += e.value;
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(sum), 500);
-      }),
-  );
 }
 
 describe('what a visitor sees, in Chromium', () => {

@@ -69,6 +69,21 @@ export async function stopSiteAndChromium({ svc, browser }: { svc?: RunningServi
   await svc?.close();
 }
 
+/** Layout shifts since the page started loading (the buffered entries included). */
+export function layoutShift(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let sum = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+            if (!e.hadRecentInput) sum += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(sum), 500);
+      }),
+  );
+}
+
 /** Scrolls through the page, so that lazy pictures load, waits for them, and back to the top. */
 export async function loadPictures(page: Page) {
   await page.evaluate(async () => {
