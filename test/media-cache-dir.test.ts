@@ -78,6 +78,36 @@ describe('media cache directory', () => {
     }
   });
 
+  it('a content API at another address (the embedded one, on a new port each start) finds the records its photos left', async () => {
+    const moved = mkdtempSync(join(tmpdir(), 'media-dir-moved-'));
+    const versions = async (svc: { url: string }) =>
+      [...(await (await fetch(`${svc.url}/api/banner`)).text()).matchAll(/"ref":"([^"]+)","version":"([^"]+)"/g)].map(
+        ([, ref, v]) => `${ref} ${v}`,
+      );
+    try {
+      const first = await startService({ MEDIA_CACHE_DIR: moved });
+      let seen: string[];
+      try {
+        // Described within the answer's budget, and each record written in the background.
+        await until(async () => (seen = await versions(first)).every((v) => !v.endsWith(' 0')), 'the banners described');
+        await until(() => filesUnder(join(moved, 'originals')).length >= new Set(seen).size, 'the records on disk');
+      } finally {
+        await first.close();
+      }
+      const second = await startService({ MEDIA_CACHE_DIR: moved });
+      try {
+        expect(second.url).not.toBe(first.url);
+        expect(await versions(second)).toEqual(seen!);
+        expect(await metric(second, 'media_origin_fetches_total{result="ok"}')).toBe(0);
+        expect(await metric(second, 'media_origin_fetches_total{result="not_modified"}')).toBe(0);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(moved, { recursive: true, force: true });
+    }
+  });
+
   it('ignores a partial or corrupt file, makes it again, and drops temporary files a crash left behind, not one being written', async () => {
     const variant = filesUnder(dir).find((f) => f.path.endsWith('-640.avif'))!;
     writeFileSync(variant.path, readFileSync(variant.path).subarray(0, 100));

@@ -110,6 +110,7 @@ export class MediaEndpoint {
       client: this.#client,
       transformer: this.#transformer,
       disk,
+      canonical: (source) => this.policy.canonical(source),
       freshMs: config.MEDIA_FRESH_S * 1000,
       // A quarter for originals, but always room for the largest one accepted.
       maxBytes: Math.max(Math.floor(memory / 4), config.MEDIA_MAX_BYTES + 1024),

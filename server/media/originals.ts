@@ -5,8 +5,10 @@
  * MEDIA_FRESH_S, then revalidated with the origin's ETag or Last-Modified; when the origin fails,
  * the last good record stands in (and so do the variants made from it). The bytes are kept by
  * content hash, bounded, apart from the records: a variant already made needs only its record.
- * With a cache directory, records (and files' bytes) are kept on disk across restarts. At most
- * IN_HAND calls to origins run at once, so that the bytes waiting to be looked at stay bounded.
+ * With a cache directory, records (and files' bytes) are kept on disk across restarts, named by
+ * the source's canonical reference, so that a content API whose address changed (the embedded one
+ * listens on a new port at each start) still finds them. At most IN_HAND calls to origins run at
+ * once, so that the bytes waiting to be looked at stay bounded.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -66,6 +68,8 @@ export interface OriginalsDeps {
   client: OriginClient;
   transformer: Transformer;
   disk: DiskStore | undefined;
+  /** The name a source's record is kept under on disk (SourcePolicy.canonical: a path on the content API). */
+  canonical: (source: URL) => string;
   freshMs: number;
   /** Bound of the bytes kept in memory. */
   maxBytes: number;
@@ -243,16 +247,20 @@ export class Originals {
   }
 
   #keep(original: Original): Original {
-    void this.deps.disk?.write(recordName(original.url), Buffer.from(JSON.stringify(original)));
+    // On disk the record names its source as the site does, not by the address it was fetched at.
+    const name = this.deps.canonical(new URL(original.url));
+    void this.deps.disk?.write(recordName(name), Buffer.from(JSON.stringify({ ...original, url: name })));
     return original;
   }
 
   async #fromDisk(key: string): Promise<Original | undefined> {
-    const data = await this.deps.disk?.read(recordName(key));
+    const name = this.deps.canonical(new URL(key));
+    const data = await this.deps.disk?.read(recordName(name));
     if (!data) return undefined;
     try {
-      const original = JSON.parse(data.toString('utf8')) as Original;
-      if (original.url !== key || !/^[0-9a-f]{64}$/.test(original.hash)) return undefined;
+      const kept = JSON.parse(data.toString('utf8')) as Original;
+      if (kept.url !== name || !/^[0-9a-f]{64}$/.test(kept.hash)) return undefined;
+      const original = { ...kept, url: key };
       if (!this.#loading.has(key) && !this.#records.has(key)) this.#records.set(key, original);
       return original;
     } catch {
@@ -280,7 +288,7 @@ export class Originals {
   }
 }
 
-/** Where a record is kept on disk: by the SHA-256 of its URL. */
-const recordName = (url: string) => `originals/${createHash('sha256').update(url).digest('hex')}.json`;
+/** Where a record is kept on disk: by the SHA-256 of its canonical reference. */
+const recordName = (canonical: string) => `originals/${createHash('sha256').update(canonical).digest('hex')}.json`;
 /** Where a file's bytes (video, captions) are kept on disk: by their content hash. */
 const fileName = (hash: string) => `files/${hash.slice(0, 2)}/${hash}`;
