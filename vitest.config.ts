@@ -56,12 +56,17 @@ export default defineConfig({
     sequence: { sequencer: LongFirst },
     setupFiles: ['test/support/fail-on-console.ts'],
     // The demo content's photos, drawn once for every test file (test/support/draw-uploads.ts), and
-    // the browser suites' media cache directory (test/support/browser-suites-media.ts).
-    globalSetup: ['test/support/draw-uploads.ts', 'test/support/browser-suites-media.ts'],
+    // one media cache directory for the services on them (test/support/demo-media-dir.ts).
+    globalSetup: ['test/support/draw-uploads.ts', 'test/support/demo-media-dir.ts'],
     projects: [
       {
         extends: true,
-        test: { name: 'quick', include: ['test/**/*.test.{ts,tsx}'], exclude: [IMAGE, ...needsMachine], sequence: { groupOrder: 0 } },
+        test: {
+          name: 'quick',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: [IMAGE, ...needsMachine],
+          sequence: { groupOrder: 0 },
+        },
       },
       { extends: true, test: { name: 'machine', include: needsMachine, exclude: ALONE, sequence: { groupOrder: 0 } } },
       // Building the image takes both cores for a minute or more: it runs after the rest, alone, so

@@ -46,10 +46,10 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Photos drawn from an illustration, the first two of each kind (portraits, which broke before, among them), in one order for both. */
+/** Photos drawn from an illustration, the first of each kind (a portrait, which broke before, among them), in one order for both. */
 const drawn = [...new Set(uploadPaths(demoContent))].filter((p) => backingFile(p)?.drawn);
 const photos = ['banners', 'experts', 'hospitals', 'awards', 'covers'].flatMap((kind) =>
-  drawn.filter((p) => p.includes(`/${kind}/`)).slice(0, 2),
+  drawn.filter((p) => p.includes(`/${kind}/`)).slice(0, 1),
 );
 
 async function check(url: string, path: string) {
@@ -65,7 +65,7 @@ async function check(url: string, path: string) {
 
 describe('two content API processes started cold at once', () => {
   it('answer every photo with its own size and ETag, bytes that decode, and the same drawing', { timeout: 240_000 }, async () => {
-    expect(photos).toHaveLength(10);
+    expect(photos).toHaveLength(5);
     // Both asked for every photo at once: each draws them in the same order, racing the other.
     const first = await Promise.all(urls.map((url) => Promise.all(photos.map((path) => check(url, path)))));
     // Once drawn, from the directory: both serve one drawing of each.

@@ -1,6 +1,6 @@
 /** Debian's Chromium driven by playwright-core, with the console watched for errors and warnings. */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { TEXT_SIZE_COOKIE } from '../../shared/constants.js';
 import { searchReady } from './search.js';
 import { startService, type RunningService } from './start-service.js';
@@ -51,8 +51,7 @@ export async function gotoHydrated(page: Page, url: string): Promise<void> {
 
 /** The built site on loopback and Chromium, for a browser suite's beforeAll. */
 export async function startSiteAndChromium(): Promise<{ svc: RunningService; browser: Browser }> {
-  // The run's browser suites share their pictures' variants on disk (browser-suites-media.ts).
-  const svc = await startService({ MEDIA_CACHE_DIR: inject('browserSuitesMediaDir') }, { clientDir: 'dist/client' });
+  const svc = await startService({}, { clientDir: 'dist/client' });
   try {
     // The search page is among every page's: its index is built before the first visit.
     await searchReady(svc.url);

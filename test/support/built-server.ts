@@ -1,6 +1,7 @@
 /** The production build run as its own process (`node dist/server/index.js`), as `npm start` runs it. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { inject } from 'vitest';
 
 export const BUILT_SERVER = 'dist/server/index.js';
 
@@ -18,8 +19,17 @@ export async function startBuiltServer(env: Record<string, string>, nodeArgs: st
   if (!existsSync(BUILT_SERVER)) throw new Error('run `npm run build` first');
   const child = spawn(process.execPath, [...nodeArgs, BUILT_SERVER], {
     // No shedding for lag, as in start-service.ts: a machine busy with other suites lags past
-    // 200 ms and would refuse the misses these tests count on (shedding has its own tests).
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SHED_EVENT_LOOP_LAG_MS: '0', ...env },
+    // 200 ms and would refuse the misses these tests count on (shedding has its own tests). On the
+    // demo content, the run's media cache directory, as in start-service.ts.
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SHED_EVENT_LOOP_LAG_MS: '0',
+      ...(env.UPSTREAM_URL ? {} : { MEDIA_CACHE_DIR: inject('demoMediaDir') }),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so that kill() reaches its workers too: a worker that outlives a
     // killed primary would otherwise run on after the test.

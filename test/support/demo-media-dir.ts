@@ -1,9 +1,10 @@
 /**
- * Vitest's global setup: one media cache directory (MEDIA_CACHE_DIR) for the run's browser suites
- * (startSiteAndChromium), so that a variant one suite's pages made is read from disk by the next
- * instead of made again from a camera-sized photo. They check what a visitor sees, not how fast a
- * first variant is made (test/media*.test.ts and bench/media.js do, each on a directory of its own
- * or none). Removed when the run ends.
+ * Vitest's global setup: one media cache directory (MEDIA_CACHE_DIR) for every service a project
+ * starts on the demo content (start-service.ts), so that what one test file's service learnt of
+ * the demo's camera-sized photos (their records: version, size, colour) and the variants it made
+ * are read from disk by the next, instead of fetched and worked out again for every file. The
+ * tests of the media cache itself give their services a directory of their own or another
+ * content API. Removed when the run ends.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +13,12 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    browserSuitesMediaDir: string;
+    demoMediaDir: string;
   }
 }
 
 export default function setup(project: TestProject): () => void {
-  const dir = mkdtempSync(join(tmpdir(), 'browser-suites-media-'));
-  project.provide('browserSuitesMediaDir', dir);
+  const dir = mkdtempSync(join(tmpdir(), 'demo-media-'));
+  project.provide('demoMediaDir', dir);
   return () => rmSync(dir, { recursive: true, force: true });
 }
