@@ -5,6 +5,9 @@
  * rendering a page makes its first screen's variants for phones ahead, so that the phone that
  * asks for one finds it made (docs/decisions/039).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metric, until } from './support/polling.js';
 import { startService, type RunningService } from './support/start-service.js';
@@ -57,10 +60,16 @@ describe("a phone's first screen", () => {
 
 describe('a page rendered for the first time', () => {
   let svc: RunningService;
+  let dir: string;
   beforeAll(async () => {
-    svc = await startService({ MEDIA_TRANSFORMS: '2', MEDIA_MAKE_AHEAD: 'on' });
+    // A media directory of its own: the run's (demo-media-dir.ts) may hold these variants already.
+    dir = mkdtempSync(join(tmpdir(), 'first-screen-media-'));
+    svc = await startService({ MEDIA_TRANSFORMS: '2', MEDIA_MAKE_AHEAD: 'on', MEDIA_CACHE_DIR: dir });
   });
-  afterAll(() => svc.close());
+  afterAll(async () => {
+    await svc.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('makes its first screen\u2019s variants for phones ahead: the phone finds them made', async () => {
     const transforms = () => metric(svc, 'media_transform_duration_seconds_count{format="avif"}');
