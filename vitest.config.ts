@@ -72,7 +72,8 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'machine', include: needsMachine, exclude: ALONE, sequence: { groupOrder: 0 } } },
+      // Without isolation too, as the quick tier: each file starts its own service and Chromium.
+      { extends: true, test: { name: 'machine', include: needsMachine, exclude: ALONE, sequence: { groupOrder: 0 }, isolate: false } },
       // Building the image takes both cores for a minute or more: it runs after the rest, alone, so
       // that it never slows the browser suites beside it.
       { extends: true, test: { name: 'deploy', include: [IMAGE], sequence: { groupOrder: 1 } } },
