@@ -74,9 +74,12 @@ export default defineConfig({
       },
       // Without isolation too, as the quick tier: each file starts its own service and Chromium.
       { extends: true, test: { name: 'machine', include: needsMachine, exclude: ALONE, sequence: { groupOrder: 0 }, isolate: false } },
-      // Building the image takes both cores for a minute or more: it runs after the rest, alone, so
-      // that it never slows the browser suites beside it.
-      { extends: true, test: { name: 'deploy', include: [IMAGE], sequence: { groupOrder: 1 } } },
+      // The image is built from the start of the run, niced, beside the rest (image-ahead.ts); its
+      // tests run it after the others, alone, so that it never slows the browser suites beside it.
+      {
+        extends: true,
+        test: { name: 'deploy', include: [IMAGE], sequence: { groupOrder: 1 }, globalSetup: ['test/support/image-ahead.ts'] },
+      },
       // One after the other, each alone.
       ...ALONE.map((file, i) => ({ extends: true, test: { name: `alone-${i + 1}`, include: [file], sequence: { groupOrder: 2 + i } } })),
     ],

@@ -181,13 +181,9 @@ export interface ImageProof {
   stop: { exitCode: string; seconds: number; stdout: string; stderr: string };
 }
 
-/**
- * Builds the image if its context changed, runs it, and returns what it did. `env` is added to
- * the container's environment (a test gives a bad setting, to see the check fail).
- */
-export async function proveImage(log: (line: string) => void = () => {}, env: Record<string, string> = {}): Promise<ImageProof> {
+/** The image of this build context: built now if its context changed, else the one built before. */
+export async function buildImage(log: (line: string) => void = () => {}): Promise<{ image: string; built: boolean }> {
   if (!existsSync('Dockerfile')) throw new Error('run it from the repository root');
-  const flags = containerFlags();
   const base = await baseImage(log);
   const image = contextTag(base.id);
   const built = (await podman('image', 'exists', image)).status !== 0;
@@ -195,11 +191,34 @@ export async function proveImage(log: (line: string) => void = () => {}, env: Re
     log(`podman build -t ${image} on ${base.name}`);
     // The docker format keeps HEALTHCHECK (the OCI format has no such field). Niced: tests run beside it.
     const onBase = base.name === PINNED ? [] : ['--build-arg', `NODE_IMAGE=${base.name}`];
-    await run('nice', ['-n', '10', 'podman', 'build', '--format', 'docker', '--pull=never', ...flags, ...onBase, '-t', image, '.']);
+    await run('nice', [
+      '-n',
+      '10',
+      'podman',
+      'build',
+      '--format',
+      'docker',
+      '--pull=never',
+      ...containerFlags(),
+      ...onBase,
+      '-t',
+      image,
+      '.',
+    ]);
     // Older builds of this check are not needed again (one in use by another run stays).
     const tags = (await podman('images', '--format', '{{.Repository}}:{{.Tag}}', REPOSITORY)).stdout.split('\n');
     for (const tag of tags) if (tag.startsWith(`${REPOSITORY}:ctx-`) && tag !== image) await podman('rmi', tag);
   }
+  return { image, built };
+}
+
+/**
+ * Builds the image if its context changed, runs it, and returns what it did. `env` is added to
+ * the container's environment (a test gives a bad setting, to see the check fail).
+ */
+export async function proveImage(log: (line: string) => void = () => {}, env: Record<string, string> = {}): Promise<ImageProof> {
+  const flags = containerFlags();
+  const { image, built } = await buildImage(log);
   const healthcheck = JSON.parse(
     (await run('podman', ['image', 'inspect', '--format', '{{json .Config.Healthcheck.Test}}', image])).trim() || 'null',
   ) as string[] | null;
