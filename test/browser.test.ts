@@ -1,6 +1,4 @@
 /** Browser behaviour in real Chromium against the real service. */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
@@ -9,6 +7,7 @@ import { HEADER_HOVER_DELAY_MS } from '../shared/constants.js';
 
 const PAGE_ROUTES = Object.values(ROUTES);
 import { gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { documentProxy, proxyUrl } from './support/document-proxy.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -52,24 +51,14 @@ describe('in Chromium', () => {
 
   it('a document still arriving when the app starts is hydrated once it is whole, from its own data', async () => {
     // A proxy that holds back the end of the page (its data) for 1.5 s, long after the first paint.
-    const held = createServer((req, res) => {
-      void (async () => {
-        const answer = await fetch(svc.url + req.url, {
-          headers: { 'accept-encoding': 'identity', 'user-agent': req.headers['user-agent'] ?? '' },
-        });
-        const body = Buffer.from(await answer.arrayBuffer());
-        const dropped = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
-        res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => !dropped.has(k))));
-        const text = body.toString('utf8');
-        const cut = text.indexOf('<script type="application/json"');
-        if (!req.url?.startsWith('/zjxz/index') || cut === -1) return void res.end(body);
-        res.write(text.slice(0, cut));
-        // Holding the rest back on purpose: the page's data arrives late, as on a slow network.
-        await new Promise((r) => setTimeout(r, 1_500));
-        res.end(text.slice(cut));
-      })();
+    const held = await documentProxy(svc.url, async (res, html, path) => {
+      const cut = html.indexOf('<script type="application/json"');
+      if (!path.startsWith('/zjxz/index') || cut === -1) return void res.end(html);
+      res.write(html.slice(0, cut));
+      // Holding the rest back on purpose: the page's data arrives late, as on a slow network.
+      await new Promise((r) => setTimeout(r, 1_500));
+      res.end(html.slice(cut));
     });
-    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
     try {
       const { page, problems } = await openPage(browser);
       const apiCalls: string[] = [];
@@ -77,7 +66,7 @@ describe('in Chromium', () => {
         if (r.url().includes('/api/')) apiCalls.push(r.url());
       });
       // Visited once, so that the app's modules come from the HTTP cache the second time.
-      const url = `http://127.0.0.1:${(held.address() as AddressInfo).port}/zjxz/index`;
+      const url = `${proxyUrl(held)}/zjxz/index`;
       await gotoHydrated(page, url);
       await gotoHydrated(page, url);
       expect(await page.locator('main h1').count()).toBeGreaterThan(0);

@@ -5,12 +5,12 @@
  * band is parsed (docs/decisions/042). A loopback proxy hands Chromium the service's documents a
  * kilobyte at a time, so that its parser stops and could draw between any two pieces.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_SCREEN_END_ID, TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { gotoHydrated, layoutShift, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { documentProxy, proxyUrl } from './support/document-proxy.js';
 import { sampleUrl } from './support/sample-urls.js';
 import type { RunningService } from './support/start-service.js';
 
@@ -20,25 +20,14 @@ const EXPECT_LINK = /<link rel="expect"[^>]*>/;
 
 /** A proxy that sends each document a piece at a time; with `withoutExpect`, its head's expect link taken out. */
 function dribblingProxy(origin: string, withoutExpect: boolean): Promise<Server> {
-  const server = createServer((req, res) => {
-    void (async () => {
-      const answer = await fetch(origin + req.url, {
-        headers: { 'accept-encoding': 'identity', cookie: req.headers.cookie ?? '', 'user-agent': req.headers['user-agent'] ?? '' },
-        redirect: 'manual',
-      });
-      const dropped = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'etag']);
-      res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => !dropped.has(k))));
-      let body = Buffer.from(await answer.arrayBuffer());
-      if (!answer.headers.get('content-type')?.startsWith('text/html')) return void res.end(body);
-      if (withoutExpect) body = Buffer.from(body.toString('utf8').replace(EXPECT_LINK, ''));
-      for (let at = 0; at < body.length; at += PIECE_BYTES) {
-        res.write(body.subarray(at, at + PIECE_BYTES));
-        await new Promise((r) => setTimeout(r, PIECE_GAP_MS));
-      }
-      res.end();
-    })().catch((error: unknown) => res.destroy(error as Error));
+  return documentProxy(origin, async (res, html) => {
+    const body = Buffer.from(withoutExpect ? html.replace(EXPECT_LINK, '') : html);
+    for (let at = 0; at < body.length; at += PIECE_BYTES) {
+      res.write(body.subarray(at, at + PIECE_BYTES));
+      await new Promise((r) => setTimeout(r, PIECE_GAP_MS));
+    }
+    res.end();
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 /** What the first frame found (whether the mark was parsed), and the layout shifts until hydration and 500 ms after. */
@@ -62,7 +51,6 @@ describe('a page arriving in pieces', () => {
   let browser: Browser;
   let proxy: Server;
   let bare: Server;
-  const base = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   beforeAll(async () => {
     ({ svc, browser } = await startSiteAndChromium());
     proxy = await dribblingProxy(svc.url, false);
@@ -92,11 +80,11 @@ describe('a page arriving in pieces', () => {
     'at $width px (large text: $large), the first frame has the whole first band, and nothing shifts',
     async ({ width, large }) => {
       const w = await openPage(browser, { width, height: 900 });
-      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: base(proxy) }]);
+      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: proxyUrl(proxy) }]);
       await watchFirstFrame(w.page);
       const found: string[] = [];
       for (const path of PAGES) {
-        const seen = await visit(w.page, base(proxy) + path);
+        const seen = await visit(w.page, proxyUrl(proxy) + path);
         if (!seen.markAtFirstFrame) found.push(`${path}: drawn before its first band was whole`);
         if (seen.shift !== 0) found.push(`${path}: shifted ${seen.shift}`);
       }
@@ -110,7 +98,7 @@ describe('a page arriving in pieces', () => {
     const w = await openPage(browser, { width: 1920, height: 900 });
     await watchFirstFrame(w.page);
     const early: string[] = [];
-    for (const path of PAGES) if (!(await visit(w.page, base(bare) + path)).markAtFirstFrame) early.push(path);
+    for (const path of PAGES) if (!(await visit(w.page, proxyUrl(bare) + path)).markAtFirstFrame) early.push(path);
     expect(early.length).toBeGreaterThan(0);
     await w.page.context().close();
   }, 90_000);
