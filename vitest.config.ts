@@ -7,9 +7,11 @@ const IMAGE = 'test/deploy.test.ts';
  * Suites that time what Chromium does after a click: a client-side navigation must paint soon
  * after it for Chromium to count it as one (soft navigations, which web-vitals reports as views of
  * their own), and the next page must not wait behind portraits made on demand by a machine busy
- * with seventy other files. They run last, by themselves.
+ * with seventy other files; and the one that watches what Chromium draws while a document arrives
+ * in pieces (on a machine busy with another browser suite it draws text half-parsed below the
+ * first band, which then moves). They run last, by themselves.
  */
-const ALONE = ['test/rum-browser.test.ts', 'test/browser.test.ts'];
+const ALONE = ['test/rum-browser.test.ts', 'test/browser.test.ts', 'test/first-frame.test.ts'];
 
 /**
  * The tiers. A test file that drives a tool from Debian's packages (Chromium, redis-server,
