@@ -18,9 +18,11 @@ interface PageBannerProps {
   current?: string | undefined;
   /** Pages that put their own h1 lower down (an article, a profile) show the title as plain text. */
   titleAs?: 'h1' | 'p';
+  /** False on a page whose first screen goes on past the banner: it places the FirstScreenEnd mark itself. */
+  endsFirstScreen?: boolean;
 }
 
-export function PageBanner({ title, lead, trail = [], current, titleAs = 'h1' }: PageBannerProps) {
+export function PageBanner({ title, lead, trail = [], current, titleAs = 'h1', endsFirstScreen = true }: PageBannerProps) {
   const route = useCurrentRoute();
   const section = useCurrentSection();
   const facts = route ? ROUTES[route] : undefined;
@@ -48,7 +50,7 @@ export function PageBanner({ title, lead, trail = [], current, titleAs = 'h1' }:
           </ol>
         </nav>
       </div>
-      <FirstScreenEnd />
+      {endsFirstScreen ? <FirstScreenEnd /> : null}
     </section>
   );
 }
