@@ -1,7 +1,7 @@
 /** The production build run as its own process (`node dist/server/index.js`), as `npm start` runs it. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { inject } from 'vitest';
+import { demoMediaDir } from './demo-media-dir.js';
 
 export const BUILT_SERVER = 'dist/server/index.js';
 
@@ -27,7 +27,7 @@ export async function startBuiltServer(env: Record<string, string>, nodeArgs: st
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       SHED_EVENT_LOOP_LAG_MS: '0',
-      ...(env.UPSTREAM_URL ? {} : { MEDIA_CACHE_DIR: inject('demoMediaDir') }),
+      ...demoMediaDir(env),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

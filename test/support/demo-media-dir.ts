@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -21,4 +22,9 @@ export default function setup(project: TestProject): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'demo-media-'));
   project.provide('demoMediaDir', dir);
   return () => rmSync(dir, { recursive: true, force: true });
+}
+
+/** For a service's environment (in a test file): the run's directory on the demo content, nothing on another content API. */
+export function demoMediaDir(env: Record<string, string>): { MEDIA_CACHE_DIR?: string } {
+  return env.UPSTREAM_URL ? {} : { MEDIA_CACHE_DIR: inject('demoMediaDir') };
 }

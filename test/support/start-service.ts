@@ -1,10 +1,10 @@
 /** Starts the real service on a free loopback port, with its logs collected for assertions. */
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { inject } from 'vitest';
 import { builtApp } from '../../server/app-source.js';
 import { loadConfig } from '../../server/settings/config.js';
 import { createService, type Service } from '../../server/service.js';
+import { demoMediaDir } from './demo-media-dir.js';
 
 export interface RunningService {
   service: Service;
@@ -36,8 +36,8 @@ export async function startService(env: Record<string, string> = {}, options: { 
     RENDERS_PER_CLIENT: '0',
     SEARCH_INDEX: 'first-use',
     MEDIA_MAKE_AHEAD: 'off',
-    // On the demo content, the run's media cache directory (demo-media-dir.ts), unless the test names one.
-    ...(env.UPSTREAM_URL ? {} : { MEDIA_CACHE_DIR: inject('demoMediaDir') }),
+    // On the demo content, the run's media cache directory, unless the test names one.
+    ...demoMediaDir(env),
     ...env,
   });
   // At LOG_LEVEL (info unless a test says): every line written is kept for the test to read.
