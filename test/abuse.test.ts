@@ -110,6 +110,21 @@ describe('a client flooding what is not cached', () => {
     expect(lines[0]).toMatchObject({ client: '127.0.0.2', kind: 'api', limit: 20, windowS: 1 });
   });
 
+  it('a flood that goes quiet for longer than its window and comes back is one burst in the log', async () => {
+    const svc = await service({ RATE_LIMIT_MISSES: '2', RATE_LIMIT_WINDOW_S: '1' });
+    const attacker = client('127.0.0.9');
+    const burst = async () => {
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await attacker(`${svc.url}/api/news/${randomId()}`)).status);
+      return statuses;
+    };
+    expect(await burst()).toContain(429);
+    // A lull past the window: its budget is whole again, its burst is not over.
+    await sleep(1_500);
+    expect(await burst()).toContain(429);
+    expect(svc.logs.filter((l) => l.msg === 'client over its budget of calls to the content API')).toHaveLength(1);
+  });
+
   it('pages too: a 429 page in Chinese with Retry-After, while cached pages and answers are still served to the same client', async () => {
     const svc = await service({ RATE_LIMIT_MISSES: '10', RATE_LIMIT_WINDOW_S: '5' });
     const attacker = client('127.0.0.4');

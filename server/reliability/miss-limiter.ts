@@ -113,7 +113,9 @@ export function createMissLimiter(deps: MissLimiterDeps): MissLimiter {
       limiter: budgetStore(config.RATE_LIMIT_MISSES_PER_KEY, duration, 'site:rl:key', deps),
     },
   };
-  const bursts = new BurstLog(duration * 1000);
+  // A burst ends after a quiet minute (or window, if longer), as the other limits' do: a flood
+  // whose budgeted calls are slow goes quiet for longer than a short window, and is one burst.
+  const bursts = new BurstLog(Math.max(60, duration) * 1000);
   /** Client → until when (epoch ms) it is refused: the end of the window it was refused in. */
   const refusedUntil = clientMemo<number>();
   const tooMany = (retryAfterS: number) =>
