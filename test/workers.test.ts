@@ -210,7 +210,9 @@ describe('WORKERS=2 without Redis: one truth for the machine', () => {
 describe('WORKERS=2 without Redis, cold, with the content API down', () => {
   it('/readyz says not ready from every worker, then ready from every one once the content API is back', async () => {
     const upstream = await startTestUpstream();
-    await upstream.stop();
+    // Down by failing every call, not by closing its port: a port given back can be taken by
+    // another file's server meanwhile, whose content API would make these workers ready.
+    upstream.mode = 'status-500';
     // A short cool-down: the readiness probes open the breaker while the content API is down.
     const server = await startBuiltServer({
       UPSTREAM_URL: upstream.url,
@@ -229,7 +231,7 @@ describe('WORKERS=2 without Redis, cold, with the content API down', () => {
     };
     try {
       expect(await readiness()).toEqual(Array(10).fill('not ready'));
-      await upstream.restart();
+      upstream.mode = 'ok';
       await until(async () => (await readiness()).includes('ready'), 'a worker to be ready once the breaker lets a probe through');
       expect(await readiness()).toEqual(Array(10).fill('ready'));
     } finally {
