@@ -33,18 +33,14 @@ const needsMachine = testFiles.filter((f) => f !== IMAGE && MACHINE_TOOLS.test(r
  */
 const LONG_FOR_THEIR_SIZE = ['test/every-page-wide.test.ts', 'test/every-page-narrow.test.ts'];
 
-/**
- * Vitest's order within each group, LONG_FOR_THEIR_SIZE first and the image's suite last: it
- * waits for the image built from the start of the run, which has then had the longest time.
- */
-class LongFirstImageLast extends BaseSequencer {
+/** Vitest's order within each group, LONG_FOR_THEIR_SIZE first. */
+class LongFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
-    const rank = (spec: TestSpecification) =>
-      LONG_FOR_THEIR_SIZE.some((f) => spec.moduleId.endsWith(f)) ? -1 : spec.moduleId.endsWith(IMAGE) ? 1 : 0;
+    const long = (spec: TestSpecification) => LONG_FOR_THEIR_SIZE.some((f) => spec.moduleId.endsWith(f));
     return (await super.sort(files))
       .map((spec, at) => ({ spec, at }))
-      .sort((a, b) => group(a.spec) - group(b.spec) || rank(a.spec) - rank(b.spec) || a.at - b.at)
+      .sort((a, b) => group(a.spec) - group(b.spec) || Number(long(b.spec)) - Number(long(a.spec)) || a.at - b.at)
       .map(({ spec }) => spec);
   }
 }
@@ -56,7 +52,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Browser suites start Chromium; two workers suit the two cores.
     maxWorkers: 2,
-    sequence: { sequencer: LongFirstImageLast },
+    sequence: { sequencer: LongFirst },
     setupFiles: ['test/support/fail-on-console.ts'],
     // The demo content's photos, drawn once for every test file (test/support/draw-uploads.ts), and
     // one media cache directory for the services on them (test/support/demo-media-dir.ts).
@@ -78,13 +74,14 @@ export default defineConfig({
       // Without isolation too, as the quick tier: each file starts its own service and Chromium.
       { extends: true, test: { name: 'machine', include: needsMachine, exclude: ALONE, sequence: { groupOrder: 0 }, isolate: false } },
       // The image is built from the start of the run, niced, beside the rest (image-ahead.ts); its
-      // suite starts last among them, and runs it while the other worker finishes.
+      // suite runs it after the others, alone: a container's network comes and goes on the host's,
+      // and Chromium beside it aborts its requests (net::ERR_NETWORK_CHANGED).
       {
         extends: true,
-        test: { name: 'deploy', include: [IMAGE], sequence: { groupOrder: 0 }, globalSetup: ['test/support/image-ahead.ts'] },
+        test: { name: 'deploy', include: [IMAGE], sequence: { groupOrder: 1 }, globalSetup: ['test/support/image-ahead.ts'] },
       },
       // One after the other, each alone.
-      ...ALONE.map((file, i) => ({ extends: true, test: { name: `alone-${i + 1}`, include: [file], sequence: { groupOrder: 1 + i } } })),
+      ...ALONE.map((file, i) => ({ extends: true, test: { name: `alone-${i + 1}`, include: [file], sequence: { groupOrder: 2 + i } } })),
     ],
   },
 });

@@ -189,7 +189,10 @@ export async function buildImage(log: (line: string) => void = () => {}): Promis
   const built = (await podman('image', 'exists', image)).status !== 0;
   if (built) {
     log(`podman build -t ${image} on ${base.name}`);
-    // The docker format keeps HEALTHCHECK (the OCI format has no such field). Niced: tests run beside it.
+    // The docker format keeps HEALTHCHECK (the OCI format has no such field). Niced: tests run
+    // beside it. On the host's network: a network namespace for each step adds and removes
+    // interfaces on the host, and Chromium, in the browser suites beside it, takes that for a
+    // network change and aborts its requests (net::ERR_NETWORK_CHANGED).
     const onBase = base.name === PINNED ? [] : ['--build-arg', `NODE_IMAGE=${base.name}`];
     await run('nice', [
       '-n',
@@ -199,6 +202,7 @@ export async function buildImage(log: (line: string) => void = () => {}): Promis
       '--format',
       'docker',
       '--pull=never',
+      '--network=host',
       ...containerFlags(),
       ...onBase,
       '-t',
