@@ -33,14 +33,17 @@ const needsMachine = testFiles.filter((f) => f !== IMAGE && MACHINE_TOOLS.test(r
  */
 const LONG_FOR_THEIR_SIZE = ['test/every-page-wide.test.ts', 'test/every-page-narrow.test.ts'];
 
-/** Vitest's order within each group, LONG_FOR_THEIR_SIZE first. */
+/** Vitest's order, with LONG_FOR_THEIR_SIZE first within their project. */
 class LongFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
     const long = (spec: TestSpecification) => LONG_FOR_THEIR_SIZE.some((f) => spec.moduleId.endsWith(f));
-    return (await super.sort(files))
+    const sorted = await super.sort(files);
+    // The base order keeps each project's files together: moving within a project keeps groups and projects in order.
+    return sorted
       .map((spec, at) => ({ spec, at }))
-      .sort((a, b) => group(a.spec) - group(b.spec) || Number(long(b.spec)) - Number(long(a.spec)) || a.at - b.at)
+      .sort((a, b) =>
+        a.spec.project.name === b.spec.project.name ? Number(long(b.spec)) - Number(long(a.spec)) || a.at - b.at : a.at - b.at,
+      )
       .map(({ spec }) => spec);
   }
 }
