@@ -295,8 +295,9 @@ describe('the image', () => {
     expect(final).toMatch(/^USER node$/m);
     expect(final).toMatch(/^HEALTHCHECK .*\\\n\s+CMD \[.*\/healthz/m);
     expect(final).toMatch(/^EXPOSE 3000 9464$/m);
-    expect(imageStart(dockerfile).env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '3000', METRICS_PORT: '9464' });
-    expect(imageStart(dockerfile).cmd).toEqual(['node', 'dist/server/index.js']);
+    const { env, cmd } = imageStart(dockerfile);
+    expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '3000', METRICS_PORT: '9464' });
+    expect(cmd).toEqual(['node', 'dist/server/index.js']);
     // What goes into the build context: never a secret or a local install.
     const ignore = read('.dockerignore');
     expect(ignore).toMatch(/^\*$/m);
