@@ -133,6 +133,10 @@ export async function expectNothingFound(
   try {
     if (mode.large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: base }]);
     await w.page.emulateMedia({ reducedMotion: 'reduce' });
+    // A first visit to a page of photos waits for each of its variants to be made (nothing is made
+    // ahead in tests), behind the transforms of the suite beside it on the same two cores: a
+    // list's load event once took longer than the default 30 s.
+    w.page.setDefaultNavigationTimeout(90_000);
     expect(await look(w.page)).toEqual([]);
     expect(consoleProblems(w)).toEqual([]);
   } finally {
