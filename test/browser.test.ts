@@ -184,6 +184,28 @@ describe('in Chromium', () => {
     await page.context().close();
   });
 
+  it('a client-side navigation adds no image preload: the first screen\u2019s picture is fetched by itself', async () => {
+    const { page, problems } = await openPage(browser);
+    await gotoHydrated(page, `${svc.url}/`);
+    const preloads = () =>
+      page.evaluate(() => Array.from(document.querySelectorAll('link[rel=preload][as=image]'), (l) => l.getAttribute('imagesrcset')));
+    const fromServer = await preloads();
+    expect(fromServer.length).toBeGreaterThan(0);
+    await page.locator('a.nav-link', { hasText: '新闻媒体' }).click();
+    await expect.poll(() => page.title()).toBe('新闻媒体');
+    const firstScreenLoaded = () =>
+      page.evaluate(() => {
+        const drawn = Array.from(document.querySelectorAll('img[fetchpriority=high]')).filter(
+          (img) => img.getBoundingClientRect().width > 0,
+        );
+        return drawn.length > 0 && drawn.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0);
+      });
+    await expect.poll(firstScreenLoaded, { timeout: 20_000 }).toBe(true);
+    expect(await preloads()).toEqual(fromServer);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('scales the body to viewport / 1920, 1 at 1920 and at 400 px, and on resize', async () => {
     const { page } = await openPage(browser, { width: 1280, height: 800 });
     await gotoHydrated(page, `${svc.url}/lxwm/index`);

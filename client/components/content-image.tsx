@@ -88,7 +88,11 @@ export function ContentImage({
   const phoneSet = phone
     ? srcset(image.ref, image.version, image.width, phone, image.height)
     : phoneWidest && srcset(image.ref, image.version, Math.min(image.width ?? Infinity, phoneWidest));
-  if (priority) {
+  // Preloaded from the server's HTML only, where the link goes ahead of the body for the first
+  // paint. In the browser (a client-side navigation) the picture is drawn in the same commit as
+  // the link would be added, so the link gains nothing; and where the picture then takes another
+  // candidate (one its cache holds), it is a download for nothing, which Chromium warns of.
+  if (priority && typeof document === 'undefined') {
     for (const [set, media] of phoneSet ? [[phoneSet, PHONE] as const, [srcSet, '(min-width: 501px)'] as const] : [[srcSet] as const]) {
       tell?.(set);
       preload(set === phoneSet ? widestIn(phoneSet) : image.src, {
