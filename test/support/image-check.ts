@@ -148,7 +148,8 @@ function contextFiles(): string[] {
 
 /** The tags of the images this check built before on this machine. */
 async function builtTags(): Promise<string[]> {
-  return (await podman('images', '--format', '{{.Repository}}:{{.Tag}}', REPOSITORY)).stdout.split('\n');
+  const tags = (await podman('images', '--format', '{{.Repository}}:{{.Tag}}', REPOSITORY)).stdout.split('\n');
+  return tags.filter((tag) => tag.startsWith(`${REPOSITORY}:ctx-`));
 }
 
 /** The tag of the image built from this context on this base. */
@@ -203,7 +204,7 @@ export async function buildImage(log: (line: string) => void = () => {}): Promis
     // reads. Once a build of this check is on the machine, the next keeps its layers for the ones
     // after it: a change that leaves the lockfile alone then skips `npm ci`.
     const onBase = base.name === PINNED ? [] : ['--build-arg', `NODE_IMAGE=${base.name}`];
-    const firstBuild = !(await builtTags()).some((tag) => tag.startsWith(`${REPOSITORY}:ctx-`));
+    const firstBuild = (await builtTags()).length === 0;
     await run('nice', [
       '-n',
       '10',
@@ -221,7 +222,7 @@ export async function buildImage(log: (line: string) => void = () => {}): Promis
       '.',
     ]);
     // Older builds of this check are not needed again (one in use by another run stays).
-    for (const tag of await builtTags()) if (tag.startsWith(`${REPOSITORY}:ctx-`) && tag !== image) await podman('rmi', tag);
+    for (const tag of await builtTags()) if (tag !== image) await podman('rmi', tag);
   }
   return { image, built };
 }
