@@ -6,12 +6,14 @@
  * call and spend one point of the client's budget, /readyz says the same whichever worker
  * answers, and a purge asked of one worker reaches the other.
  */
+import diagnostics from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../client/route-table.js';
 import { API_PATHS, type ApiName } from '../shared/contract/api-paths.js';
 import { startBuiltServer, type BuiltServer } from './support/built-server.js';
+import { deferred } from './support/deferred.js';
 import { sleep, until } from './support/polling.js';
 import { freePort } from './support/redis-server.js';
 import { sampleApiPath, sampleUrl } from './support/sample-urls.js';
@@ -150,7 +152,15 @@ describe('WORKERS=2 without Redis: one truth for the machine', () => {
   });
 
   it('90 concurrent misses of one key from one address make one upstream call, and every one is answered', async () => {
-    upstream.delayMs = 150;
+    // The call is held until all 90 requests are written: concurrent however slowly a busy machine sends them
+    // (a fixed delay let late ones arrive after the answer's 300 ms of freshness, and they rightly called again).
+    const release = deferred();
+    upstream.hold = release.promise;
+    let written = 0;
+    const onSend = ({ request: sent }: { request: { origin: string } }) => {
+      if (sent.origin === server.url && ++written === 90) setTimeout(release.resolve, 100);
+    };
+    diagnostics.subscribe('undici:client:sendHeaders', onSend as (message: unknown) => void);
     const agent = oneShot();
     try {
       const key = '/api/news?categoryId=20&page=3&pageSize=9';
@@ -160,13 +170,16 @@ describe('WORKERS=2 without Redis: one truth for the machine', () => {
         ),
       );
       const bodies = await Promise.all(answers.map((r) => r.body.text()));
+      expect(written).toBe(90);
       expect(answers.map((r) => r.statusCode)).toEqual(Array(90).fill(200));
       expect(new Set(bodies).size).toBe(1);
       expect(upstream.callsTo(key)).toBe(1);
       // Both workers answered (their request lines are written within 100 ms): one fetched it, the other waited for it through the primary.
       await until(() => answeredBy(server, '/api/news?categoryId=20&page=3').size === 2, 'request lines from both workers');
     } finally {
-      upstream.delayMs = 0;
+      diagnostics.unsubscribe('undici:client:sendHeaders', onSend as (message: unknown) => void);
+      release.resolve();
+      upstream.hold = undefined;
       await agent.close();
     }
   });

@@ -18,6 +18,8 @@ export interface TestUpstream {
   mode: UpstreamMode;
   /** Added before every answer, in ms. */
   delayMs: number;
+  /** While set, every answer also waits for it: calls held until the test lets them go. */
+  hold: Promise<void> | undefined;
   /** API calls received, by path and query (its uploads, fetched by the media endpoint, are not counted). */
   calls: Map<string, number>;
   /** Calls answered 304 because the caller's ETag was still current. */
@@ -44,6 +46,7 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
     url: '',
     mode: 'ok',
     delayMs: 0,
+    hold: undefined,
     calls: new Map(),
     notModified: 0,
     content,
@@ -117,8 +120,12 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
         }
       }
     };
-    if (state.delayMs > 0) setTimeout(respond, state.delayMs);
-    else respond();
+    const delayed = () => {
+      if (state.delayMs > 0) setTimeout(respond, state.delayMs);
+      else respond();
+    };
+    if (state.hold) void state.hold.then(delayed);
+    else delayed();
   }
 
   let server: Server = createServer(answer);
