@@ -12,6 +12,7 @@ import { startFrozenListener } from './support/frozen-listener.js';
 import { rawRequest } from './support/raw-http.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
+import { deferred } from './support/deferred.js';
 import { until } from './support/polling.js';
 import { later } from './support/wall-clock.js';
 
@@ -162,5 +163,42 @@ describe('faults', () => {
     }
     await expect.poll(async () => (await request(s.url).get('/')).status, { timeout: 5_000, interval: 100 }).toBe(200);
     await request(s.url).get('/readyz').expect(200);
+  });
+
+  it('a call still under way is not an answer held: /readyz asks the content API itself, and says not ready when it fails', async () => {
+    const s = await start();
+    fixture.upstream.mode = 'status-500';
+    const release = deferred();
+    fixture.upstream.hold = release.promise;
+    try {
+      const banner = request(s.url).get('/api/banner').then((r) => r.status);
+      await until(() => fixture.upstream.callsTo('/api/banner') === 1, 'the first call to be under way');
+      const ready = request(s.url).get('/readyz').then((r) => [r.status, (r.body as { status: string }).status]);
+      // Nothing is held yet: readiness makes its own call rather than count the one under way.
+      await until(() => fixture.upstream.callsTo('/api/contact-us') === 1, 'the readiness probe’s own call');
+      release.resolve();
+      expect(await ready).toEqual([503, 'not ready']);
+      expect(await banner).toBe(502);
+    } finally {
+      release.resolve();
+    }
+  });
+
+  it('a stale answer being refreshed is still an answer held: /readyz says ready while the refresh is under way', async () => {
+    const s = await start({ CACHE_MAX_AGE_MS: '100', CACHE_STALE_WHILE_REVALIDATE_S: '60' });
+    await request(s.url).get('/api/banner').expect(200);
+    // The answer (fresh for at most 100 ms) goes stale.
+    later(150);
+    const release = deferred();
+    fixture.upstream.hold = release.promise;
+    try {
+      expect((await request(s.url).get('/api/banner').expect(200)).headers['x-cache']).toBe('STALE');
+      await until(() => fixture.upstream.callsTo('/api/banner') === 2, 'the refresh to be under way');
+      const ready = await request(s.url).get('/readyz');
+      expect([ready.status, (ready.body as { status: string }).status]).toEqual([200, 'ready']);
+      expect(fixture.upstream.callsTo('/api/contact-us')).toBe(0);
+    } finally {
+      release.resolve();
+    }
   });
 });

@@ -213,9 +213,9 @@ export class ContentCache {
     return purgedFreshUntil(this.#config);
   }
 
-  /** True when anything is cached: used by readiness. */
+  /** An answer held, fresh or stale (readiness); not `size`, which counts a call under way. Iterators skip calls; `peek` sees a refresh's. */
   get warm(): boolean {
-    return this.#lru.size > 0;
+    return !this.#lru.values().next().done || [...this.#loading.keys()].some((key) => this.#lru.peek(key) !== undefined);
   }
 
   /**

@@ -24,6 +24,7 @@ export function useUpstreamFixture(options: { clientDir?: string } = {}): Upstre
     svc = undefined;
     upstream!.mode = 'ok';
     upstream!.delayMs = 0;
+    upstream!.hold = undefined;
     upstream!.calls.clear();
   });
   afterAll(() => upstream?.stop());
