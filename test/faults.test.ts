@@ -171,9 +171,13 @@ describe('faults', () => {
     const release = deferred();
     fixture.upstream.hold = release.promise;
     try {
-      const banner = request(s.url).get('/api/banner').then((r) => r.status);
+      const banner = request(s.url)
+        .get('/api/banner')
+        .then((r) => r.status);
       await until(() => fixture.upstream.callsTo('/api/banner') === 1, 'the first call to be under way');
-      const ready = request(s.url).get('/readyz').then((r) => [r.status, (r.body as { status: string }).status]);
+      const ready = request(s.url)
+        .get('/readyz')
+        .then((r) => [r.status, (r.body as { status: string }).status]);
       // Nothing is held yet: readiness makes its own call rather than count the one under way.
       await until(() => fixture.upstream.callsTo('/api/contact-us') === 1, 'the readiness probe’s own call');
       release.resolve();
