@@ -50,7 +50,6 @@ interface FetchContext {
 
 /** How long a page built from stale data may be reused: long enough to spare a failing upstream. */
 const STALE_REUSE_MS = 2_000;
-
 type FetchOptions = LRUCache.FetcherFetchOptions<string, CachedAnswer, FetchContext>;
 
 export interface ContentCacheDeps {
@@ -162,7 +161,6 @@ export class ContentCache {
       }
       throw isContentError(error) ? error : problem('internal', 'cache returned nothing');
     }
-
     // Answered at once with what it had, while a refresh runs (lru-cache says so only of what it found stale itself).
     const answeredStale = status.returnedStale === true || (withinSwr && answer.freshUntil <= now && status.fetch === 'refresh');
     const result: CacheStatus =
@@ -245,12 +243,14 @@ export class ContentCache {
     let generation: number | undefined;
     if (shared) {
       // Look-up, lock and purge generation in one round trip: one process calls, the others wait for its answer.
-      const [found, lock] = await Promise.all([
+      const [first, lock] = await Promise.all([
         shared.get(request.key),
         shared.lock(request.key, this.#config.UPSTREAM_TIMEOUT_MS + 1_000),
         shared.generation().then((g) => (generation = g)),
       ]);
       token = lock;
+      // Its holder may have stored it and let go between the look-up and the lock: one more look before a call.
+      const found = token && !(first && first.freshUntil > Date.now()) ? ((await shared.get(request.key)) ?? first) : first;
       if (found) {
         const answer = answerFromShared(request, found, previous, this.#config);
         if (answer.freshUntil > Date.now()) {
