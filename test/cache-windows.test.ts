@@ -2,16 +2,19 @@
  * The content cache's windows (docs/decisions/002 and 018) on a fake clock: fresh, then served
  * stale at once while one refresh runs (stale-while-revalidate), then waited for with the last
  * good answer standing in when the content API fails (stale-if-error), then gone; and an answer
- * a purge marked stale. The cache is built directly over a real upstream client and a test
- * content API on loopback; only Date is faked (the cache's windows are read from it), so that
- * sockets and the client's own timers run as they do in the service.
+ * a purge marked stale. Then one call per key among processes that share a tier (decision 022).
+ * The cache is built directly over a real upstream client and a test content API on loopback;
+ * only Date is faked (the cache's windows are read from it), so that sockets and the client's own
+ * timers run as they do in the service.
  */
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isContentError } from '../shared/content-api.js';
 import { loadConfig } from '../server/settings/config.js';
+import { MemoryTier } from '../server/fleet/memory-tier.js';
 import { PurgeGeneration } from '../server/fleet/purge-generation.js';
+import type { SharedTier } from '../server/fleet/shared-tier.js';
 import { SourcePolicy } from '../server/media/media-address.js';
 import { createMetrics } from '../server/observability/metrics.js';
 import { apiRequestFor } from '../server/proxy/api-request.js';
@@ -19,6 +22,7 @@ import { cacheControl } from '../server/proxy/cached-answer.js';
 import { ContentCache } from '../server/proxy/content-cache.js';
 import { ContentReader } from '../server/proxy/content-reader.js';
 import { UpstreamClient } from '../server/upstream/upstream-client.js';
+import { deferred } from './support/deferred.js';
 import { until } from './support/polling.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
@@ -64,21 +68,19 @@ beforeEach(() => {
     },
   });
   purges = new PurgeGeneration();
-  const metrics = createMetrics({ defaultMetrics: false });
-  const log = pino({ level: 'info' }, sink);
-  cache = new ContentCache({
-    upstream: client,
-    // Images are not what these cases are about: none is described.
-    reader: new ContentReader({ policy: new SourcePolicy(upstream.url), describe: () => Promise.resolve(undefined), metrics, log }),
-    config,
-    metrics,
-    log,
-    purges,
-  });
+  cache = cacheOver(pino({ level: 'info' }, sink), purges);
 });
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/** A cache over the test content API, as each process builds its own; `shared`: the tier processes share. */
+function cacheOver(log: Logger, purges: PurgeGeneration, shared?: SharedTier): ContentCache {
+  const metrics = createMetrics({ defaultMetrics: false });
+  // Images are not what these cases are about: none is described.
+  const reader = new ContentReader({ policy: new SourcePolicy(upstream.url), describe: () => Promise.resolve(undefined), metrics, log });
+  return new ContentCache({ upstream: client, reader, config, metrics, log, purges, shared });
+}
 
 const banner = apiRequestFor('banner');
 const missing = apiRequestFor('newsDetail', 999_999);
@@ -217,5 +219,43 @@ describe('Cache-Control', () => {
     const { answer } = await cache.get(banner);
     const header = answer.headers[answer.headers.indexOf('cache-control') + 1];
     expect(header).toContain(`s-maxage=${Math.floor((answer.freshUntil - answer.storedAt) / 1000)},`);
+  });
+});
+
+describe('two processes over one shared tier', () => {
+  it('a key stored and let go of between one’s look-up and its lock is not fetched again', async () => {
+    const tier = new MemoryTier(1024 * 1024, 60_000);
+    const firstDone = deferred();
+    let looked = false;
+    // The second process's view of the tier: its look-up goes through at once, its lock only once the first has finished.
+    const late: SharedTier = {
+      available: true,
+      get: (key) => {
+        looked = true;
+        return tier.get(key);
+      },
+      generation: () => tier.generation(),
+      put: (...args) => tier.put(...args),
+      markStale: (...args) => tier.markStale(...args),
+      lock: async (key, ttlMs) => {
+        await firstDone.promise;
+        return tier.lock(key, ttlMs);
+      },
+      unlock: (...args) => tier.unlock(...args),
+      waitFor: (...args) => tier.waitFor(...args),
+      claimOnce: (...args) => tier.claimOnce(...args),
+    };
+    const quiet = pino({ level: 'silent' });
+    const [first, second] = [cacheOver(quiet, new PurgeGeneration(), tier), cacheOver(quiet, new PurgeGeneration(), late)];
+
+    const secondAnswer = second.get(banner);
+    await until(() => looked, 'the second process to look the key up');
+    const firstAnswer = await first.get(banner);
+    firstDone.resolve();
+
+    expect(firstAnswer.status).toBe('MISS');
+    expect((await secondAnswer).status).toBe('SHARED');
+    expect((await secondAnswer).answer.body.body.equals(firstAnswer.answer.body.body)).toBe(true);
+    expect(upstream.callsTo(banner.key)).toBe(1);
   });
 });
