@@ -2,6 +2,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { TEXT_SIZE_COOKIE } from '../../shared/constants.js';
+import { MEDIA_PREFIX } from '../../shared/media-url.js';
 import { searchReady } from './search.js';
 import { startService, type RunningService } from './start-service.js';
 
@@ -36,11 +37,42 @@ export async function openPage(
   });
   const page = await context.newPage();
   const problems: string[] = [];
+  const widest = widestVariants(page);
   page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    if (m.type() === 'error' || m.type() === 'warning') {
+      if (!takenLarger(m.text(), widest)) problems.push(`${m.type()}: ${m.text()}`);
+    }
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   return { page, problems };
+}
+
+/** A media variant's address: its crop and width, and the picture (version and ref) it is made of. */
+const VARIANT = new RegExp(`${MEDIA_PREFIX}((?:/[a-z][a-z0-9-]*)?)/(\\d+)/([^/?#\\s]+/[^/?#\\s]+)`);
+
+/** The widest variant of each picture (by crop, version and ref) this page has fetched, on any of its documents. */
+function widestVariants(page: Page): Map<string, number> {
+  const widest = new Map<string, number>();
+  page.on('response', (response) => {
+    const variant = VARIANT.exec(new URL(response.url()).pathname);
+    if (!variant) return;
+    const picture = `${variant[1]}/${variant[3]}`;
+    widest.set(picture, Math.max(widest.get(picture) ?? 0, Number(variant[2])));
+  });
+  return widest;
+}
+
+/**
+ * Chromium's warning that a preloaded variant went unused, where the page fetched a wider variant
+ * of the same picture before: choosing from a srcset, Chromium takes a wider candidate its cache
+ * holds (a list drew the picture larger before this page), which a preload does not. The browser
+ * preferring a copy it has, not a page asking for the wrong picture; a preload unused for any
+ * other reason is still a problem.
+ */
+function takenLarger(text: string, widest: Map<string, number>): boolean {
+  if (!/was preloaded using link preload but not used/.test(text)) return false;
+  const variant = VARIANT.exec(text);
+  return variant !== null && (widest.get(`${variant[1]}/${variant[3]}`) ?? 0) > Number(variant[2]);
 }
 
 /** Navigate and wait until React has hydrated the page. */
