@@ -3,7 +3,8 @@
  * first band whole, and nothing on it shifts while the rest arrives: the head's
  * `<link rel="expect" blocking="render">` holds the first frame until the mark after the first
  * band is parsed (docs/decisions/042). A loopback proxy hands Chromium the service's documents a
- * kilobyte at a time, so that its parser stops and could draw between any two pieces.
+ * kilobyte at a time, so that its parser stops and could draw between any two pieces. Pages loaded
+ * whole shift nothing either.
  */
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
@@ -102,4 +103,19 @@ describe('a page arriving in pieces', () => {
     expect(early.length).toBeGreaterThan(0);
     await w.page.context().close();
   }, 90_000);
+
+  // Here rather than among the visual checks: by itself, as a visitor's unloaded machine draws it (beside
+  // another browser suite a busy Chromium once drew /lxwm/index with a shift of 0.0001).
+  it('loaded whole, pages shift nothing either, in both modes, at a desktop and a phone width', async () => {
+    for (const large of [false, true])
+      for (const width of [1280, 390]) {
+        const w = await openPage(browser, { width, height: 900 });
+        if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+        for (const url of ['/', '/zjxz/index', '/lxwm/index']) {
+          await gotoHydrated(w.page, svc.url + url);
+          expect(await layoutShift(w.page), `${url} ${width} ${large ? 'large' : ''}`).toBe(0);
+        }
+        await w.page.context().close();
+      }
+  }, 60_000);
 });

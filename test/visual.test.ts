@@ -284,19 +284,6 @@ describe('what a visitor sees, in Chromium', () => {
     await w.page.context().close();
   });
 
-  it('pages load without a layout shift, in both modes, at a desktop and a phone width', async () => {
-    for (const large of [false, true])
-      for (const width of [1280, 390]) {
-        const w = await openPage(browser, { width, height: 900 });
-        if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
-        for (const url of ['/', '/zjxz/index', '/lxwm/index']) {
-          await gotoHydrated(w.page, svc.url + url);
-          expect(await layoutShift(w.page), `${url} ${width} ${large ? 'large' : ''}`).toBe(0);
-        }
-        await w.page.context().close();
-      }
-  }, 60_000);
-
   it('the phone menu opens with each section\u2019s pages over a dimmed page, and closes', async () => {
     const w = await openPage(browser, { width: 390, height: 844 });
     await gotoHydrated(w.page, `${svc.url}/lxwm/index`);
