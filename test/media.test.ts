@@ -522,9 +522,9 @@ describe('media endpoint under load and failure', () => {
         const comment = Buffer.from(`\xff\xfe\x00\x10burst-${String(i).padStart(6, '0')}`, 'latin1');
         origin.files.set(`/burst/${i}.jpg`, { body: Buffer.concat([photo.subarray(0, 2), comment, photo.subarray(2)]) });
       }
-      // Each original fetched and analysed first, one at a time: analyses have a lane of their own,
-      // one at a time here, which would otherwise pace the burst's arrival at the transforms' slot
-      // (on a busy machine no queue ever filled).
+      // Each original fetched and analysed first: analyses have a lane of their own (one at a time
+      // here), which would otherwise pace the burst's arrival at the transforms' slot (on a busy
+      // machine no queue ever filled).
       for (let i = 0; i < 30; i++) expect((await ask(svc.url, image(`${origin.url}/burst/${i}.jpg`, 96))).status).toBe(200);
       const answers = await Promise.all(
         Array.from({ length: 30 }, (_, i) => ask(svc.url, image(`${origin.url}/burst/${i}.jpg`, 384), { accept: AVIF_BROWSER })),
