@@ -57,6 +57,16 @@ async function instance(env: Record<string, string> = {}): Promise<RunningServic
   return svc;
 }
 
+/** Failed Redis calls by kind (timeout, unavailable, error), summed over what they were for. */
+async function redisErrors(svc: RunningService): Promise<Record<string, number>> {
+  const counts: Record<string, number> = { timeout: 0, unavailable: 0, error: 0 };
+  for (const line of (await (await fetch(`${svc.url}/metrics`)).text()).split('\n')) {
+    const found = /^redis_errors_total\{.*kind="(\w+)".*\} (\d+)$/.exec(line);
+    if (found) counts[found[1]!] = (counts[found[1]!] ?? 0) + Number(found[2]);
+  }
+  return counts;
+}
+
 const get = (svc: RunningService, path: string) => fetch(svc.url + path, { headers: { 'accept-encoding': 'identity' } });
 
 describe('two instances sharing Redis', () => {
@@ -106,7 +116,10 @@ describe('two instances sharing Redis', () => {
   });
 
   it('Redis killed under load costs no request; the logs and metrics say so; sharing resumes when it is back', async () => {
-    const windows = { CACHE_MAX_AGE_MS: '150', CACHE_STALE_WHILE_REVALIDATE_S: '0' };
+    // The load, the instances and the content API share one process: on a busy machine a call may
+    // take seconds, and calls timing out would open the circuit to the content API (hidden from
+    // the load by stale answers), which would then refuse the last check's call.
+    const windows = { CACHE_MAX_AGE_MS: '150', CACHE_STALE_WHILE_REVALIDATE_S: '0', UPSTREAM_TIMEOUT_MS: '10000' };
     const [a, b] = [await instance(windows), await instance(windows)];
     const paths = ['/api/banner', '/api/experts?page=2', '/api/news?categoryId=20', '/', '/zjxz/index', '/api/contact-us'];
     let sent = 0;
@@ -147,7 +160,8 @@ describe('two instances sharing Redis', () => {
     );
     expect(a.logs.some((l) => /redis connected/.test(String(l.msg)))).toBe(true);
     upstream.calls.clear();
-    expect((await get(a, '/api/award-honors')).headers.get('x-cache')).toBe('MISS');
+    const fromA = await get(a, '/api/award-honors');
+    expect(`${fromA.status} ${fromA.headers.get('x-cache')}`, await fromA.text()).toBe('200 MISS');
     expect((await get(b, '/api/award-honors')).headers.get('x-cache')).toBe('SHARED');
     expect(upstream.callsTo('/api/award-honors')).toBe(1);
   }, 90_000);
@@ -160,10 +174,17 @@ describe('two instances sharing Redis', () => {
       const statuses = [];
       for (const path of ['/api/banner', '/api/expert-group', '/api/award-honors', '/api/promotions', '/'])
         statuses.push((await get(a, path)).status);
+      const elapsedMs = performance.now() - started;
       expect(statuses).toEqual([200, 200, 200, 200, 200]);
-      // Three calls at most wait out the budget before the breaker skips Redis.
-      expect(performance.now() - started).toBeLessThan(2_000);
-      expect(await metric(a, 'redis_errors_total{op="get",kind="timeout"}')).toBeGreaterThan(0);
+      // Counted, not timed (a busy machine renders a cold page in seconds): a call that waits for
+      // Redis is cut at its budget (a timeout, or the client's own, an error); three of them open
+      // the breaker, which then skips Redis (counted unavailable) and lets one probe through a second.
+      const errors = await redisErrors(a);
+      const cut = errors.timeout! + errors.error!;
+      expect(errors.timeout).toBeGreaterThan(0);
+      expect(cut).toBeGreaterThanOrEqual(3);
+      expect(cut).toBeLessThanOrEqual(3 + Math.ceil(elapsedMs / 1_000));
+      expect(errors.unavailable).toBeGreaterThan(0);
     } finally {
       redis.resume();
     }
