@@ -18,25 +18,11 @@ import { securityHeaders } from '../server/http/security-headers.js';
 import { RecentErrors } from '../server/observability/recent-errors.js';
 import { renderStatusPage } from '../server/operations/status-page.js';
 import { launchChromium, openPage } from './support/browser.js';
+import { counter } from './support/polling.js';
 import { later } from './support/wall-clock.js';
 import { sample, sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
-
-/**
- * The sum of the samples of `name` whose labels match, read straight from the Prometheus text
- * with a regular expression: a check on the page that shares nothing with how it reads metrics.
- */
-function counter(text: string, name: string, match: Record<string, RegExp> = {}): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const m = new RegExp(`^${name}(?:\\{(.*)\\})? (\\S+)$`).exec(line);
-    if (!m) continue;
-    const labels = Object.fromEntries([...(m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
-    if (Object.entries(match).every(([k, re]) => re.test(labels[k] ?? ''))) sum += Number(m[2]);
-  }
-  return sum;
-}
 
 const pct = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)} %`;
 const unescape = (html: string) => html.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
