@@ -223,23 +223,21 @@ describe('Cache-Control', () => {
 });
 
 describe('two processes over one shared tier', () => {
-  it('a key stored and let go of between one’s look-up and its lock is not fetched again', async () => {
+  it('a key another process stores while this one is on its way to the tier is served, not fetched again', async () => {
     const tier = new MemoryTier(1024 * 1024, 60_000);
     const firstDone = deferred();
-    let looked = false;
-    // The second process's view of the tier: its look-up goes through at once, its lock only once the first has finished.
+    let asked = false;
+    // The second process's view of the tier: its look-up with lock reaches the tier only once the first has stored and let go.
     const late: SharedTier = {
       available: true,
-      get: (key) => {
-        looked = true;
-        return tier.get(key);
-      },
+      get: (key) => tier.get(key),
       generation: () => tier.generation(),
       put: (...args) => tier.put(...args),
       markStale: (...args) => tier.markStale(...args),
-      lock: async (key, ttlMs) => {
+      lookOrLock: async (...args) => {
+        asked = true;
         await firstDone.promise;
-        return tier.lock(key, ttlMs);
+        return tier.lookOrLock(...args);
       },
       unlock: (...args) => tier.unlock(...args),
       waitFor: (...args) => tier.waitFor(...args),
@@ -249,7 +247,7 @@ describe('two processes over one shared tier', () => {
     const [first, second] = [cacheOver(quiet, new PurgeGeneration(), tier), cacheOver(quiet, new PurgeGeneration(), late)];
 
     const secondAnswer = second.get(banner);
-    await until(() => looked, 'the second process to look the key up');
+    await until(() => asked, 'the second process to ask the tier');
     const firstAnswer = await first.get(banner);
     firstDone.resolve();
 

@@ -169,12 +169,14 @@ describe('two instances sharing Redis', () => {
       // Counted, not timed (a busy machine renders a cold page in seconds): a call that waits for
       // Redis is cut at its budget (a timeout, or the client's own, an error); three of them open
       // the breaker, which then skips Redis (counted unavailable) and lets one probe through a second.
+      // A miss makes two calls at once (its look-up with the lock, and the purge generation), so the
+      // first two misses make four before the breaker has counted three.
       const text = await (await fetch(`${a.url}/metrics`)).text();
       const failed = (kind: RegExp) => counter(text, 'redis_errors_total', { kind });
       const cut = failed(/^(timeout|error)$/);
       expect(failed(/^timeout$/)).toBeGreaterThan(0);
       expect(cut).toBeGreaterThanOrEqual(3);
-      expect(cut).toBeLessThanOrEqual(3 + Math.ceil(elapsedMs / 1_000));
+      expect(cut).toBeLessThanOrEqual(4 + Math.ceil(elapsedMs / 1_000));
       expect(failed(/^unavailable$/)).toBeGreaterThan(0);
     } finally {
       redis.resume();

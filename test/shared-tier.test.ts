@@ -46,6 +46,9 @@ const tiers: [string, () => SharedTier][] = [
   ['the primary’s memory', () => new MemoryTier(16 * 1024 * 1024, KEEP_AFTER_FRESH_MS)],
 ];
 
+/** The fetch lock of a key that holds no answer: its token, null when held, undefined when the tier cannot say. */
+const lock = async (tier: SharedTier, key: string) => (await tier.lookOrLock(key, 5_000, Date.now()))?.token;
+
 function answer(json: string, freshForMs = 60_000, status: 200 | 404 = 200): SharedAnswer {
   const storedAt = Date.now();
   return { status, json, storedAt, freshUntil: storedAt + freshForMs, etag: 'W/"1"' };
@@ -99,18 +102,46 @@ describe.each(tiers)('the shared tier in %s', (_name, make) => {
 
   it('gives the fetch lock of a key to one holder, which only its own token lets go', async () => {
     const tier = make();
-    const token = await tier.lock('/api/b', 5_000);
+    const token = await lock(tier, '/api/b');
     expect(token).toEqual(expect.any(String));
-    expect(await tier.lock('/api/b', 5_000)).toBeNull();
+    expect(await lock(tier, '/api/b')).toBeNull();
     await tier.unlock('/api/b', 'not-the-token');
-    expect(await tier.lock('/api/b', 5_000)).toBeNull();
+    expect(await lock(tier, '/api/b')).toBeNull();
     await tier.unlock('/api/b', token!);
-    expect(await tier.lock('/api/b', 5_000)).toEqual(expect.any(String));
+    expect(await lock(tier, '/api/b')).toEqual(expect.any(String));
+  });
+
+  it('gives a fresh answer without taking the lock, and a stale or purged one with it', async () => {
+    const tier = make();
+    const fresh = answer('{"data":"fresh"}');
+    await tier.put('/api/e', fresh, ['/api/e'], (await tier.generation())!, 0);
+    expect(await tier.lookOrLock('/api/e', 5_000, Date.now())).toEqual({ answer: fresh });
+    // By a reader's clock past its freshness: stale, and the reader is to fetch it again.
+    const later = await tier.lookOrLock('/api/e', 5_000, fresh.freshUntil);
+    expect(later).toEqual({ answer: fresh, token: expect.any(String) });
+    expect(await tier.lookOrLock('/api/e', 5_000, fresh.freshUntil)).toEqual({ answer: fresh, token: null });
+    await tier.unlock('/api/e', later!.token!);
+
+    // Purged: stale for every reader, even one whose clock is behind the purger's.
+    const before = Date.now() - 1;
+    await tier.markStale(['/api/e'], before);
+    const purged = await tier.lookOrLock('/api/e', 5_000, before - 60_000);
+    expect(purged).toEqual({ answer: { ...fresh, freshUntil: before, purged: true }, token: expect.any(String) });
+  });
+
+  it('gives the answer a holder stored before it let go, not the lock', async () => {
+    const tier = make();
+    const token = await lock(tier, '/api/f');
+    const stored = answer('{"data":"f"}');
+    await tier.put('/api/f', stored, ['/api/f'], (await tier.generation())!, 0);
+    expect(await tier.lookOrLock('/api/f', 5_000, Date.now())).toEqual({ answer: stored });
+    await tier.unlock('/api/f', token!);
+    expect(await tier.lookOrLock('/api/f', 5_000, Date.now())).toEqual({ answer: stored });
   });
 
   it('lets a waiter have the answer the lock holder stores, or nothing once the lock is let go without one', async () => {
     const tier = make();
-    const token = await tier.lock('/api/c', 5_000);
+    const token = await lock(tier, '/api/c');
     const asked = Date.now() - 1;
     const waiting = tier.waitFor('/api/c', asked, Date.now() + 3_000);
     const stored = answer('{"data":"c"}');
@@ -118,7 +149,9 @@ describe.each(tiers)('the shared tier in %s', (_name, make) => {
     await tier.unlock('/api/c', token!);
     expect(await waiting).toEqual(stored);
 
-    const again = await tier.lock('/api/c', 5_000);
+    // Once that answer is stale (a reader's clock past its freshness), the next fetch holds the lock.
+    const { token: again } = (await tier.lookOrLock('/api/c', 5_000, stored.freshUntil))!;
+    expect(again).toEqual(expect.any(String));
     const emptyHanded = tier.waitFor('/api/c', stored.storedAt, Date.now() + 3_000);
     await tier.unlock('/api/c', again!);
     expect(await emptyHanded).toBeUndefined();
@@ -127,7 +160,7 @@ describe.each(tiers)('the shared tier in %s', (_name, make) => {
   it('stops waiting at the deadline, or at once when nobody holds the lock', async () => {
     const tier = make();
     expect(await tier.waitFor('/api/d', 0, Date.now() + 3_000)).toBeUndefined();
-    await tier.lock('/api/d', 5_000);
+    await lock(tier, '/api/d');
     const started = Date.now();
     expect(await tier.waitFor('/api/d', 0, started + 100)).toBeUndefined();
     expect(Date.now() - started).toBeGreaterThanOrEqual(90);

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { PURGE_MEMORY_MS, type SharedAnswer, type SharedTier } from './shared-tier.js';
+import { freshAt, PURGE_MEMORY_MS, type LookOrLock, type SharedAnswer, type SharedTier } from './shared-tier.js';
 import { WALL_CLOCK } from '../reliability/wall-clock.js';
 
 interface Held {
@@ -93,11 +93,13 @@ export class MemoryTier implements SharedTier {
     return Promise.resolve(marked);
   }
 
-  lock(key: string, ttlMs: number): Promise<string | null> {
-    if (this.#locks.has(key)) return Promise.resolve(null);
+  lookOrLock(key: string, ttlMs: number, now: number): Promise<LookOrLock> {
+    const answer = this.#answers.get(key)?.answer;
+    if (answer && freshAt(answer, now)) return Promise.resolve({ answer });
+    if (this.#locks.has(key)) return Promise.resolve({ answer, token: null });
     const token = randomUUID();
     this.#locks.set(key, token, { ttl: ttlMs });
-    return Promise.resolve(token);
+    return Promise.resolve({ answer, token });
   }
 
   unlock(key: string, token: string): Promise<void> {

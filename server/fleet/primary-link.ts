@@ -15,7 +15,7 @@ import {
   type ToPrimary,
   type ToWorker,
 } from './cluster-messages.js';
-import type { SharedAnswer, SharedTier } from './shared-tier.js';
+import type { LookOrLock, SharedAnswer, SharedTier } from './shared-tier.js';
 
 /** The longest a call waits for the primary; past it the worker goes on without. */
 const CALL_BUDGET_MS = 1_000;
@@ -97,7 +97,7 @@ export class PrimaryLink {
     generation: () => this.#tier('generation', []) as Promise<number | undefined>,
     put: (...args) => this.#tier('put', args) as Promise<number | undefined>,
     markStale: (...args) => this.#tier('markStale', args) as Promise<number | undefined>,
-    lock: (...args) => this.#tier('lock', args) as Promise<string | null | undefined>,
+    lookOrLock: (...args) => this.#tier('lookOrLock', args) as Promise<LookOrLock | undefined>,
     unlock: async (...args) => {
       await this.#tier('unlock', args);
     },

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../reliability/redis-link.js';
-import { PURGE_MEMORY_MS, type SharedAnswer, type SharedTier } from './shared-tier.js';
+import { PURGE_MEMORY_MS, type LookOrLock, type SharedAnswer, type SharedTier } from './shared-tier.js';
 
 /*
  * Every key a script touches is named in its KEYS (Redis Cluster routes a call by them and
@@ -92,6 +92,19 @@ if ARGV[4] == "200" then
 end
 return freshUntil`;
 
+/**
+ * Reads an answer (KEYS[1]) and, unless it is fresh at ARGV[1] (the reader's clock) and not
+ * purged, takes the fetch lock (KEYS[2]) with token ARGV[2] for ARGV[3] ms. Returns the lock's
+ * outcome (2: fresh, none taken; 1: taken; 0: held by another) and the answer's fields.
+ */
+const LOOK_OR_LOCK = `#!lua
+local fields = redis.call("hgetall", KEYS[1])
+local entry = {}
+for i = 1, #fields, 2 do entry[fields[i]] = fields[i + 1] end
+if entry.freshUntil and tonumber(entry.freshUntil) > tonumber(ARGV[1]) and entry.purged ~= "1" then return {2, fields} end
+if redis.call("set", KEYS[2], ARGV[2], "NX", "PX", ARGV[3]) then return {1, fields} end
+return {0, fields}`;
+
 /** The commands the tier sends, which one Redis and a Redis Cluster client both have. */
 type TierCommands = Pick<RedisClient, 'eval' | 'exists' | 'get' | 'hGetAll' | 'set'>;
 
@@ -99,6 +112,20 @@ type TierCommands = Pick<RedisClient, 'eval' | 'exists' | 'get' | 'hGetAll' | 's
 export interface TierLink {
   readonly available: boolean;
   call<T>(op: string, run: (client: TierCommands) => Promise<T>): Promise<T | undefined>;
+}
+
+/** An answer as its hash's fields hold it; undefined when there is none. */
+function fromFields(fields: Record<string, string>): SharedAnswer | undefined {
+  if (!fields.json || !fields.status) return undefined;
+  return {
+    status: fields.status === '404' ? 404 : 200,
+    json: fields.json,
+    storedAt: Number(fields.storedAt),
+    freshUntil: Number(fields.freshUntil),
+    etag: fields.etag || undefined,
+    lastModified: fields.lastModified || undefined,
+    purged: fields.purged === '1' || undefined,
+  };
 }
 
 /** How often a process waiting on another's fetch looks for its answer. */
@@ -133,16 +160,20 @@ export class RedisTier implements SharedTier {
 
   async get(key: string): Promise<SharedAnswer | undefined> {
     const fields = await this.link.call('get', (c) => c.hGetAll(this.#entry(key)));
-    if (!fields?.json || !fields.status) return undefined;
-    return {
-      status: fields.status === '404' ? 404 : 200,
-      json: fields.json,
-      storedAt: Number(fields.storedAt),
-      freshUntil: Number(fields.freshUntil),
-      etag: fields.etag || undefined,
-      lastModified: fields.lastModified || undefined,
-      purged: fields.purged === '1' || undefined,
-    };
+    return fields && fromFields(fields);
+  }
+
+  async lookOrLock(key: string, ttlMs: number, now: number): Promise<LookOrLock | undefined> {
+    const token = randomUUID();
+    const reply = await this.link.call('lock', (c) =>
+      c.eval(LOOK_OR_LOCK, { keys: [this.#entry(key), this.#lockKey(key)], arguments: [String(now), token, String(ttlMs)] }),
+    );
+    if (!Array.isArray(reply)) return undefined;
+    const [taken, flat] = reply as [number, string[]];
+    const fields: Record<string, string> = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
+    const answer = fromFields(fields);
+    return taken === 2 ? { answer } : { answer, token: taken === 1 ? token : null };
   }
 
   async generation(): Promise<number | undefined> {
@@ -196,13 +227,6 @@ export class RedisTier implements SharedTier {
       c.eval(MARK_ENTRIES, { keys: [...tagSets, ...keys.map(this.#entry)], arguments: [String(tags.length), String(before), ...keys] }),
     );
     return typeof marked === 'number' ? marked : undefined;
-  }
-
-  async lock(key: string, ttlMs: number): Promise<string | null | undefined> {
-    const token = randomUUID();
-    const taken = await this.link.call('lock', (c) => c.set(this.#lockKey(key), token, { NX: true, PX: ttlMs }));
-    if (taken === undefined) return undefined;
-    return taken === 'OK' ? token : null;
   }
 
   async claimOnce(name: string, ttlMs: number): Promise<boolean | undefined> {

@@ -28,6 +28,20 @@ export interface SharedAnswer {
   purged?: true | undefined;
 }
 
+/** What `lookOrLock` found and took. */
+export interface LookOrLock {
+  /** The answer stored for the key, fresh or not. */
+  answer?: SharedAnswer | undefined;
+  /**
+   * The lock: a token when this process is to call the content API, null when another holds it;
+   * undefined when the answer is fresh (no lock is taken).
+   */
+  token?: string | null | undefined;
+}
+
+/** Fresh by the reader's clock: within its freshness and not marked stale by a purge. */
+export const freshAt = (answer: SharedAnswer, now: number): boolean => answer.freshUntil > now && !answer.purged;
+
 /** How long a tag's purge is remembered: longer than any fetch takes. */
 export const PURGE_MEMORY_MS = 120_000;
 
@@ -57,10 +71,12 @@ export interface SharedTier {
   /** Raises the generation and marks stale every answer carrying one of the tags (freshness `before`); how many, or undefined. */
   markStale(tags: readonly string[], before: number): Promise<number | undefined>;
   /**
-   * Takes the fetch lock of a key: a token when this process is to call the content API, null
-   * when another holds it, undefined when the tier cannot say (then every process fetches alone).
+   * Looks a key up and, unless its answer is fresh, takes the key's fetch lock, in one step: no
+   * answer can be stored between the look and the lock (a holder stores before it lets go), so a
+   * process never calls the content API for an answer another has just stored. Undefined when
+   * the tier cannot say (then every process fetches alone).
    */
-  lock(key: string, ttlMs: number): Promise<string | null | undefined>;
+  lookOrLock(key: string, ttlMs: number, now: number): Promise<LookOrLock | undefined>;
   unlock(key: string, token: string): Promise<void>;
   /**
    * Waits while another process fetches a key: the answer it stores (one fetched after `after`),

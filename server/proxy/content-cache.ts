@@ -242,15 +242,13 @@ export class ContentCache {
     let token: string | null | undefined;
     let generation: number | undefined;
     if (shared) {
-      // Look-up, lock and purge generation in one round trip: one process calls, the others wait for its answer.
-      const [first, lock] = await Promise.all([
-        shared.get(request.key),
-        shared.lock(request.key, this.#config.UPSTREAM_TIMEOUT_MS + 1_000),
+      // Look-up with lock, and purge generation, in one round trip: one process calls, the others wait for its answer.
+      const [looked] = await Promise.all([
+        shared.lookOrLock(request.key, this.#config.UPSTREAM_TIMEOUT_MS + 1_000, Date.now()),
         shared.generation().then((g) => (generation = g)),
       ]);
-      token = lock;
-      // Its holder may have stored it and let go between the look-up and the lock: one more look before a call.
-      const found = token && !(first && first.freshUntil > Date.now()) ? ((await shared.get(request.key)) ?? first) : first;
+      token = looked?.token;
+      const found = looked?.answer;
       if (found) {
         const answer = answerFromShared(request, found, previous, this.#config);
         if (answer.freshUntil > Date.now()) {
