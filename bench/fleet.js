@@ -182,7 +182,7 @@ body read, in ms, 3 alternating rounds of 200 per service.
 
 ${table(['service', 'requests', 'p50 ms', 'p99 ms'], miss.rows)}
 
-Added by the primary's tier (a look-up, the lock, the store, each a round trip over IPC): ${fmt(miss.added.p50, 2)} ms at
+Added by the primary's tier (the look-up with the lock, then the store, each a round trip over IPC): ${fmt(miss.added.p50, 2)} ms at
 p50, ${fmt(miss.added.p99, 2)} ms at p99. A hit in a worker's own memory never asks the primary (the rows below).
 
 **Workers.** \`wrk -t1 -c50\`, 3 alternating rounds of 3 s per target, medians. The same raw \`node:http\`
