@@ -98,10 +98,10 @@ export async function startRedis(): Promise<RedisServer> {
 }
 
 /** A link to `redis` as the service makes one (logs silent, metrics of its own), started and connected. */
-export async function startedRedisLink(redis: RedisServer): Promise<RedisLink> {
+export async function startedRedisLink(redis: RedisServer, budgetMs = 1_000): Promise<RedisLink> {
   const link = new RedisLink({
     url: redis.url,
-    budgetMs: 1_000,
+    budgetMs,
     log: pino({ level: 'silent' }),
     metrics: createMetrics({ defaultMetrics: false }),
   });
