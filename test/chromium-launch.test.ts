@@ -1,0 +1,60 @@
+/**
+ * How the browser suites start Chromium (test/support/browser.ts): the features Playwright turns
+ * off stay off when the suites turn off more, and the address bar's popups, which every new
+ * browser context would otherwise start in renderers of their own, are not started.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CHROMIUM_FLAGS, launchChromium, UNUSED_BROWSER_UI } from './support/browser.js';
+
+/** The arguments of this process's children, by pid. */
+function children(): Map<number, string[]> {
+  const found = new Map<number, string[]>();
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      if (parent === process.pid) found.set(Number(pid), readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return found;
+}
+
+/** The browser's targets that are Chromium's own pages, once a new context has opened a page. */
+async function browserUiTargets(browser: Browser): Promise<string[]> {
+  const context = await browser.newContext();
+  await (await context.newPage()).goto('about:blank');
+  const session = await browser.newBrowserCDPSession();
+  const { targetInfos } = await session.send('Target.getTargets');
+  await context.close();
+  return targetInfos.filter((t) => t.type === 'browser_ui').map((t) => t.url);
+}
+
+describe('Chromium as the browser suites start it', () => {
+  let browser: Browser | undefined;
+  afterEach(() => browser?.close());
+
+  it('keeps off every feature Playwright turns off, and the address bar’s popups', async () => {
+    const before = new Set(children().keys());
+    browser = await launchChromium();
+    const started = [...children()].filter(([pid, args]) => !before.has(pid) && args[0]?.endsWith('/chromium'));
+    expect(started).toHaveLength(1);
+    const lists = started[0]![1].filter((a) => a.startsWith('--disable-features=')).map((a) => a.split('=')[1]!.split(','));
+    // Playwright's list, then ours: Chromium reads the last.
+    expect(lists.length).toBeGreaterThanOrEqual(2);
+    const effective = lists.at(-1)!;
+    expect(lists.flat().filter((feature) => !effective.includes(feature))).toEqual([]);
+    expect(effective).toEqual(expect.arrayContaining(UNUSED_BROWSER_UI));
+    expect(await browserUiTargets(browser)).toEqual([]);
+  });
+
+  it('would start the popups without that flag (so the check above checks something)', async () => {
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_FLAGS.filter((flag) => !flag.startsWith('--disable-features=')),
+    });
+    expect((await browserUiTargets(browser)).some((url) => url.startsWith('chrome://omnibox-popup'))).toBe(true);
+  });
+});
