@@ -70,7 +70,7 @@ describe('no collisions, in Chromium', () => {
   it('finds what it is asked to find: a caption over the picture, a picture cut by its container, a footer without padding, a clamped title', async () => {
     const w = await openPage(browser, { width: 1280, height: 800 });
     await gotoHydrated(w.page, `${svc.url}/`);
-    await loadPictures(w.page);
+    expect(await loadPictures(w.page)).toEqual([]);
     expect(await collisions(w.page)).toEqual([]);
     await w.page.evaluate(() => {
       const caption = document.querySelector<HTMLElement>('.slide[data-current="true"] .slide-caption .container > *')!;

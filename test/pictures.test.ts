@@ -122,7 +122,7 @@ describe('pictures, in Chromium', () => {
       const found: string[] = [];
       for (const url of PLACEHOLDER_URLS) {
         await gotoHydrated(w.page, svc.url + url);
-        await loadPictures(w.page);
+        expect(await loadPictures(w.page)).toEqual([]);
         found.push(...(await brokenLooks(w.page, url)));
       }
       expect(found).toEqual([]);
@@ -140,7 +140,7 @@ describe('pictures, in Chromium', () => {
       (route) => route.abort(),
     );
     await gotoHydrated(w.page, `${svc.url}/zjxz/index`);
-    await loadPictures(w.page);
+    expect(await loadPictures(w.page)).toEqual([]);
     await w.page.addStyleTag({ content: 'img[data-bleed]::before, img[data-bleed]::after { content: none !important }' });
     const found = await brokenLooks(w.page, '/zjxz/index');
     expect(found.some((f) => /expert-avatar media .+: more than its colour is drawn/.test(f))).toBe(true);

@@ -59,7 +59,7 @@ describe('what a visitor sees, in Chromium', () => {
   it('the every-page checks of what a visitor sees find what they are asked to: small text, a lone card, something past the side, a placeholder, a missing filing', async () => {
     const w = await openPage(browser, { width: 1280, height: 900 });
     await gotoHydrated(w.page, `${svc.url}/hzhf/kpzs`);
-    await loadPictures(w.page);
+    expect(await loadPictures(w.page)).toEqual([]);
     const clean = [await smallThings(w.page), await loneCards(w.page), await pastTheSide(w.page), await placeholders(w.page)];
     expect([...clean.flat(), ...(await missingFurniture(w.page, true))]).toEqual([]);
     await w.page.evaluate(() => {

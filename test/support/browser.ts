@@ -148,18 +148,27 @@ export function layoutShift(page: Page) {
   );
 }
 
-/** Scrolls through the page, so that lazy pictures load, waits for them, and back to the top. */
-export async function loadPictures(page: Page) {
-  await page.evaluate(async () => {
+/** How long loadPictures waits for the pictures it made the page fetch. */
+const PICTURES_WAIT_MS = 45_000;
+
+/**
+ * Scrolls through the page, so that lazy pictures load, waits for them, and back to the top. The
+ * addresses of the pictures drawn that had neither loaded nor failed after PICTURES_WAIT_MS: a
+ * picture that never ends is named, not waited for until the test's own time runs out.
+ */
+export async function loadPictures(page: Page): Promise<string[]> {
+  return page.evaluate(async (waitMs) => {
+    // A frame, or a fifth of a second where the page draws none (it would wait forever).
+    const frame = () => new Promise((done) => (requestAnimationFrame(done), setTimeout(done, 200)));
     for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
       scrollTo(0, y);
-      await new Promise(requestAnimationFrame);
+      await frame();
     }
     scrollTo(0, 0);
     // Those drawn (a picture hidden at this width is never fetched), once they have loaded or failed.
     const drawn = Array.from(document.images).filter((img) => img.getBoundingClientRect().width > 0);
     const loading = drawn.filter((img) => !img.complete);
-    await Promise.all(
+    const ended = Promise.all(
       loading.map(
         (img) =>
           new Promise((done) => {
@@ -168,7 +177,9 @@ export async function loadPictures(page: Page) {
           }),
       ),
     );
-  });
+    await Promise.race([ended, new Promise((done) => setTimeout(done, waitMs))]);
+    return loading.filter((img) => !img.complete).map((img) => img.currentSrc || img.src);
+  }, PICTURES_WAIT_MS);
 }
 
 /** Problems on the console, but the 404 page's own status. */
@@ -209,7 +220,14 @@ export async function expectNothingFound(
   }
 }
 
-/** Visits each address in turn, hydrated, and gathers what `check` finds there, each line prefixed with the address. */
+/** How long one address's visit and checks may take in onEach before the test fails naming it. */
+const PAGE_DEADLINE_MS = 100_000;
+
+/**
+ * Visits each address in turn, hydrated, and gathers what `check` finds there, each line prefixed
+ * with the address. An address whose visit and checks do not end within PAGE_DEADLINE_MS fails
+ * the test with its name, rather than the whole test timing out without one.
+ */
 export async function onEach(
   page: Page,
   base: string,
@@ -218,8 +236,21 @@ export async function onEach(
 ): Promise<string[]> {
   const found: string[] = [];
   for (const url of urls) {
-    await gotoHydrated(page, base + url);
-    found.push(...(await check(url)).map((line) => `${url}: ${line}`));
+    const work = gotoHydrated(page, base + url).then(() => check(url));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, fail) => {
+      timer = setTimeout(
+        () => fail(new Error(`${url}: its visit and checks did not end within ${PAGE_DEADLINE_MS / 1000} s`)),
+        PAGE_DEADLINE_MS,
+      );
+    });
+    // Abandoned at the deadline, the visit ends when the page is closed: that error is not this test's.
+    work.catch(() => undefined);
+    try {
+      found.push(...(await Promise.race([work, deadline])).map((line) => `${url}: ${line}`));
+    } finally {
+      clearTimeout(timer);
+    }
   }
   return found;
 }

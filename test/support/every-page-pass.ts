@@ -59,7 +59,7 @@ async function lookAt(page: Page, url: string, mode: PassMode): Promise<string[]
   if (has('small-things')) add('small-things', await smallThings(page));
   if (has('grids')) add('grids', await loneCards(page));
   if (has('placeholders')) add('placeholders', await placeholders(page));
-  await loadPictures(page);
+  found.push(...(await loadPictures(page)).map((src) => `a picture neither loaded nor failed: ${src}`));
   if (has('past-the-side')) add('past-the-side', await pastTheSide(page));
   if (has('furniture')) add('furniture', await missingFurniture(page, mode.width > 500));
   if (has('collisions')) add('collisions', await collisions(page));

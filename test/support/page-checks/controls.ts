@@ -28,7 +28,8 @@ export function coveredControls(page: Page) {
     const scroller = document.documentElement.dataset.scale === 'transform' ? document.getElementById('root')! : document.scrollingElement!;
     for (let y = 0; ; y += innerHeight * 0.6) {
       scroller.scrollTo(0, y);
-      await new Promise(requestAnimationFrame);
+      // A frame, or a fifth of a second where the page draws none (it would wait forever).
+      await new Promise((done) => (requestAnimationFrame(done), setTimeout(done, 200)));
       const top = header ? header.getBoundingClientRect().bottom : 0;
       for (const control of controls) {
         const r = control.getBoundingClientRect();
