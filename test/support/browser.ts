@@ -221,7 +221,7 @@ export async function expectNothingFound(
 }
 
 /** How long one address's visit and checks may take in onEach before the test fails naming it. */
-const PAGE_DEADLINE_MS = 100_000;
+const PAGE_DEADLINE_MS = 150_000;
 
 /**
  * Visits each address in turn, hydrated, and gathers what `check` finds there, each line prefixed
