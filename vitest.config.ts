@@ -31,7 +31,7 @@ const needsMachine = testFiles.filter((f) => f !== IMAGE && MACHINE_TOOLS.test(r
  * starts a project's largest files first; the every-page pass is a few lines that visit every
  * page in four widths, and started last it kept one worker busy alone at the end.
  */
-const LONG_FOR_THEIR_SIZE = ['test/every-page-wide.test.ts', 'test/every-page-narrow.test.ts'];
+const LONG_FOR_THEIR_SIZE = ['test/every-page-standard.test.ts', 'test/every-page-large.test.ts'];
 
 /** Vitest's order, with LONG_FOR_THEIR_SIZE first within their project. */
 class LongFirst extends BaseSequencer {

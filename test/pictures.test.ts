@@ -4,13 +4,16 @@
  * and a neutral mark, never the browser's broken-image icon or its alt text. That no picture is
  * drawn larger than the variant the browser chose (its `sizes` match the layout in both text
  * sizes, at every width) is the every-page pass's (test/every-page-*.test.ts,
- * test/support/page-checks/pictures.ts).
+ * test/support/page-checks/pictures.ts); here, that the variant the pass works out from a
+ * picture's `sizes` is the one Chromium chooses on a page loaded at its width.
  */
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { MEDIA_PREFIX } from '../shared/media-url.js';
 import { gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { variantsChosen } from './support/page-checks/pictures.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -132,6 +135,33 @@ describe('pictures, in Chromium', () => {
     },
     180_000,
   );
+
+  // Each page in a context of its own: Chromium takes a wider variant its cache holds, which a
+  // page visited before could have left there.
+  it('the variant worked out from `sizes` is the one Chromium chooses, on pages of every kind of picture, at each width, in both text sizes', async () => {
+    const differ: string[] = [];
+    for (const large of [false, true])
+      for (const width of [390, 768, 1280, 1920])
+        for (const url of ['/', '/zjxz/index', '/gjws/index']) {
+          const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
+          try {
+            if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+            await gotoHydrated(w.page, svc.url + url);
+            expect(await loadPictures(w.page)).toEqual([]);
+            const byBrowser = await variantsChosen(w.page, 'by-browser');
+            const bySizes = await variantsChosen(w.page, 'by-sizes');
+            expect(byBrowser.length).toBeGreaterThan(0);
+            for (const [i, p] of byBrowser.entries())
+              if (bySizes[i]?.src !== p.src || bySizes[i]?.chosen !== p.chosen)
+                differ.push(`${url} at ${width} px (large: ${large}): ${p.name} ${p.chosen}w, worked out ${bySizes[i]?.chosen}w`);
+            if (bySizes.length !== byBrowser.length)
+              differ.push(`${url} at ${width} px (large: ${large}): ${bySizes.length} pictures, ${byBrowser.length}`);
+          } finally {
+            await w.page.context().close();
+          }
+        }
+    expect(differ).toEqual([]);
+  });
 
   it('finds the browser\u2019s icon where nothing stands in for a failed picture', async () => {
     const w = await openPage(browser, { width: 1280, height: 900 });

@@ -220,29 +220,29 @@ export async function expectNothingFound(
   }
 }
 
-/** How long one address's visit and checks may take in onEach before the test fails naming it. */
+/** How long one address's visit and checks, at one width, may take in onEach before the test fails naming it. */
 const PAGE_DEADLINE_MS = 150_000;
 
 /**
  * Visits each address in turn, hydrated, and gathers what `check` finds there, each line prefixed
- * with the address. An address whose visit and checks do not end within PAGE_DEADLINE_MS fails
- * the test with its name, rather than the whole test timing out without one.
+ * with the address. An address whose visit and checks do not end within PAGE_DEADLINE_MS (for
+ * each of the `widths` a check looks at it in) fails the test with its name, rather than the whole
+ * test timing out without one.
  */
 export async function onEach(
   page: Page,
   base: string,
   urls: readonly string[],
   check: (url: string) => Promise<string[]>,
+  widths = 1,
 ): Promise<string[]> {
+  const deadlineMs = PAGE_DEADLINE_MS * widths;
   const found: string[] = [];
   for (const url of urls) {
     const work = gotoHydrated(page, base + url).then(() => check(url));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, fail) => {
-      timer = setTimeout(
-        () => fail(new Error(`${url}: its visit and checks did not end within ${PAGE_DEADLINE_MS / 1000} s`)),
-        PAGE_DEADLINE_MS,
-      );
+      timer = setTimeout(() => fail(new Error(`${url}: its visit and checks did not end within ${deadlineMs / 1000} s`)), deadlineMs);
     });
     // Abandoned at the deadline, the visit ends when the page is closed: that error is not this test's.
     work.catch(() => undefined);

@@ -1,6 +1,6 @@
 /**
- * One pass over every page (the 21 and the 404) in each width and text size, every check a page
- * is held to made on the same visit, rather than one visit per check: axe-core's violations
+ * One pass over every page (the 21 and the 404) in each width of one text size, every check a
+ * page is held to made on the same visit, rather than one visit per check: axe-core's violations
  * (./axe.ts), typesetting (page-checks/typesetting.ts), collisions (page-checks/collisions.ts),
  * pictures drawn larger than their variant (page-checks/pictures.ts), controls drawn under
  * something else or a row of tabs that hides that it scrolls (page-checks/controls.ts), and what
@@ -10,12 +10,22 @@
  * suggestions, on the same visit. Each suite that owns a check keeps the tests that show the check
  * finds what it should (test/accessibility, collisions, controls, pictures, typesetting, visual).
  * Checks that only read come first; loading the pictures scrolls.
+ *
+ * A page is visited once per text size, at the narrowest width, and its window then widened to
+ * each wider one, as a visitor turns a phone or widens a window: a visit costs Chromium about
+ * twice what a resize does, and a widened page is laid out as one loaded at its width
+ * (docs/decisions/047). What differs is the pictures Chromium holds: it keeps a wider variant it
+ * already has, here and from the page before, so the pictures check works out the variant a page
+ * loaded at the width gets from its `sizes` (page-checks/pictures.ts; test/pictures.test.ts shows
+ * it is the one Chromium chooses). The home and search pages, whose header search the checks
+ * open, are visited anew at each width.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { axeViolations } from './axe.js';
 import {
   expectNothingFound,
+  gotoHydrated,
   loadPictures,
   onEach,
   openHeaderSearch,
@@ -47,6 +57,33 @@ export interface PassMode extends Mode {
   checks: readonly Check[];
 }
 
+/** A width of the pass and the checks made at it. */
+export interface PassWidth {
+  width: number;
+  checks: readonly Check[];
+}
+
+/** The window at `width`: a phone's height under 500 px, else 900 (as expectNothingFound's). */
+const windowAt = (width: number) => ({ width, height: width < 500 ? 844 : 900 });
+
+/** Pages whose header search the checks open: the next width's checks need them as loaded. */
+const opensSearch = (url: string) => url === '/' || url === sampleUrl('/search');
+
+/**
+ * The window resized to `width`, once the page has laid itself out again: the resize event
+ * handled (the scaled layout's zoom, head-script.ts) and a frame drawn, or a fifth of a second
+ * where the page draws none.
+ */
+async function widen(page: Page, width: number): Promise<void> {
+  await page.setViewportSize(windowAt(width));
+  await page.evaluate(async (width) => {
+    const frame = () => new Promise((done) => (requestAnimationFrame(done), setTimeout(done, 200)));
+    while (innerWidth !== width) await frame();
+    await frame();
+    await frame();
+  }, width);
+}
+
 /** What the checks of `mode` find on the page as it is, one line each, named by check. */
 async function lookAt(page: Page, url: string, mode: PassMode): Promise<string[]> {
   const has = (check: Check) => mode.checks.includes(check);
@@ -63,7 +100,7 @@ async function lookAt(page: Page, url: string, mode: PassMode): Promise<string[]
   if (has('past-the-side')) add('past-the-side', await pastTheSide(page));
   if (has('furniture')) add('furniture', await missingFurniture(page, mode.width > 500));
   if (has('collisions')) add('collisions', await collisions(page));
-  if (has('pictures')) add('pictures', await upscaled(page));
+  if (has('pictures')) add('pictures', await upscaled(page, 'by-sizes'));
   if (has('controls')) {
     add('controls', await coveredControls(page));
     add(
@@ -91,18 +128,46 @@ async function lookAtHeaderSearch(page: Page, url: string, mode: PassMode): Prom
   return found;
 }
 
-/** A suite of one test per mode: every page, every check of the mode, nothing found. */
-export function everyPagePass(title: string, modes: readonly PassMode[]): void {
+/**
+ * A suite of one test: every page in `large` text at each of `widths` (narrowest first), every
+ * check of the width, nothing found.
+ */
+export function everyPagePass(title: string, large: boolean, widths: readonly PassWidth[]): void {
   describe(title, () => {
     let svc: RunningService;
     let browser: Browser;
     beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
     afterAll(() => stopSiteAndChromium({ svc, browser }));
 
-    it.each(modes.map((mode) => ({ ...mode, named: mode.checks.join(', ') })))(
-      'every page at $width px (large text: $large): nothing found by $named',
-      (mode) => expectNothingFound(browser, svc.url, mode, (page) => onEach(page, svc.url, EVERY_PAGE, (url) => lookAt(page, url, mode))),
-      300_000,
+    const named = widths.map(({ width, checks }) => `${width} px (${checks.join(', ')})`).join('; ');
+    const [first, ...wider] = widths as [PassWidth, ...PassWidth[]];
+    it(
+      `every page (large text: ${large}), at ${named}: nothing found`,
+      () =>
+        expectNothingFound(browser, svc.url, { ...first, large }, (page) => {
+          const look = async (url: string, mode: PassWidth) =>
+            (await lookAt(page, url, { ...mode, large })).map((line) => `${mode.width} px: ${line}`);
+          return onEach(
+            page,
+            svc.url,
+            EVERY_PAGE,
+            async (url) => {
+              const found = await look(url, first);
+              for (const mode of wider) {
+                if (opensSearch(url)) {
+                  await page.setViewportSize(windowAt(mode.width));
+                  await gotoHydrated(page, svc.url + url);
+                } else await widen(page, mode.width);
+                found.push(...(await look(url, mode)));
+              }
+              // The next page is visited at the narrowest width.
+              await page.setViewportSize(windowAt(first.width));
+              return found;
+            },
+            widths.length,
+          );
+        }),
+      600_000,
     );
   });
 }

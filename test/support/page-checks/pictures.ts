@@ -2,12 +2,65 @@
 import type { Page } from 'playwright-core';
 
 /**
- * Content pictures drawn wider, in device pixels, than the variant the browser chose from their
- * srcset (by their `sizes`), when a wider one was on offer. One line each.
+ * Content pictures drawn wider, in device pixels, than the variant chosen from their srcset (by
+ * their `sizes`), when a wider one was on offer. One line each.
+ *
+ * The variant is the one the browser chose (`currentSrc`) on a page loaded at its width. On a page
+ * whose window was widened (`chosen: 'by-sizes'`), the browser keeps a wider variant it already
+ * has, which would hide a `sizes` that asks too little at the new width: there the variant is the
+ * one a page loaded at this width gets, worked out from the `sizes` as it evaluates now (its first
+ * entry whose media condition matches, its length measured) and the srcset: the narrowest at
+ * least as wide as that length in device pixels, else the widest. A picture whose <picture> has a
+ * <source> for this width is left to the pages loaded at it, as `currentSrc` leaves it.
  */
-export function upscaled(page: Page) {
-  return page.evaluate(() => {
-    const found: string[] = [];
+export async function upscaled(page: Page, chosen: 'by-browser' | 'by-sizes' = 'by-browser'): Promise<string[]> {
+  return (await variantsChosen(page, chosen))
+    .filter((p) => p.chosen < p.needed * 0.97 && p.chosen < p.widest)
+    .map((p) => `${p.name}: ${p.chosen}w drawn ${Math.round(p.needed)} px wide (sizes "${p.sizes}")`);
+}
+
+/** Each content picture drawn: its variant's width, chosen as `upscaled` says, the device pixels it is drawn in, the widest on offer. */
+export function variantsChosen(page: Page, chosen: 'by-browser' | 'by-sizes') {
+  return page.evaluate((bySizes) => {
+    /** The `sizes` attribute's length in CSS px at the window's current width (`auto`: a lazy picture's own width). */
+    const sourceSize = (sizes: string, auto: number | undefined): number => {
+      const entries: string[] = [];
+      let depth = 0;
+      let start = 0;
+      for (let i = 0; i < sizes.length; i++) {
+        if (sizes[i] === '(') depth++;
+        else if (sizes[i] === ')') depth--;
+        else if (sizes[i] === ',' && depth === 0) entries.push(sizes.slice(start, (start = i + 1) - 1));
+      }
+      entries.push(sizes.slice(start));
+      for (const raw of entries) {
+        const entry = raw.trim();
+        if (entry === 'auto') {
+          if (auto === undefined) continue;
+          return auto;
+        }
+        // The length is the last component: a function with its arguments, or one token.
+        let at = entry.lastIndexOf(' ') + 1;
+        if (entry.endsWith(')')) {
+          let d = 0;
+          for (at = entry.length - 1; at >= 0; at--) {
+            if (entry[at] === ')') d++;
+            else if (entry[at] === '(' && --d === 0) break;
+          }
+          while (at > 0 && /[a-z-]/i.test(entry[at - 1]!)) at--;
+        }
+        const condition = entry.slice(0, at).trim();
+        if (condition && !matchMedia(condition).matches) continue;
+        const probe = document.createElement('div');
+        probe.style.cssText = `position:fixed;left:0;top:0;height:0;visibility:hidden;width:${entry.slice(at)}`;
+        document.documentElement.append(probe);
+        const width = probe.getBoundingClientRect().width / probe.currentCSSZoom;
+        probe.remove();
+        return width;
+      }
+      return innerWidth;
+    };
+    const found: { name: string; src: string; chosen: number; needed: number; widest: number; sizes: string }[] = [];
     for (const img of Array.from(document.querySelectorAll<HTMLImageElement>('img[srcset]'))) {
       const r = img.getBoundingClientRect();
       if (r.width === 0 || !img.complete || img.naturalWidth === 0 || img.closest('[hidden], [inert]')) continue;
@@ -15,22 +68,31 @@ export function upscaled(page: Page) {
         const [url, w] = c.split(' ');
         return { url: new URL(url!, location.href).href, width: parseInt(w!, 10) };
       });
-      const chosen = candidates.find((c) => c.url === img.currentSrc);
-      if (!chosen) continue;
       // The content box as drawn (zoom included), and the picture's width in it (object-fit).
       const cs = getComputedStyle(img);
       const zoom = img.currentCSSZoom;
       const w = r.width - (parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + parseFloat(cs.borderLeftWidth) * 2) * zoom;
       const h = r.height - (parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + parseFloat(cs.borderTopWidth) * 2) * zoom;
+      let chosen: { width: number } | undefined;
+      if (!bySizes) chosen = candidates.find((c) => c.url === img.currentSrc);
+      else if (
+        !Array.from(img.parentElement!.querySelectorAll<HTMLSourceElement>(':scope > source')).some(
+          (s) => matchMedia(s.media || 'all').matches,
+        )
+      ) {
+        // `auto` is the picture's own width in CSS px as laid out, before the page's zoom (Chromium's reading).
+        const wanted = sourceSize(img.sizes, img.loading === 'lazy' ? w / zoom : undefined) * devicePixelRatio;
+        const wideEnough = candidates.filter((c) => c.width >= wanted).sort((a, b) => a.width - b.width);
+        chosen = wideEnough[0] ?? candidates.reduce((a, b) => (b.width > a.width ? b : a));
+      }
+      if (!chosen) continue;
       const aspect = img.naturalWidth / img.naturalHeight;
       const drawn = cs.objectFit === 'cover' ? Math.max(w, h * aspect) : cs.objectFit === 'contain' ? Math.min(w, h * aspect) : w;
       const needed = drawn * devicePixelRatio;
       const widest = Math.max(...candidates.map((c) => c.width));
-      if (chosen.width < needed * 0.97 && chosen.width < widest)
-        found.push(
-          `${img.className || img.parentElement!.className}: ${chosen.width}w drawn ${Math.round(needed)} px wide (sizes "${img.sizes}")`,
-        );
+      const name = img.className || img.parentElement!.className;
+      found.push({ name, src: img.getAttribute('src') ?? '', chosen: chosen.width, needed, widest, sizes: img.sizes });
     }
     return found;
-  });
+  }, chosen === 'by-sizes');
 }

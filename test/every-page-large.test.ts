@@ -1,0 +1,13 @@
+/**
+ * Every page in the large text size (长者模式) at a phone's, a tablet's, a laptop's and the design's
+ * width, with every check on each visit (test/support/every-page-pass.ts). The standard text size:
+ * every-page-standard.
+ */
+import { everyPagePass } from './support/every-page-pass.js';
+
+everyPagePass('every page, large text, in Chromium', true, [
+  { width: 390, checks: ['typesetting', 'collisions', 'pictures', 'controls', 'past-the-side'] },
+  { width: 768, checks: ['pictures', 'controls', 'past-the-side'] },
+  { width: 1280, checks: ['axe', 'typesetting', 'collisions', 'pictures', 'controls'] },
+  { width: 1920, checks: ['typesetting', 'collisions', 'pictures'] },
+]);
