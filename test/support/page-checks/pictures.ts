@@ -5,13 +5,14 @@ import type { Page } from 'playwright-core';
  * Content pictures drawn wider, in device pixels, than the variant chosen from their srcset (by
  * their `sizes`), when a wider one was on offer. One line each.
  *
- * The variant is the one the browser chose (`currentSrc`) on a page loaded at its width. On a page
- * whose window was widened (`chosen: 'by-sizes'`), the browser keeps a wider variant it already
- * has, which would hide a `sizes` that asks too little at the new width: there the variant is the
- * one a page loaded at this width gets, worked out from the `sizes` as it evaluates now (its first
- * entry whose media condition matches, its length measured) and the srcset: the narrowest at
- * least as wide as that length in device pixels, else the widest. A picture whose <picture> has a
- * <source> for this width is left to the pages loaded at it, as `currentSrc` leaves it.
+ * The variant is the one the browser chose (`currentSrc`), by default. Where the browser may
+ * already hold a wider variant, a page whose window was widened or one visited after pages that
+ * drew the picture larger (the every-page pass: `chosen: 'by-sizes'`), it keeps that one, which
+ * would hide a `sizes` that asks too little: there the variant is the one a page loaded at this
+ * width with nothing held gets, worked out from the `sizes` as it evaluates now (its first entry
+ * whose media condition matches, its length measured) and the srcset: the narrowest at least as
+ * wide as that length in device pixels, else the widest. A picture whose <picture> has a <source>
+ * for this width is left out, as `currentSrc` leaves it.
  */
 export async function upscaled(page: Page, chosen: 'by-browser' | 'by-sizes' = 'by-browser'): Promise<string[]> {
   return (await variantsChosen(page, chosen))
