@@ -72,13 +72,16 @@ const opensSearch = (url: string) => url === '/' || url === sampleUrl('/search')
 /**
  * The window resized to `width`, once the page has laid itself out again: the resize event
  * handled (the scaled layout's zoom, head-script.ts) and a frame drawn, or a fifth of a second
- * where the page draws none.
+ * where the page draws none. A window that does not take the width fails the page.
  */
 async function widen(page: Page, width: number): Promise<void> {
   await page.setViewportSize(windowAt(width));
   await page.evaluate(async (width) => {
     const frame = () => new Promise((done) => (requestAnimationFrame(done), setTimeout(done, 200)));
-    while (innerWidth !== width) await frame();
+    for (let waited = 0; innerWidth !== width; waited++) {
+      if (waited === 50) throw new Error(`the window is ${innerWidth} px wide, not ${width}, 50 frames after the resize`);
+      await frame();
+    }
     await frame();
     await frame();
   }, width);
