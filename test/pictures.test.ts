@@ -161,7 +161,8 @@ describe('pictures, in Chromium', () => {
           }
         }
     expect(differ).toEqual([]);
-  });
+    // 24 new contexts: about a minute on a quiet machine, several beside the other suites.
+  }, 300_000);
 
   it('finds the browser\u2019s icon where nothing stands in for a failed picture', async () => {
     const w = await openPage(browser, { width: 1280, height: 900 });
