@@ -137,7 +137,8 @@ describe('pictures, in Chromium', () => {
   );
 
   // Each page in a context of its own: Chromium takes a wider variant its cache holds, which a
-  // page visited before could have left there.
+  // page visited before could have left there. 24 new contexts take about a minute on a quiet
+  // machine, and several beside the other suites.
   it('the variant worked out from `sizes` is the one Chromium chooses, on pages of every kind of picture, at each width, in both text sizes', async () => {
     const differ: string[] = [];
     for (const large of [false, true])
@@ -161,7 +162,6 @@ describe('pictures, in Chromium', () => {
           }
         }
     expect(differ).toEqual([]);
-    // 24 new contexts: about a minute on a quiet machine, several beside the other suites.
   }, 300_000);
 
   it('finds the browser\u2019s icon where nothing stands in for a failed picture', async () => {
