@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { MEDIA_PREFIX } from '../shared/media-url.js';
-import { gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium, windowAt } from './support/browser.js';
 import { variantsChosen } from './support/page-checks/pictures.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
@@ -115,7 +115,7 @@ describe('pictures, in Chromium', () => {
   it.each([1280, 390])(
     'at %i px a picture that fails to load leaves its placeholder: its colour and a mark, no broken-image icon',
     async (width) => {
-      const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
+      const w = await openPage(browser, windowAt(width));
       await w.page.route(
         (u) => u.pathname.startsWith(`${MEDIA_PREFIX}/`),
         (route) => route.abort(),
@@ -144,7 +144,7 @@ describe('pictures, in Chromium', () => {
     for (const large of [false, true])
       for (const width of [390, 768, 1280, 1920])
         for (const url of ['/', '/zjxz/index', '/gjws/index']) {
-          const w = await openPage(browser, { width, height: width < 500 ? 844 : 900 });
+          const w = await openPage(browser, windowAt(width));
           try {
             if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
             await gotoHydrated(w.page, svc.url + url);

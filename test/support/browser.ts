@@ -185,12 +185,15 @@ export async function loadPictures(page: Page): Promise<string[]> {
 /** Problems on the console, but the 404 page's own status. */
 export const consoleProblems = (w: WatchedPage) => w.problems.filter((p) => !/status of 404/.test(p));
 
+/** The window the browser suites use at `width`: a phone's height under 500 px wide, else 900. */
+export const windowAt = (width: number) => ({ width, height: width < 500 ? 844 : 900 });
+
 /** A width and a text size the site is drawn in. */
 export interface Mode {
   width: number;
   /** The large-text mode (长者模式), chosen by its cookie. */
   large?: boolean;
-  /** The window's height: by default a phone's under 500 px wide, else 900. */
+  /** The window's height: by default windowAt's. */
   height?: number;
 }
 
@@ -205,7 +208,7 @@ export async function expectNothingFound(
   mode: Mode,
   look: (page: Page) => Promise<string[]>,
 ): Promise<void> {
-  const w = await openPage(browser, { width: mode.width, height: mode.height ?? (mode.width < 500 ? 844 : 900) });
+  const w = await openPage(browser, { width: mode.width, height: mode.height ?? windowAt(mode.width).height });
   try {
     if (mode.large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: base }]);
     await w.page.emulateMedia({ reducedMotion: 'reduce' });

@@ -31,6 +31,7 @@ import {
   openHeaderSearch,
   startSiteAndChromium,
   stopSiteAndChromium,
+  windowAt,
   type Mode,
 } from './browser.js';
 import { collisions } from './page-checks/collisions.js';
@@ -63,10 +64,7 @@ export interface PassWidth {
   checks: readonly Check[];
 }
 
-/** The window at `width`: a phone's height under 500 px, else 900 (as expectNothingFound's). */
-const windowAt = (width: number) => ({ width, height: width < 500 ? 844 : 900 });
-
-/** Pages whose header search the checks open: the next width's checks need them as loaded. */
+/** The home and search pages, whose header search the checks open: the next width's checks need them as loaded. */
 const opensSearch = (url: string) => url === '/' || url === sampleUrl('/search');
 
 /**
@@ -123,7 +121,7 @@ async function lookAtHeaderSearch(page: Page, url: string, mode: PassMode): Prom
   const controls = mode.checks.includes('controls');
   // The typesetting of the suggestions is looked at over the home page only.
   const typesetting = url === '/' && mode.checks.includes('typesetting');
-  if (!(url === '/' || url === sampleUrl('/search')) || !(controls || typesetting)) return [];
+  if (!opensSearch(url) || !(controls || typesetting)) return [];
   await openHeaderSearch(page, '白内障');
   const found: string[] = [];
   if (controls) found.push(...(await coveredSearch(page)).map((c) => `header search: ${c}`));
