@@ -230,7 +230,6 @@ describe('two processes over one shared tier', () => {
     // The second process's view of the tier: its look-up with lock reaches the tier only once the first has stored and let go.
     const late: SharedTier = {
       available: true,
-      get: (key) => tier.get(key),
       generation: () => tier.generation(),
       put: (...args) => tier.put(...args),
       markStale: (...args) => tier.markStale(...args),

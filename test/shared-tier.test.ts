@@ -46,6 +46,9 @@ const tiers: [string, () => SharedTier][] = [
   ['the primary’s memory', () => new MemoryTier(16 * 1024 * 1024, KEEP_AFTER_FRESH_MS)],
 ];
 
+/** What a key holds, as a reader finds it (through lookOrLock: it may take the key's lock, which no case holding an answer asks for). */
+const stored = async (tier: SharedTier, key: string) => (await tier.lookOrLock(key, 5_000, Date.now()))?.answer;
+
 /** The fetch lock of a key that holds no answer: its token, null when held, undefined when the tier cannot say. */
 const lock = async (tier: SharedTier, key: string) => (await tier.lookOrLock(key, 5_000, Date.now()))?.token;
 
@@ -57,10 +60,10 @@ function answer(json: string, freshForMs = 60_000, status: 200 | 404 = 200): Sha
 describe.each(tiers)('the shared tier in %s', (_name, make) => {
   it('stores an answer with its freshness and validators, and gives it back', async () => {
     const tier = make();
-    const stored = answer('{"data":1}');
-    expect(await tier.put('/api/a', stored, ['/api/a'], (await tier.generation())!, 0)).toBe(stored.freshUntil);
-    expect(await tier.get('/api/a')).toEqual(stored);
-    expect(await tier.get('/api/none')).toBeUndefined();
+    const sent = answer('{"data":1}');
+    expect(await tier.put('/api/a', sent, ['/api/a'], (await tier.generation())!, 0)).toBe(sent.freshUntil);
+    expect(await stored(tier, '/api/a')).toEqual(sent);
+    expect(await stored(tier, '/api/none')).toBeUndefined();
   });
 
   it('marks stale by tag only the fresh answers carrying it (a 404 is never indexed), and counts them', async () => {
@@ -72,10 +75,10 @@ describe.each(tiers)('the shared tier in %s', (_name, make) => {
     const before = Date.now() - 1;
     expect(await tier.markStale(['news:1', 'news:3'], before)).toBe(1);
     // Marked purged too: stale for every reader by its own clock, whatever freshness says.
-    expect(await tier.get('/api/news/1')).toMatchObject({ freshUntil: before, purged: true });
-    expect((await tier.get('/api/news/2'))!.freshUntil).toBeGreaterThan(Date.now());
-    expect((await tier.get('/api/news/2'))!.purged).toBeUndefined();
-    expect((await tier.get('/api/news/3'))!.freshUntil).toBeGreaterThan(Date.now());
+    expect(await stored(tier, '/api/news/1')).toMatchObject({ freshUntil: before, purged: true });
+    expect((await stored(tier, '/api/news/2'))!.freshUntil).toBeGreaterThan(Date.now());
+    expect((await stored(tier, '/api/news/2'))!.purged).toBeUndefined();
+    expect((await stored(tier, '/api/news/3'))!.freshUntil).toBeGreaterThan(Date.now());
     // Already stale: not marked again.
     expect(await tier.markStale(['news:1'], before)).toBe(0);
     expect(await tier.markStale(['/api/news/{id}'], before)).toBe(1);
@@ -90,14 +93,14 @@ describe.each(tiers)('the shared tier in %s', (_name, make) => {
     // Whatever the clocks of the machines that fetched and purged said, the purge came after the fetch began.
     const fetched = { ...answer('{"data":4}'), storedAt: Date.now() + 60_000 };
     expect(await tier.put('/api/experts/4', fetched, ['expert:4'], began, purgedFreshUntil)).toBe(purgedFreshUntil);
-    expect(await tier.get('/api/experts/4')).toMatchObject({ freshUntil: purgedFreshUntil, purged: true });
+    expect(await stored(tier, '/api/experts/4')).toMatchObject({ freshUntil: purgedFreshUntil, purged: true });
     // A fetch that began after the purge is stored as it is; a purge of another tag does not touch it.
     const after = (await tier.generation())!;
     expect(after).toBeGreaterThan(began);
     await tier.markStale(['expert:5'], 0);
     const later = answer('{"data":5}');
     expect(await tier.put('/api/experts/4', later, ['expert:4'], after, purgedFreshUntil)).toBe(later.freshUntil);
-    expect((await tier.get('/api/experts/4'))!.purged).toBeUndefined();
+    expect((await stored(tier, '/api/experts/4'))!.purged).toBeUndefined();
   });
 
   it('gives the fetch lock of a key to one holder, which only its own token lets go', async () => {

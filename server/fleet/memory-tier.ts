@@ -48,10 +48,6 @@ export class MemoryTier implements SharedTier {
     });
   }
 
-  get(key: string): Promise<SharedAnswer | undefined> {
-    return Promise.resolve(this.#answers.get(key)?.answer);
-  }
-
   generation(): Promise<number> {
     return Promise.resolve(this.#generation);
   }

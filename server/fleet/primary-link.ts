@@ -93,7 +93,6 @@ export class PrimaryLink {
     get available() {
       return process.connected;
     },
-    get: (key) => this.#tier('get', [key]) as Promise<SharedAnswer | undefined>,
     generation: () => this.#tier('generation', []) as Promise<number | undefined>,
     put: (...args) => this.#tier('put', args) as Promise<number | undefined>,
     markStale: (...args) => this.#tier('markStale', args) as Promise<number | undefined>,

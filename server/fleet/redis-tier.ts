@@ -158,11 +158,6 @@ export class RedisTier implements SharedTier {
     return this.link.available;
   }
 
-  async get(key: string): Promise<SharedAnswer | undefined> {
-    const fields = await this.link.call('get', (c) => c.hGetAll(this.#entry(key)));
-    return fields && fromFields(fields);
-  }
-
   async lookOrLock(key: string, ttlMs: number, now: number): Promise<LookOrLock | undefined> {
     const token = randomUUID();
     const reply = await this.link.call('lock', (c) =>
@@ -244,7 +239,8 @@ export class RedisTier implements SharedTier {
       // The lock first: its holder stores the answer before it lets go, so an answer stored by
       // a holder that has let go is found by the read that follows.
       const locked = await this.link.call('locked', (c) => c.exists(this.#lockKey(key)));
-      const answer = await this.get(key);
+      const fields = await this.link.call('get', (c) => c.hGetAll(this.#entry(key)));
+      const answer = fields && fromFields(fields);
       if (answer && answer.storedAt > after) return answer;
       if (!locked) return undefined;
     }

@@ -48,7 +48,6 @@ export const PURGE_MEMORY_MS = 120_000;
 export interface SharedTier {
   /** Worth asking now (Redis connected, the primary reachable). */
   readonly available: boolean;
-  get(key: string): Promise<SharedAnswer | undefined>;
   /**
    * The purge generation (docs/decisions/033): a count every purge raises, in the tier itself,
    * so that purges and fetches on any machine are ordered without their clocks. Read when a fetch
