@@ -2,10 +2,11 @@
  * Pictures as a visitor sees them, in real Chromium against the built service: a content picture
  * whose address fails (its request aborted on purpose) leaves its placeholder, the item's colour
  * and a neutral mark, never the browser's broken-image icon or its alt text. That no picture is
- * drawn larger than the variant the browser chose (its `sizes` match the layout in both text
- * sizes, at every width) is the every-page pass's (test/every-page-*.test.ts,
- * test/support/page-checks/pictures.ts); here, that the variant the pass works out from a
- * picture's `sizes` is the one Chromium chooses on a page loaded at its width.
+ * drawn larger than the variant the browser chose, nor asks for much more than it is drawn in
+ * (its `sizes` match the layout in both text sizes, at every width), is the every-page pass's
+ * (test/every-page-*.test.ts, test/support/page-checks/pictures.ts); here, that the variant the
+ * pass works out from a picture's `sizes` is the one Chromium chooses on a page loaded at its
+ * width, and that the check finds a `sizes` that asks too much.
  */
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { MEDIA_PREFIX } from '../shared/media-url.js';
 import { gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium, windowAt } from './support/browser.js';
-import { variantsChosen } from './support/page-checks/pictures.js';
+import { overAsked, variantsChosen } from './support/page-checks/pictures.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -163,6 +164,27 @@ describe('pictures, in Chromium', () => {
         }
     expect(differ).toEqual([]);
   }, 300_000);
+
+  it('finds a picture whose `sizes` asks for more than it is drawn in: `auto` under the scaled layout, at 768 px', async () => {
+    const w = await openPage(browser, windowAt(768));
+    try {
+      await gotoHydrated(w.page, `${svc.url}/zjxz/index`);
+      expect(await loadPictures(w.page)).toEqual([]);
+      expect(await overAsked(w.page)).toEqual([]);
+      // The portraits' width as laid out, which Chromium reads before the page's zoom (0.4 here).
+      await w.page.evaluate(() => {
+        for (const img of document.querySelectorAll<HTMLImageElement>('img.expert-avatar')) img.sizes = `auto, ${img.sizes}`;
+      });
+      await expect
+        .poll(
+          async () =>
+            (await overAsked(w.page)).filter((f) => /^expert-avatar media: 384w for 128 px drawn, 192w would fill it/.test(f)).length,
+        )
+        .toBeGreaterThan(0);
+    } finally {
+      await w.page.context().close();
+    }
+  });
 
   it('finds the browser\u2019s icon where nothing stands in for a failed picture', async () => {
     const w = await openPage(browser, { width: 1280, height: 900 });

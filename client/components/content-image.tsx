@@ -1,10 +1,12 @@
 /**
  * A content image as the service answers it (a `MediaImage` on the site's media endpoint,
  * docs/product/media.md): one `<img>` with a srcset of the endpoint's widths and the slot's
- * `sizes`, so that the browser loads the smallest variant that fills the slot at its density:
- * a lazy picture's `sizes` starts with `auto` (the browser takes the width the layout gave it, in
- * either text size); the first screen's, loaded before the layout is known, say the slot's width
- * in the layout of the page's text size (`largeSizes` in the large-text mode's fluid layout).
+ * `sizes`, so that the browser loads the smallest variant that fills the slot at its density.
+ * In the standard text size the page is the design scaled to the window (CSS zoom), and `sizes`
+ * says the slot in vw of that layout (`designSizes` for a slot of fixed design pixels), exact at
+ * every width. In the large-text mode's fluid layout a lazy picture's `sizes` starts with `auto`
+ * (the browser takes the width the layout gave it); the first screen's, loaded before the layout
+ * is known, say the slot's width in that layout (`largeSizes`).
  * Its box keeps the design's shape (`width`, `height`), so nothing moves when it arrives; until
  * then it shows the picture's dominant colour. The first screen's largest picture (`priority`)
  * is preloaded from the head and fetched first (and its variants for phones made ahead on the
@@ -17,6 +19,7 @@
  */
 import { createContext, useContext, type CSSProperties } from 'react';
 import { preload } from 'react-dom';
+import { DESIGN_WIDTH_PX, UNSCALED_MAX_WIDTH_PX } from '../../shared/constants.js';
 import type { MediaImage } from '../../shared/contract/entities.js';
 import { srcset, type MediaCrop, type MediaWidth } from '../../shared/media-url.js';
 import { useLargeText } from '../text-size.js';
@@ -25,7 +28,15 @@ import { useLargeText } from '../text-size.js';
 export const FirstScreen = createContext<((srcSet: string) => void) | undefined>(undefined);
 
 /** A phone's layout (the site's phone styles' width). */
-const PHONE = '(max-width: 500px)';
+const PHONE = `(max-width: ${UNSCALED_MAX_WIDTH_PX}px)`;
+
+/**
+ * `sizes` for a slot `px` pixels wide in the design: on a phone `phone` (the same pixels unless
+ * given), and in the scaled layout above it the same share of the window as of the design's width.
+ */
+export function designSizes(px: number, phone = `${px}px`): string {
+  return `${PHONE} ${phone}, ${+((px * 100) / DESIGN_WIDTH_PX).toFixed(2)}vw`;
+}
 
 export interface ContentImageProps {
   image: MediaImage | undefined;
@@ -84,7 +95,10 @@ export function ContentImage({
   }
   const srcSet = srcset(image.ref, image.version, image.width);
   const slot = (large && largeSizes) || standardSizes;
-  const sizes = priority || widerThanBox ? slot : `auto, ${slot}`;
+  // Chromium reads `auto` as the width laid out before the page's zoom: in the standard text size's
+  // scaled layout that is the design's width, too wide below 1920 px (2.5 times at 768) and too
+  // narrow above it; the fluid large-text layout has no zoom, and there `auto` is exact.
+  const sizes = priority || widerThanBox || !large ? slot : `auto, ${slot}`;
   const phoneSet = phone
     ? srcset(image.ref, image.version, image.width, phone, image.height)
     : phoneWidest && srcset(image.ref, image.version, Math.min(image.width ?? Infinity, phoneWidest));

@@ -67,7 +67,7 @@ export function Footer() {
         </nav>
         {wechat ? (
           <div className="footer-wechat" id="site-wechat">
-            <WechatQrCode wechat={wechat} size={160} />
+            <WechatQrCode wechat={wechat} size={160} phoneSize={112} />
             <p className="footer-wechat-name">微信公众号：{wechat.account}</p>
             <p className="footer-wechat-note">{wechat.note}</p>
             <p className="wechat-hint">长按识别二维码</p>

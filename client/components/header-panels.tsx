@@ -6,7 +6,7 @@ import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
 import { sectionLinks, type Layout, type NavLink } from '../navigation.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
-import { ContentImage } from './content-image.js';
+import { ContentImage, designSizes } from './content-image.js';
 
 /** A section's links; `drives` marks the one whose items the panel shows beside them. */
 function PanelLinks({ links, drives }: { links: readonly NavLink[]; drives?: string | undefined }) {
@@ -38,7 +38,7 @@ function TreatmentGrid({ treatments, category }: { treatments: Layout['treatment
         {treatments.map((t) => (
           <li key={t.id}>
             <Link to={treatmentHref(t.title)} className="panel-treatment">
-              <ContentImage image={t.icon} sizes="64px" width={64} height={64} />
+              <ContentImage image={t.icon} sizes={designSizes(52)} width={52} height={52} />
               <span>{t.title}</span>
             </Link>
           </li>
@@ -52,7 +52,7 @@ function TreatmentGrid({ treatments, category }: { treatments: Layout['treatment
 function HospitalAbroad({ hospital }: { hospital: Layout['international'][number] }) {
   return (
     <div className="panel-hospital">
-      <ContentImage className="panel-figure" image={hospital.image} alt={hospital.name} sizes="320px" width={800} height={500} />
+      <ContentImage className="panel-figure" image={hospital.image} alt={hospital.name} sizes={designSizes(256)} width={800} height={500} />
       <div>
         <p className="panel-hospital-name">{hospital.name}</p>
         <FactList
@@ -89,7 +89,7 @@ export function PanelContent({ section, layout }: { section: SectionKey; layout:
       <PanelLinks links={links} drives={services ? links[0]?.to : undefined} />
       {section === 'international' && layout.international[0] ? <HospitalAbroad hospital={layout.international[0]} /> : null}
       {section === 'about' && layout.intro?.image ? (
-        <ContentImage className="panel-figure" image={layout.intro.image} sizes="400px" width={800} height={500} />
+        <ContentImage className="panel-figure" image={layout.intro.image} sizes={designSizes(400)} width={800} height={500} />
       ) : null}
       {services ? <TreatmentGrid treatments={layout.treatments} category={links[0]} /> : null}
     </>

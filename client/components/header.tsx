@@ -17,7 +17,7 @@ import { orEmpty, sectionLinks } from '../navigation.js';
 import { SECTIONS, type SectionKey } from '../route-table.js';
 import { useCurrentSection, useLayoutData } from '../router-hooks.js';
 import { scrollContainer, scrollOffset } from '../scroll.js';
-import { ContentImage } from './content-image.js';
+import { ContentImage, designSizes } from './content-image.js';
 import { PanelContent } from './header-panels.js';
 import { SearchBox, SearchEntry } from './search-entry.js';
 import { TextSizeSwitch } from './text-size-prompt.js';
@@ -168,7 +168,7 @@ export function Header() {
       </div>
       <div className="header-bar">
         <Link to="/" className="site-logo">
-          {layout.intro?.logo ? <ContentImage className="logo-mark" image={layout.intro.logo} sizes="48px" width={48} height={48} /> : null}
+          {layout.intro?.logo ? <ContentImage className="logo-mark" image={layout.intro.logo} sizes={designSizes(48, '36px')} width={48} height={48} /> : null}
           {/* Without content there is no name to show: the link still says where it goes. */}
           <span className="logo-name">{name ?? '返回首页'}</span>
         </Link>

@@ -9,7 +9,7 @@ import { CATEGORY } from '../../shared/constants.js';
 import type { Expert } from '../../shared/contract/entities.js';
 import { BookingPrompt } from '../components/booking-prompt.js';
 import { ContentCard } from '../components/content-card.js';
-import { ContentImage } from '../components/content-image.js';
+import { ContentImage, designSizes } from '../components/content-image.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { categoryHref, categorySection, expertHref, href, parentOf } from '../href.js';
@@ -27,7 +27,7 @@ function Reviewer({ expert }: { expert: Expert }) {
         审核专家
       </h2>
       <div className="reviewer-body">
-        <ContentImage className="reviewer-avatar media" image={expert.avatar} sizes="96px" width={300} height={360} />
+        <ContentImage className="reviewer-avatar media" image={expert.avatar} sizes={designSizes(80)} width={300} height={360} />
         <div>
           <p className="reviewer-name">
             <Link to={expertHref(expert.id)} className="stretched-link">

@@ -3,7 +3,7 @@ import { AboutHead } from '../components/about-head.js';
 import { RichText } from '../components/rich-text.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
-import { ContentImage } from '../components/content-image.js';
+import { ContentImage, designSizes } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
 import { typeset } from '../typeset.js';
 import '../styles/about.css';
@@ -23,7 +23,7 @@ export default function CulturePage() {
           <ContentImage
             className="about-image media"
             image={intro.image}
-            sizes="(max-width: 500px) calc(100vw - 32px), 45vw"
+            sizes={designSizes(600, 'calc(100vw - 32px)')}
             alt={intro.name}
             width={800}
             height={500}
@@ -41,7 +41,7 @@ export default function CulturePage() {
           <ul className="culture-grid grid4">
             {intro.culture.map((c) => (
               <li key={c.title} className="card culture-card">
-                <ContentImage image={c.icon} sizes="64px" width={64} height={64} />
+                <ContentImage image={c.icon} sizes={designSizes(72)} width={72} height={72} />
                 <h3>{typeset(c.title)}</h3>
                 <p>{typeset(c.text)}</p>
               </li>

@@ -4,7 +4,7 @@ import { bookingHref } from '../href.js';
 import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
-import { ContentImage } from '../components/content-image.js';
+import { ContentImage, designSizes } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/experts.css';
 
@@ -34,7 +34,8 @@ export default function ExpertDetailPage() {
             <ContentImage
               className="profile-avatar media"
               image={expert.avatar}
-              sizes="(max-width: 500px) 60vw, 300px"
+              sizes={designSizes(300, '160px')}
+              largeSizes="(max-width: 500px) 160px, 300px"
               alt={expert.name}
               width={300}
               height={360}

@@ -6,7 +6,7 @@ import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../
 import { BannerCarousel } from '../components/carousel.js';
 import { Address } from '../components/address.js';
 import { ContentRow } from '../components/content-row.js';
-import { ContentImage } from '../components/content-image.js';
+import { ContentImage, designSizes } from '../components/content-image.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
@@ -154,7 +154,7 @@ export default function HomePage() {
           <ul className="treatment-grid grid4">
             {treatments.map((t) => (
               <li key={t.id} className="treatment-tile">
-                <ContentImage image={t.icon} sizes="64px" width={64} height={64} />
+                <ContentImage image={t.icon} sizes={designSizes(76, '56px')} width={76} height={76} />
                 <h3>
                   <Link to={treatmentHref(t.title)} className="stretched-link">
                     {typeset(t.title)}

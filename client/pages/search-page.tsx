@@ -6,7 +6,7 @@
 import { Link } from 'react-router';
 import { SEARCH_KINDS } from '../../shared/search-query.js';
 import { QUERY_MAX_CHARS, SEARCH_RESULTS_MAX, type SearchAnswer, type SearchHit, type SearchKind } from '../../shared/search.js';
-import { ContentImage } from '../components/content-image.js';
+import { ContentImage, designSizes } from '../components/content-image.js';
 import { PageBanner } from '../components/page-banner.js';
 import { Pagination } from '../components/pagination.js';
 import { TabRow } from '../components/section-tabs.js';
@@ -64,7 +64,7 @@ function Result({ hit }: { hit: SearchHit }) {
       <ContentImage
         className="search-result-media"
         image={hit.picture}
-        sizes="(max-width: 500px) 96px, 160px"
+        sizes={designSizes(160, '96px')}
         width={160}
         height={hit.kind === 'expert' ? 160 : 100}
       />

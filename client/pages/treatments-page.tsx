@@ -5,7 +5,7 @@ import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { SectionTabs } from '../components/section-tabs.js';
 import { href, treatmentHref } from '../href.js';
-import { ContentImage } from '../components/content-image.js';
+import { ContentImage, designSizes } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
 import { typeset } from '../typeset.js';
 import '../styles/treatments.css';
@@ -24,7 +24,7 @@ export default function TreatmentsPage() {
               {treatments.map((t) => (
                 <li key={t.id}>
                   <Link to={treatmentHref(t.title)} className="treatment-nav-link" aria-current={t.id === selected.id ? 'page' : undefined}>
-                    <ContentImage image={t.icon} sizes="64px" width={64} height={64} />
+                    <ContentImage image={t.icon} sizes={designSizes(36, '28px')} width={36} height={36} />
                     <span>{t.title}</span>
                   </Link>
                 </li>

@@ -2,8 +2,9 @@
  * One pass over every page (the 21 and the 404) in each width of one text size, every check a
  * page is held to made on the same visit, rather than one visit per check: axe-core's violations
  * (./axe.ts), typesetting (page-checks/typesetting.ts), collisions (page-checks/collisions.ts),
- * pictures drawn larger than their variant (page-checks/pictures.ts), controls drawn under
- * something else or a row of tabs that hides that it scrolls (page-checks/controls.ts), and what
+ * pictures drawn larger than their variant or asking for far more (page-checks/pictures.ts),
+ * controls drawn under something else or a row of tabs that hides that it scrolls
+ * (page-checks/controls.ts), and what
  * a visitor sees on any page (page-checks/drawn.ts: text or targets too small, a grid's lone last
  * card, anything past the window's side, placeholder text, the booking line, filings and WeChat
  * code every page carries); on the home and search pages, then the header's search, open with its
@@ -37,7 +38,7 @@ import {
 import { collisions } from './page-checks/collisions.js';
 import { coveredControls, coveredSearch, tabRowFaults } from './page-checks/controls.js';
 import { loneCards, missingFurniture, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
-import { upscaled } from './page-checks/pictures.js';
+import { overAsked, upscaled } from './page-checks/pictures.js';
 import { typesetFaults } from './page-checks/typesetting.js';
 import { EVERY_PAGE, sampleUrl } from './sample-urls.js';
 import type { RunningService } from './start-service.js';
@@ -101,7 +102,7 @@ async function lookAt(page: Page, url: string, mode: PassMode): Promise<string[]
   if (has('past-the-side')) add('past-the-side', await pastTheSide(page));
   if (has('furniture')) add('furniture', await missingFurniture(page, mode.width > 500));
   if (has('collisions')) add('collisions', await collisions(page));
-  if (has('pictures')) add('pictures', await upscaled(page, 'by-sizes'));
+  if (has('pictures')) add('pictures', [...(await upscaled(page, 'by-sizes')), ...(await overAsked(page))]);
   if (has('controls')) {
     add('controls', await coveredControls(page));
     add(

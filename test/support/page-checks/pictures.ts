@@ -20,7 +20,23 @@ export async function upscaled(page: Page, chosen: 'by-browser' | 'by-sizes' = '
     .map((p) => `${p.name}: ${p.chosen}w drawn ${Math.round(p.needed)} px wide (sizes "${p.sizes}")`);
 }
 
-/** Each content picture drawn: its variant's width, chosen as `upscaled` says, the device pixels it is drawn in, the widest on offer. */
+/**
+ * Content pictures whose `sizes` asks for more than a quarter more than they are drawn in, in
+ * device pixels, and so for a wider variant than the narrowest that fills them: bytes a visitor
+ * waits for and never sees. Worked out from the `sizes`, as `upscaled(page, 'by-sizes')`. One
+ * line each.
+ */
+export async function overAsked(page: Page): Promise<string[]> {
+  return (await variantsChosen(page, 'by-sizes'))
+    .filter((p) => p.asked! > p.needed * 1.25 && p.chosen > p.fits)
+    .map((p) => `${p.name}: ${p.chosen}w for ${Math.round(p.needed)} px drawn, ${p.fits}w would fill it (sizes "${p.sizes}")`);
+}
+
+/**
+ * Each content picture drawn: its variant's width, chosen as `upscaled` says, the device pixels it
+ * is drawn in, the narrowest variant that fills them (else the widest), the widest on offer, and
+ * (worked out from `sizes` only) the device pixels its `sizes` asks for.
+ */
 export function variantsChosen(page: Page, chosen: 'by-browser' | 'by-sizes') {
   return page.evaluate((bySizes) => {
     /** The `sizes` attribute's length in CSS px at the window's current width (`auto`: a lazy picture's own width). */
@@ -61,7 +77,16 @@ export function variantsChosen(page: Page, chosen: 'by-browser' | 'by-sizes') {
       }
       return innerWidth;
     };
-    const found: { name: string; src: string; chosen: number; needed: number; widest: number; sizes: string }[] = [];
+    const found: {
+      name: string;
+      src: string;
+      chosen: number;
+      needed: number;
+      fits: number;
+      widest: number;
+      asked?: number;
+      sizes: string;
+    }[] = [];
     for (const img of Array.from(document.querySelectorAll<HTMLImageElement>('img[srcset]'))) {
       const r = img.getBoundingClientRect();
       if (r.width === 0 || !img.complete || img.naturalWidth === 0 || img.closest('[hidden], [inert]')) continue;
@@ -75,6 +100,7 @@ export function variantsChosen(page: Page, chosen: 'by-browser' | 'by-sizes') {
       const w = r.width - (parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + parseFloat(cs.borderLeftWidth) * 2) * zoom;
       const h = r.height - (parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + parseFloat(cs.borderTopWidth) * 2) * zoom;
       let chosen: { width: number } | undefined;
+      let asked: number | undefined;
       if (!bySizes) chosen = candidates.find((c) => c.url === img.currentSrc);
       else if (
         !Array.from(img.parentElement!.querySelectorAll<HTMLSourceElement>(':scope > source')).some(
@@ -82,8 +108,8 @@ export function variantsChosen(page: Page, chosen: 'by-browser' | 'by-sizes') {
         )
       ) {
         // `auto` is the picture's own width in CSS px as laid out, before the page's zoom (Chromium's reading).
-        const wanted = sourceSize(img.sizes, img.loading === 'lazy' ? w / zoom : undefined) * devicePixelRatio;
-        const wideEnough = candidates.filter((c) => c.width >= wanted).sort((a, b) => a.width - b.width);
+        asked = sourceSize(img.sizes, img.loading === 'lazy' ? w / zoom : undefined) * devicePixelRatio;
+        const wideEnough = candidates.filter((c) => c.width >= asked!).sort((a, b) => a.width - b.width);
         chosen = wideEnough[0] ?? candidates.reduce((a, b) => (b.width > a.width ? b : a));
       }
       if (!chosen) continue;
@@ -91,8 +117,9 @@ export function variantsChosen(page: Page, chosen: 'by-browser' | 'by-sizes') {
       const drawn = cs.objectFit === 'cover' ? Math.max(w, h * aspect) : cs.objectFit === 'contain' ? Math.min(w, h * aspect) : w;
       const needed = drawn * devicePixelRatio;
       const widest = Math.max(...candidates.map((c) => c.width));
+      const fits = Math.min(widest, ...candidates.filter((c) => c.width >= needed * 0.97).map((c) => c.width));
       const name = img.className || img.parentElement!.className;
-      found.push({ name, src: img.getAttribute('src') ?? '', chosen: chosen.width, needed, widest, sizes: img.sizes });
+      found.push({ name, src: img.getAttribute('src') ?? '', chosen: chosen.width, needed, fits, widest, asked, sizes: img.sizes });
     }
     return found;
   }, chosen === 'by-sizes');
