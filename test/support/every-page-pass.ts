@@ -4,13 +4,13 @@
  * (./axe.ts), typesetting (page-checks/typesetting.ts), collisions (page-checks/collisions.ts),
  * pictures drawn larger than their variant or asking for far more (page-checks/pictures.ts),
  * controls drawn under something else or a row of tabs that hides that it scrolls
- * (page-checks/controls.ts), and what
- * a visitor sees on any page (page-checks/drawn.ts: text or targets too small, a grid's lone last
- * card, anything past the window's side, placeholder text, the booking line, filings and WeChat
- * code every page carries); on the home and search pages, then the header's search, open with its
- * suggestions, on the same visit. Each suite that owns a check keeps the tests that show the check
- * finds what it should (test/accessibility, collisions, controls, pictures, typesetting, visual).
- * Checks that only read come first; loading the pictures scrolls.
+ * (page-checks/controls.ts), and what a visitor sees on any page (page-checks/drawn.ts: text or
+ * targets too small, a grid's lone last card, anything past the window's side, placeholder text,
+ * the booking line, filings and WeChat code every page carries); on the home and search pages,
+ * then the header's search, open with its suggestions, on the same visit. Each suite that owns a
+ * check keeps the tests that show the check finds what it should (test/accessibility, collisions,
+ * controls, pictures, typesetting, visual). Checks that only read come first; loading the pictures
+ * scrolls.
  *
  * A page is visited once per text size, at the narrowest width, and its window then widened to
  * each wider one, as a visitor turns a phone or widens a window: a visit costs Chromium about
