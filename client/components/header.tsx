@@ -168,7 +168,9 @@ export function Header() {
       </div>
       <div className="header-bar">
         <Link to="/" className="site-logo">
-          {layout.intro?.logo ? <ContentImage className="logo-mark" image={layout.intro.logo} sizes={designSizes(48, '36px')} width={48} height={48} /> : null}
+          {layout.intro?.logo ? (
+            <ContentImage className="logo-mark" image={layout.intro.logo} sizes={designSizes(48, '36px')} width={48} height={48} />
+          ) : null}
           {/* Without content there is no name to show: the link still says where it goes. */}
           <span className="logo-name">{name ?? '返回首页'}</span>
         </Link>
