@@ -224,7 +224,7 @@ export async function expectNothingFound(
 }
 
 /** How long one address's visit and checks, at one width, may take in onEach before the test fails naming it. */
-const PAGE_DEADLINE_MS = 150_000;
+const PAGE_DEADLINE_MS = 100_000;
 
 /**
  * Visits each address in turn, hydrated, and gathers what `check` finds there, each line prefixed
@@ -238,6 +238,8 @@ export async function onEach(
   urls: readonly string[],
   check: (url: string) => Promise<string[]>,
   widths = 1,
+  /** Where the check is, for the message of an address that does not end in time. */
+  where?: () => string,
 ): Promise<string[]> {
   const deadlineMs = PAGE_DEADLINE_MS * widths;
   const found: string[] = [];
@@ -245,7 +247,10 @@ export async function onEach(
     const work = gotoHydrated(page, base + url).then(() => check(url));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, fail) => {
-      timer = setTimeout(() => fail(new Error(`${url}: its visit and checks did not end within ${deadlineMs / 1000} s`)), deadlineMs);
+      timer = setTimeout(
+        () => fail(new Error(`${url}: its visit and checks did not end within ${deadlineMs / 1000} s${where ? ` (at ${where()})` : ''}`)),
+        deadlineMs,
+      );
     });
     // Abandoned at the deadline, the visit ends when the page is closed: that error is not this test's.
     work.catch(() => undefined);

@@ -38,7 +38,7 @@ import {
 import { collisions } from './page-checks/collisions.js';
 import { coveredControls, coveredSearch, tabRowFaults } from './page-checks/controls.js';
 import { loneCards, missingFurniture, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
-import { overAsked, upscaled } from './page-checks/pictures.js';
+import { overAskedIn, upscaledIn, variantsChosen } from './page-checks/pictures.js';
 import { typesetFaults } from './page-checks/typesetting.js';
 import { EVERY_PAGE, sampleUrl } from './sample-urls.js';
 import type { RunningService } from './start-service.js';
@@ -86,31 +86,40 @@ async function widen(page: Page, width: number): Promise<void> {
   }, width);
 }
 
+/** Where a page's visit and checks are: named when a page does not end in time (onEach). */
+interface Progress {
+  stage: string;
+}
+
 /** What the checks of `mode` find on the page as it is, one line each, named by check. */
-async function lookAt(page: Page, url: string, mode: PassMode): Promise<string[]> {
+async function lookAt(page: Page, url: string, mode: PassMode, progress: Progress): Promise<string[]> {
   const has = (check: Check) => mode.checks.includes(check);
+  const step = <T>(stage: string, work: () => Promise<T>) => ((progress.stage = `${mode.width} px: ${stage}`), work());
   const found: string[] = [];
   const add = (check: Check, lines: string[]) => found.push(...lines.map((line) => `${check}: ${line}`));
   if (mode.large && (await page.evaluate(() => document.documentElement.dataset.text)) !== 'large')
     found.push('not in the large-text mode');
-  if (has('axe')) add('axe', await axeViolations(page));
-  if (has('typesetting')) add('typesetting', await typesetFaults(page));
-  if (has('small-things')) add('small-things', await smallThings(page));
-  if (has('grids')) add('grids', await loneCards(page));
-  if (has('placeholders')) add('placeholders', await placeholders(page));
-  found.push(...(await loadPictures(page)).map((src) => `a picture neither loaded nor failed: ${src}`));
-  if (has('past-the-side')) add('past-the-side', await pastTheSide(page));
-  if (has('furniture')) add('furniture', await missingFurniture(page, mode.width > 500));
-  if (has('collisions')) add('collisions', await collisions(page));
-  if (has('pictures')) add('pictures', [...(await upscaled(page, 'by-sizes')), ...(await overAsked(page))]);
+  if (has('axe')) add('axe', await step('axe', () => axeViolations(page)));
+  if (has('typesetting')) add('typesetting', await step('typesetting', () => typesetFaults(page)));
+  if (has('small-things')) add('small-things', await step('small things', () => smallThings(page)));
+  if (has('grids')) add('grids', await step('grids', () => loneCards(page)));
+  if (has('placeholders')) add('placeholders', await step('placeholders', () => placeholders(page)));
+  found.push(...(await step('loading the pictures', () => loadPictures(page))).map((src) => `a picture neither loaded nor failed: ${src}`));
+  if (has('past-the-side')) add('past-the-side', await step('past the side', () => pastTheSide(page)));
+  if (has('furniture')) add('furniture', await step('furniture', () => missingFurniture(page, mode.width > 500)));
+  if (has('collisions')) add('collisions', await step('collisions', () => collisions(page)));
+  if (has('pictures')) {
+    const pictures = await step('pictures', () => variantsChosen(page, 'by-sizes'));
+    add('pictures', [...upscaledIn(pictures), ...overAskedIn(pictures)]);
+  }
   if (has('controls')) {
-    add('controls', await coveredControls(page));
+    add('controls', await step('controls', () => coveredControls(page)));
     add(
       'controls',
-      (await tabRowFaults(page)).faults.map((f) => `tabs: ${f}`),
+      (await step('tabs', () => tabRowFaults(page))).faults.map((f) => `tabs: ${f}`),
     );
   }
-  found.push(...(await lookAtHeaderSearch(page, url, mode)));
+  found.push(...(await step('the header search', () => lookAtHeaderSearch(page, url, mode))));
   return found;
 }
 
@@ -147,8 +156,9 @@ export function everyPagePass(title: string, large: boolean, widths: readonly Pa
       `every page (large text: ${large}), at ${named}: nothing found`,
       () =>
         expectNothingFound(browser, svc.url, { ...first, large }, (page) => {
+          const progress: Progress = { stage: `${first.width} px: visiting` };
           const look = async (url: string, mode: PassWidth) =>
-            (await lookAt(page, url, { ...mode, large })).map((line) => `${mode.width} px: ${line}`);
+            (await lookAt(page, url, { ...mode, large }, progress)).map((line) => `${mode.width} px: ${line}`);
           return onEach(
             page,
             svc.url,
@@ -156,6 +166,7 @@ export function everyPagePass(title: string, large: boolean, widths: readonly Pa
             async (url) => {
               const found = await look(url, first);
               for (const mode of wider) {
+                progress.stage = `${mode.width} px: ${opensSearch(url) ? 'visiting' : 'widening'}`;
                 if (opensSearch(url)) {
                   await page.setViewportSize(windowAt(mode.width));
                   await gotoHydrated(page, svc.url + url);
@@ -163,13 +174,16 @@ export function everyPagePass(title: string, large: boolean, widths: readonly Pa
                 found.push(...(await look(url, mode)));
               }
               // The next page is visited at the narrowest width.
+              progress.stage = `${first.width} px: visiting`;
               await page.setViewportSize(windowAt(first.width));
               return found;
             },
             widths.length,
+            () => progress.stage,
           );
         }),
-      600_000,
+      // Past a page's own deadline (onEach), so that a page that does not end is named.
+      900_000,
     );
   });
 }

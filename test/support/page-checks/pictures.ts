@@ -1,21 +1,21 @@
-/** Pictures drawn larger than the variant their `sizes` chose (test/pictures.test.ts and the every-page pass). */
+/** Pictures drawn larger than the variant their `sizes` chose, or asking for far more (test/pictures.test.ts and the every-page pass). */
 import type { Page } from 'playwright-core';
 
 /**
- * Content pictures drawn wider, in device pixels, than the variant chosen from their srcset (by
- * their `sizes`), when a wider one was on offer. One line each.
+ * Of the pictures looked at (`variantsChosen`), those drawn wider, in device pixels, than the
+ * variant chosen from their srcset (by their `sizes`), when a wider one was on offer. One line each.
  *
- * The variant is the one the browser chose (`currentSrc`), by default. Where the browser may
- * already hold a wider variant, a page whose window was widened or one visited after pages that
- * drew the picture larger (the every-page pass: `chosen: 'by-sizes'`), it keeps that one, which
+ * The variant is the one the browser chose (`currentSrc`) when looked at `'by-browser'`. Where the
+ * browser may already hold a wider variant, a page whose window was widened or one visited after
+ * pages that drew the picture larger (the every-page pass: `'by-sizes'`), it keeps that one, which
  * would hide a `sizes` that asks too little: there the variant is the one a page loaded at this
  * width with nothing held gets, worked out from the `sizes` as it evaluates now (its first entry
  * whose media condition matches, its length measured) and the srcset: the narrowest at least as
  * wide as that length in device pixels, else the widest. A picture whose <picture> has a <source>
  * for this width is left out, as `currentSrc` leaves it.
  */
-export async function upscaled(page: Page, chosen: 'by-browser' | 'by-sizes' = 'by-browser'): Promise<string[]> {
-  return (await variantsChosen(page, chosen))
+export function upscaledIn(pictures: Chosen[]): string[] {
+  return pictures
     .filter((p) => p.chosen < p.needed * 0.97 && p.chosen < p.widest)
     .map((p) => `${p.name}: ${p.chosen}w drawn ${Math.round(p.needed)} px wide (sizes "${p.sizes}")`);
 }
@@ -23,14 +23,21 @@ export async function upscaled(page: Page, chosen: 'by-browser' | 'by-sizes' = '
 /**
  * Content pictures whose `sizes` asks for more than a quarter more than they are drawn in, in
  * device pixels, and so for a wider variant than the narrowest that fills them: bytes a visitor
- * waits for and never sees. Worked out from the `sizes`, as `upscaled(page, 'by-sizes')`. One
- * line each.
+ * waits for and never sees. Worked out from the `sizes`, as `upscaledIn` does `'by-sizes'`. One line
+ * each.
  */
 export async function overAsked(page: Page): Promise<string[]> {
-  return (await variantsChosen(page, 'by-sizes'))
+  return overAskedIn(await variantsChosen(page, 'by-sizes'));
+}
+
+/** `overAsked`'s lines for pictures already looked at (`variantsChosen(page, 'by-sizes')`). */
+export function overAskedIn(pictures: Chosen[]): string[] {
+  return pictures
     .filter((p) => p.asked! > p.needed * 1.25 && p.chosen > p.fits)
     .map((p) => `${p.name}: ${p.chosen}w for ${Math.round(p.needed)} px drawn, ${p.fits}w would fill it (sizes "${p.sizes}")`);
 }
+
+export type Chosen = Awaited<ReturnType<typeof variantsChosen>>[number];
 
 /**
  * Each content picture drawn: its variant's width, chosen as `upscaled` says, the device pixels it
@@ -39,6 +46,20 @@ export async function overAsked(page: Page): Promise<string[]> {
  */
 export function variantsChosen(page: Page, chosen: 'by-browser' | 'by-sizes') {
   return page.evaluate((bySizes) => {
+    /** Each length measured, once: pictures of one kind share their `sizes`, and each measure lays the page out. */
+    const measured = new Map<string, number>();
+    const measure = (length: string): number => {
+      let width = measured.get(length);
+      if (width === undefined) {
+        const probe = document.createElement('div');
+        probe.style.cssText = `position:fixed;left:0;top:0;height:0;visibility:hidden;width:${length}`;
+        document.documentElement.append(probe);
+        width = probe.getBoundingClientRect().width / probe.currentCSSZoom;
+        probe.remove();
+        measured.set(length, width);
+      }
+      return width;
+    };
     /** The `sizes` attribute's length in CSS px at the window's current width (`auto`: a lazy picture's own width). */
     const sourceSize = (sizes: string, auto: number | undefined): number => {
       const entries: string[] = [];
@@ -68,12 +89,7 @@ export function variantsChosen(page: Page, chosen: 'by-browser' | 'by-sizes') {
         }
         const condition = entry.slice(0, at).trim();
         if (condition && !matchMedia(condition).matches) continue;
-        const probe = document.createElement('div');
-        probe.style.cssText = `position:fixed;left:0;top:0;height:0;visibility:hidden;width:${entry.slice(at)}`;
-        document.documentElement.append(probe);
-        const width = probe.getBoundingClientRect().width / probe.currentCSSZoom;
-        probe.remove();
-        return width;
+        return measure(entry.slice(at));
       }
       return innerWidth;
     };
