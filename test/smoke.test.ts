@@ -23,8 +23,13 @@ describe('smoke: node dist/server/index.js', () => {
       await until(() => server.stdout().includes('"url":"/api/contact-us"'), 'the request line of the last request');
       server.child.kill('SIGTERM');
       const [code] = await once(server.child, 'exit');
-      expect(code).toBe(0);
+      // What it said first, so that an exit with an error shows the error.
       expect(server.stderr()).toBe('');
+      const errorLines = server
+        .stdout()
+        .split('\n')
+        .filter((line) => /"level":(50|60)/.test(line));
+      expect(code, errorLines.join('\n')).toBe(0);
     } finally {
       server.kill();
     }
