@@ -40,7 +40,7 @@ export function overAskedIn(pictures: Chosen[]): string[] {
 export type Chosen = Awaited<ReturnType<typeof variantsChosen>>[number];
 
 /**
- * Each content picture drawn: its variant's width, chosen as `upscaled` says, the device pixels it
+ * Each content picture drawn: its variant's width, chosen as `upscaledIn` says, the device pixels it
  * is drawn in, the narrowest variant that fills them (else the widest), the widest on offer, and
  * (worked out from `sizes` only) the device pixels its `sizes` asks for.
  */
