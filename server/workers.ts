@@ -169,6 +169,13 @@ export async function startPrimary(config: Config, count: number, log: Logger, r
     worker.on('message', (message: unknown) => {
       if (isSiteMessage<ToPrimary>(message)) onMessage(worker, message);
     });
+    // A message to a worker whose process has just ended (an answer to its last call while the
+    // service stops, or a worker that died) fails with EPIPE on the Worker: unheard, that error
+    // would end the primary, and with it every other worker.
+    worker.on('error', (error: Error) => {
+      if (stopping) log.info({ worker: worker.id, err: error }, 'a message to a stopping worker was not delivered');
+      else log.warn({ worker: worker.id, err: error }, 'a message to a worker was not delivered');
+    });
     worker.on('exit', (code, signal) => {
       states.delete(worker.id);
       if (stopping) return;
