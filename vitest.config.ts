@@ -79,15 +79,21 @@ export default defineConfig({
       },
       // Without isolation too, as the quick tier: each file starts its own service and Chromium.
       { extends: true, test: { name: 'machine', include: needsMachine, exclude: ALONE, sequence: { groupOrder: 0 }, isolate: false } },
-      // The image is built from the start of the run, niced, beside the rest (image-ahead.ts); its
-      // suite runs it after the others, alone: a container's network comes and goes on the host's,
-      // and Chromium beside it aborts its requests (net::ERR_NETWORK_CHANGED).
+      // One after the other, each alone.
+      ...ALONE.map((file, i) => ({ extends: true, test: { name: `alone-${i + 1}`, include: [file], sequence: { groupOrder: 1 + i } } })),
+      // The image is built from the start of the run on the CPU the tests leave (image-ahead.ts),
+      // which is most of a core only once the suites run one at a time; its suite runs it last,
+      // alone: a container's network comes and goes on the host's, and Chromium beside it aborts
+      // its requests (net::ERR_NETWORK_CHANGED).
       {
         extends: true,
-        test: { name: 'deploy', include: [IMAGE], sequence: { groupOrder: 1 }, globalSetup: ['test/support/image-ahead.ts'] },
+        test: {
+          name: 'deploy',
+          include: [IMAGE],
+          sequence: { groupOrder: 1 + ALONE.length },
+          globalSetup: ['test/support/image-ahead.ts'],
+        },
       },
-      // One after the other, each alone.
-      ...ALONE.map((file, i) => ({ extends: true, test: { name: `alone-${i + 1}`, include: [file], sequence: { groupOrder: 2 + i } } })),
     ],
   },
 });

@@ -2,10 +2,11 @@
 # `npm test`: every check and every test, arranged for a machine of two cores.
 #
 #   1. what the tests need from Debian's packages (scripts/test-machine.sh);
-#   2. the typecheck beside the build (the browser suites load dist/);
-#   3. vitest, with lint (ESLint with types, Prettier, knip, cycles) beside it at the lowest CPU
-#      priority: the tests keep both cores busy until the last suites, which run one at a time,
-#      and lint takes what they leave. Its output is printed after the tests'.
+#   2. the build (the browser suites load dist/);
+#   3. vitest, with the typecheck and lint (ESLint with types, Prettier, knip, cycles) beside it on
+#      the CPU the tests leave (scripts/when-idle.sh): the tests keep both cores busy until the
+#      last suites, which run one at a time, and the checks take what they leave. Their output is
+#      printed after the tests'.
 #
 # Arguments go to vitest (.ci/run adds its reporters). Fails when any step fails.
 set -euo pipefail
@@ -14,27 +15,20 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 scripts/test-machine.sh full
+npm run --silent build
 
-npm run --silent typecheck &
-typecheck=$!
-build_ok=0
-npm run --silent build || build_ok=$?
-typecheck_ok=0
-wait "$typecheck" || typecheck_ok=$?
-[ "$build_ok" -eq 0 ] && [ "$typecheck_ok" -eq 0 ] || { echo "typecheck or build failed" >&2; exit 1; }
-
-lint_log="$(mktemp)"
-trap 'rm -f "$lint_log"' EXIT
-nice -n 19 npm run --silent lint >"$lint_log" 2>&1 &
-lint=$!
+checks_log="$(mktemp)"
+trap 'rm -f "$checks_log"' EXIT
+scripts/when-idle.sh bash -c 'npm run --silent typecheck && npm run --silent lint' >"$checks_log" 2>&1 &
+checks=$!
 
 status=0
 vitest run "$@" || status=$?
-if wait "$lint"; then
-  echo "lint: passed"
+if wait "$checks"; then
+  echo "typecheck and lint: passed"
 else
-  echo "lint failed:" >&2
-  cat "$lint_log" >&2
+  echo "typecheck or lint failed:" >&2
+  cat "$checks_log" >&2
   status=1
 fi
 exit "$status"

