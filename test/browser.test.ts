@@ -2,13 +2,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
-import { ROUTES } from '../client/route-table.js';
 import { HEADER_HOVER_DELAY_MS } from '../shared/constants.js';
-
-const PAGE_ROUTES = Object.values(ROUTES);
 import { gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { documentProxy, proxyUrl } from './support/document-proxy.js';
-import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
 const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -19,18 +15,9 @@ describe('in Chromium', () => {
   beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
   afterAll(() => stopSiteAndChromium({ svc, browser }));
 
-  // A visit to every route: longer than one test's default on a busy machine.
-  it('every route hydrates with no console error, warning or second copy of the page', { timeout: 90_000 }, async () => {
-    const { page, problems } = await openPage(browser);
-    for (const route of PAGE_ROUTES) {
-      await gotoHydrated(page, svc.url + sampleUrl(route.path));
-      expect(await page.title(), route.path).toBe(route.title);
-      expect(await page.locator('header.site-header').count(), route.path).toBe(1);
-      expect(await page.locator('main').count(), route.path).toBe(1);
-    }
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
+  // That every route hydrates as one page under its title, with nothing on the console, and that
+  // none is wider than a phone's window, is the every-page pass's (test/every-page-*.test.ts), in
+  // both text sizes.
 
   it("the app's scripts are requested only after the first contentful paint", async () => {
     const { page, problems } = await openPage(browser);
@@ -232,16 +219,6 @@ describe('in Chromium', () => {
     expect(a).toBeCloseTo(1280 / 1920, 4);
     expect(d).toBeCloseTo(1280 / 1920, 4);
     expect([b, c]).toEqual([0, 0]);
-    await page.context().close();
-  });
-
-  it('no page scrolls sideways at 390 px', async () => {
-    const { page } = await openPage(browser, { width: 390, height: 844 });
-    for (const route of PAGE_ROUTES) {
-      await gotoHydrated(page, svc.url + sampleUrl(route.path));
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, route.path).toBeLessThanOrEqual(0);
-    }
     await page.context().close();
   });
 

@@ -22,7 +22,7 @@ import {
   startSiteAndChromium,
   stopSiteAndChromium,
 } from './support/browser.js';
-import { loneCards, missingFurniture, pastTheSide, placeholders, smallThings, telOf } from './support/page-checks/drawn.js';
+import { loneCards, missingFurniture, notOnePage, pastTheSide, placeholders, smallThings, telOf } from './support/page-checks/drawn.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -56,11 +56,18 @@ describe('what a visitor sees, in Chromium', () => {
     expect(found).toEqual([]);
   });
 
-  it('the every-page checks of what a visitor sees find what they are asked to: small text, a lone card, something past the side, a placeholder, a missing filing', async () => {
+  it('the every-page checks of what a visitor sees find what they are asked to: small text, a lone card, something past the side, a placeholder, a missing filing, a second copy of the page under another title', async () => {
     const w = await openPage(browser, { width: 1280, height: 900 });
-    await gotoHydrated(w.page, `${svc.url}/hzhf/kpzs`);
+    const url = sampleUrl(ROUTES.knowledge.path);
+    await gotoHydrated(w.page, svc.url + url);
     expect(await loadPictures(w.page)).toEqual([]);
-    const clean = [await smallThings(w.page), await loneCards(w.page), await pastTheSide(w.page), await placeholders(w.page)];
+    const clean = [
+      await smallThings(w.page),
+      await loneCards(w.page),
+      await pastTheSide(w.page),
+      await placeholders(w.page),
+      await notOnePage(w.page, url),
+    ];
     expect([...clean.flat(), ...(await missingFurniture(w.page, true))]).toEqual([]);
     await w.page.evaluate(() => {
       const main = document.querySelector('main')!;
@@ -78,12 +85,20 @@ describe('what a visitor sees, in Chromium', () => {
       const columns = getComputedStyle(grid).gridTemplateColumns.split(' ').length;
       while (grid.children.length % columns !== 1) grid.append(grid.firstElementChild!.cloneNode(true));
       document.querySelector('.footer-filings a')!.remove();
+      // What a lazy route not loaded before hydrating does: a second copy of the page.
+      document.body.append(document.querySelector('header.site-header')!.cloneNode(true), document.createElement('main'));
+      document.title = '明瞳眼科';
     });
     expect(await smallThings(w.page)).toEqual(expect.arrayContaining([expect.stringMatching(/^P\. 5\.3 px: 小字说明$/)]));
     expect(await loneCards(w.page)).not.toEqual([]);
     expect(await pastTheSide(w.page)).not.toEqual([]);
     expect(await placeholders(w.page)).toEqual([expect.stringContaining('请联系某医生')]);
     expect(await missingFurniture(w.page, true)).toEqual([expect.stringMatching(/^filings /)]);
+    expect(await notOnePage(w.page, url)).toEqual([
+      '2 site headers',
+      '2 main elements',
+      `title "明瞳眼科", not "${ROUTES.knowledge.title}"`,
+    ]);
     await w.page.context().close();
   });
 

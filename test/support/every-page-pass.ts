@@ -6,7 +6,8 @@
  * controls drawn under something else or a row of tabs that hides that it scrolls
  * (page-checks/controls.ts), and what a visitor sees on any page (page-checks/drawn.ts: text or
  * targets too small, a grid's lone last card, anything past the window's side, placeholder text,
- * the booking line, filings and WeChat code every page carries); on the home and search pages,
+ * the booking line, filings and WeChat code every page carries, one page under its route's title
+ * once hydrated); on the home and search pages,
  * then the header's search, open with its suggestions, on the same visit. Each suite that owns a
  * check keeps the tests that show the check finds what it should (test/accessibility, collisions,
  * controls, pictures, typesetting, visual). Checks that only read come first; loading the pictures
@@ -37,7 +38,7 @@ import {
 } from './browser.js';
 import { collisions } from './page-checks/collisions.js';
 import { coveredControls, coveredSearch, tabRowFaults } from './page-checks/controls.js';
-import { loneCards, missingFurniture, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
+import { loneCards, missingFurniture, notOnePage, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
 import { overAskedIn, upscaledIn, variantsChosen } from './page-checks/pictures.js';
 import { typesetFaults } from './page-checks/typesetting.js';
 import { EVERY_PAGE, sampleUrl } from './sample-urls.js';
@@ -53,7 +54,8 @@ export type Check =
   | 'grids'
   | 'past-the-side'
   | 'placeholders'
-  | 'furniture';
+  | 'furniture'
+  | 'one-page';
 
 export interface PassMode extends Mode {
   checks: readonly Check[];
@@ -104,6 +106,7 @@ async function lookAt(page: Page, url: string, mode: PassMode, progress: Progres
   const add = (check: Check, lines: string[]) => found.push(...lines.map((line) => `${check}: ${line}`));
   if (mode.large && (await page.evaluate(() => document.documentElement.dataset.text)) !== 'large')
     found.push('not in the large-text mode');
+  if (has('one-page')) add('one-page', await step('one page', () => notOnePage(page, url)));
   if (has('axe')) add('axe', await step('axe', () => axeViolations(page)));
   if (has('typesetting')) add('typesetting', await step('typesetting', () => typesetFaults(page)));
   if (has('small-things')) add('small-things', await step('small things', () => smallThings(page)));

@@ -1,10 +1,13 @@
 /**
  * What a visitor sees on any page (test/visual.test.ts and the every-page pass): text or targets
- * too small, a grid's lone last card, anything drawn past the window's side, placeholder text, and
- * what every page carries (the booking line, the filings, the WeChat code).
+ * too small, a grid's lone last card, anything drawn past the window's side, placeholder text,
+ * what every page carries (the booking line, the filings, the WeChat code), and one page under its
+ * own title once hydrated.
  */
 import type { Page } from 'playwright-core';
+import { ROUTES } from '../../../client/route-table.js';
 import { demoContent } from '../../../server/embedded-api/demo-content/index.js';
+import { sampleUrl } from '../sample-urls.js';
 
 /** Visible text under `minPx` CSS px, and visible targets (links, buttons) smaller than `minTarget` either way. */
 function tooSmall(page: Page, minPx: number, minTarget: number) {
@@ -135,4 +138,25 @@ export function missingFurniture(page: Page, wide: boolean) {
       wide,
     },
   );
+}
+
+/** Each route's title, by its sample address. */
+const TITLES = new Map(Object.values(ROUTES).map((route) => [sampleUrl(route.path), route.title]));
+
+/**
+ * A hydrated page that is not one page under its route's title: a second copy of the page (a
+ * lazy route not loaded before hydrating appends one), no header or main, or another title.
+ */
+export async function notOnePage(page: Page, url: string): Promise<string[]> {
+  const { title, headers, mains } = await page.evaluate(() => ({
+    title: document.title,
+    headers: document.querySelectorAll('header.site-header').length,
+    mains: document.querySelectorAll('main').length,
+  }));
+  const out: string[] = [];
+  if (headers !== 1) out.push(`${headers} site headers`);
+  if (mains !== 1) out.push(`${mains} main elements`);
+  const expected = TITLES.get(url);
+  if (expected !== undefined && title !== expected) out.push(`title "${title}", not "${expected}"`);
+  return out;
 }
