@@ -8,6 +8,7 @@
 // alternating. Each load is a fresh context with the cache off; pages are loaded once unmeasured
 // first, so that no load waits for a variant being made. Loopback only; every load is bounded.
 import { chromium } from 'playwright-core';
+import { loadPictures, upscaledIn, variantsChosen } from '../test/support/page-checks/pictures.ts';
 import { CHROME_UA, commandLine, fmt, isMain, stamp, table, writeSection } from './lib.js';
 
 const WIDTHS = [
@@ -38,23 +39,13 @@ async function load(browser, url, viewport) {
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
-    // Down the page a window at a time, so that every lazy picture is fetched, and until the network is quiet.
-    await page.evaluate(async () => {
-      for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
-        scrollTo(0, y);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    });
+    // Down the page, so that every lazy picture is fetched, until each has loaded, and the network is quiet.
+    const neverEnded = await loadPictures(page);
+    if (neverEnded.length > 0)
+      throw new Error(`${url} at ${viewport.width} px: pictures neither loaded nor failed: ${neverEnded.join(' ')}`);
     await page.waitForLoadState('networkidle', { timeout: LOAD_TIMEOUT_MS });
-    const upscaled = await page.evaluate(
-      () =>
-        Array.from(document.querySelectorAll('img[srcset]')).filter((img) => {
-          const drawn = img.getBoundingClientRect().width * devicePixelRatio;
-          const variant = Number(/\/(\d+)\/[^/]+\/[^/]+$/.exec(new URL(img.currentSrc || 'x:/', location.href).pathname)?.[1]);
-          const widest = Math.max(...img.srcset.split(', ').map((c) => parseInt(c.split(' ')[1], 10)));
-          return drawn > 0 && img.complete && variant > 0 && variant < widest && variant < drawn * 0.97;
-        }).length,
-    );
+    // Drawn wider than the variant the browser chose: the tests' own check (decision 048).
+    const upscaled = upscaledIn(await variantsChosen(page, 'by-browser')).length;
     return { kb: [...images.values()].reduce((n, b) => n + b, 0) / 1024, upscaled };
   } finally {
     await context.close();
@@ -92,9 +83,10 @@ function report(targets, pages, rows) {
 
 Command: \`${commandLine()}\` (${stamp()}).
 Chromium loads each of ${pages.length} pages (${pages.map((p) => `\`${p}\``).join(', ')}) on the embedded demo content (camera-sized
-photos) in a fresh context (cache off, device scale 1, the standard text size), scrolls to its end and waits until the network
-is quiet; "images" is the sum over the pages of the image bytes transferred (CDP \`encodedDataLength\`), "upscaled" the pictures
-drawn wider than the variant fetched for them when a wider one was on offer. Every page was loaded once unmeasured first, so
+photos) in a fresh context (cache off, device scale 1, the standard text size), scrolls through it until every picture drawn
+has loaded and the network is quiet (the tests' \`loadPictures\`); "images" is the sum over the pages of the image bytes
+transferred (CDP \`encodedDataLength\`), "upscaled" the pictures drawn wider than the variant Chromium chose for them when a
+wider one was on offer (the tests' check, \`upscaledIn\`, which allows for padding and \`object-fit\`). Every page was loaded once unmeasured first, so
 that no variant is made during a measured load.${before ? ` "${targets[1].name}" is the service at \`--before\`, another build, loaded in turn with "${targets[0].name}".` : ''}
 
 ${table(

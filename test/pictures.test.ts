@@ -13,8 +13,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { MEDIA_PREFIX } from '../shared/media-url.js';
-import { gotoHydrated, loadPictures, openPage, startSiteAndChromium, stopSiteAndChromium, windowAt } from './support/browser.js';
-import { overAsked, variantsChosen } from './support/page-checks/pictures.js';
+import { gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium, windowAt } from './support/browser.js';
+import { loadPictures, overAsked, variantsChosen } from './support/page-checks/pictures.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 

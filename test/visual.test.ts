@@ -13,16 +13,9 @@ import { ROUTES } from '../client/route-table.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { TEXT_SIZE_CHOSEN_KEY } from '../client/head-script.js';
-import {
-  consoleProblems,
-  gotoHydrated,
-  layoutShift,
-  loadPictures,
-  openPage,
-  startSiteAndChromium,
-  stopSiteAndChromium,
-} from './support/browser.js';
+import { consoleProblems, gotoHydrated, layoutShift, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { loneCards, missingFurniture, notOnePage, pastTheSide, placeholders, smallThings, telOf } from './support/page-checks/drawn.js';
+import { loadPictures } from './support/page-checks/pictures.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 

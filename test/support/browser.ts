@@ -148,40 +148,6 @@ export function layoutShift(page: Page) {
   );
 }
 
-/** How long loadPictures waits for the pictures it made the page fetch. */
-const PICTURES_WAIT_MS = 45_000;
-
-/**
- * Scrolls through the page, so that lazy pictures load, waits for them, and back to the top. The
- * addresses of the pictures drawn that had neither loaded nor failed after PICTURES_WAIT_MS: a
- * picture that never ends is named, not waited for until the test's own time runs out.
- */
-export async function loadPictures(page: Page): Promise<string[]> {
-  return page.evaluate(async (waitMs) => {
-    // A frame, or a fifth of a second where the page draws none (it would wait forever).
-    const frame = () => new Promise((done) => (requestAnimationFrame(done), setTimeout(done, 200)));
-    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
-      scrollTo(0, y);
-      await frame();
-    }
-    scrollTo(0, 0);
-    // Those drawn (a picture hidden at this width is never fetched), once they have loaded or failed.
-    const drawn = Array.from(document.images).filter((img) => img.getBoundingClientRect().width > 0);
-    const loading = drawn.filter((img) => !img.complete);
-    const ended = Promise.all(
-      loading.map(
-        (img) =>
-          new Promise((done) => {
-            img.addEventListener('load', done, { once: true });
-            img.addEventListener('error', done, { once: true });
-          }),
-      ),
-    );
-    await Promise.race([ended, new Promise((done) => setTimeout(done, waitMs))]);
-    return loading.filter((img) => !img.complete).map((img) => img.currentSrc || img.src);
-  }, PICTURES_WAIT_MS);
-}
-
 /** Problems on the console, but the 404 page's own status. */
 export const consoleProblems = (w: WatchedPage) => w.problems.filter((p) => !/status of 404/.test(p));
 

@@ -28,7 +28,6 @@ import { axeViolations } from './axe.js';
 import {
   expectNothingFound,
   gotoHydrated,
-  loadPictures,
   onEach,
   openHeaderSearch,
   startSiteAndChromium,
@@ -39,7 +38,7 @@ import {
 import { collisions } from './page-checks/collisions.js';
 import { coveredControls, coveredSearch, tabRowFaults } from './page-checks/controls.js';
 import { loneCards, missingFurniture, notOnePage, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
-import { overAskedIn, upscaledIn, variantsChosen } from './page-checks/pictures.js';
+import { loadPictures, overAskedIn, upscaledIn, variantsChosen } from './page-checks/pictures.js';
 import { typesetFaults } from './page-checks/typesetting.js';
 import { EVERY_PAGE, sampleUrl } from './sample-urls.js';
 import type { RunningService } from './start-service.js';

@@ -1,5 +1,49 @@
-/** Pictures drawn larger than the variant their `sizes` chose, or asking for far more (test/pictures.test.ts and the every-page pass). */
+/**
+ * Pictures loaded, and those drawn larger than the variant their `sizes` chose or asking for far
+ * more (test/pictures.test.ts, the every-page pass, bench/window-images.js). No test runner here:
+ * a bench imports it too.
+ */
 import type { Page } from 'playwright-core';
+
+/** How long loadPictures waits for the pictures it made the page fetch. */
+const PICTURES_WAIT_MS = 45_000;
+
+/**
+ * Scrolls through the page, so that lazy pictures load, waits for them, and back to the top. The
+ * addresses of the pictures drawn that had neither loaded nor failed after PICTURES_WAIT_MS: a
+ * picture that never ends is named, not waited for until the test's own time runs out.
+ */
+export async function loadPictures(page: Page): Promise<string[]> {
+  return page.evaluate(async (waitMs) => {
+    // A frame, or a fifth of a second where the page draws none (it would wait forever).
+    const frame = () => new Promise((done) => (requestAnimationFrame(done), setTimeout(done, 200)));
+    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
+      scrollTo(0, y);
+      await frame();
+    }
+    // Those drawn (a picture hidden at this width is never fetched), once they have loaded or failed.
+    const drawn = Array.from(document.images).filter((img) => img.getBoundingClientRect().width > 0);
+    // A lazy picture whose fetch has not begun (no frame was drawn while it was near the window, on
+    // a busy machine): brought into view by itself.
+    for (const img of drawn.filter((img) => !img.complete && !img.currentSrc)) {
+      img.scrollIntoView({ block: 'center' });
+      await frame();
+    }
+    scrollTo(0, 0);
+    const loading = drawn.filter((img) => !img.complete);
+    const ended = Promise.all(
+      loading.map(
+        (img) =>
+          new Promise((done) => {
+            img.addEventListener('load', done, { once: true });
+            img.addEventListener('error', done, { once: true });
+          }),
+      ),
+    );
+    await Promise.race([ended, new Promise((done) => setTimeout(done, waitMs))]);
+    return loading.filter((img) => !img.complete).map((img) => img.currentSrc || img.src);
+  }, PICTURES_WAIT_MS);
+}
 
 /**
  * Of the pictures looked at (`variantsChosen`), those drawn wider, in device pixels, than the
