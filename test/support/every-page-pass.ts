@@ -7,11 +7,10 @@
  * (page-checks/controls.ts), and what a visitor sees on any page (page-checks/drawn.ts: text or
  * targets too small, a grid's lone last card, anything past the window's side, placeholder text,
  * the booking line, filings and WeChat code every page carries, one page under its route's title
- * once hydrated); on the home and search pages,
- * then the header's search, open with its suggestions, on the same visit. Each suite that owns a
- * check keeps the tests that show the check finds what it should (test/accessibility, collisions,
- * controls, pictures, typesetting, visual). Checks that only read come first; loading the pictures
- * scrolls.
+ * once hydrated); on the home and search pages, then the header's search, open with its
+ * suggestions, on the same visit. Each suite that owns a check keeps the tests that show the
+ * check finds what it should (test/accessibility, collisions, controls, pictures, typesetting,
+ * visual). Checks that only read come first; loading the pictures scrolls.
  *
  * A page is visited once per text size, at the narrowest width, and its window then widened to
  * each wider one, as a visitor turns a phone or widens a window: a visit costs Chromium about
