@@ -86,8 +86,8 @@ Chromium loads each of ${pages.length} pages (${pages.map((p) => `\`${p}\``).joi
 photos) in a fresh context (cache off, device scale 1, the standard text size), scrolls through it until every picture drawn
 has loaded and the network is quiet (the tests' \`loadPictures\`); "images" is the sum over the pages of the image bytes
 transferred (CDP \`encodedDataLength\`), "upscaled" the pictures drawn wider than the variant Chromium chose for them when a
-wider one was on offer (the tests' check, \`upscaledIn\`, which allows for padding and \`object-fit\`). Every page was loaded once unmeasured first, so
-that no variant is made during a measured load.${before ? ` "${targets[1].name}" is the service at \`--before\`, another build, loaded in turn with "${targets[0].name}".` : ''}
+wider one was on offer (the tests' check, \`upscaledIn\`, which allows for padding and \`object-fit\`). Every page was
+loaded once unmeasured first, so that no variant is made during a measured load.${before ? ` "${targets[1].name}" is the service at \`--before\`, another build, loaded in turn with "${targets[0].name}".` : ''}
 
 ${table(
   ['window', ...targets.flatMap((t) => [`${t.name}: images KB`, `${t.name}: upscaled`]), ...(before ? ['images, this / before'] : [])],

@@ -12,8 +12,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
 import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
-import { loadPictures } from './support/page-checks/pictures.js';
 import { collisions } from './support/page-checks/collisions.js';
+import { loadPictures } from './support/page-checks/pictures.js';
 import { type RunningService } from './support/start-service.js';
 
 describe('no collisions, in Chromium', () => {

@@ -1,8 +1,8 @@
 /**
  * Vitest's global setup for the deploy project: the image is built (image-check.ts, on the CPU
  * the tests leave) from the start of the run, beside the other projects' files, instead of after
- * them while one core waits: a first build on a machine takes minutes. Its outcome is written to a file;
- * test/deploy.test.ts waits for it (`builtAhead`) before it runs the image.
+ * them while one core waits: a first build on a machine takes minutes. Its outcome is written to a
+ * file; test/deploy.test.ts waits for it (`builtAhead`) before it runs the image.
  */
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

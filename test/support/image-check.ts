@@ -200,11 +200,11 @@ export async function buildImage(log: (line: string) => void = () => {}): Promis
     // tests leave (scripts/when-idle.sh: `nice` does not reach the steps' containers). On the
     // host's network: a network namespace for each step adds and removes interfaces on the host,
     // and Chromium, in the browser suites beside it, takes that for a network change and aborts
-    // its requests (net::ERR_NETWORK_CHANGED). A machine's first
-    // build (CI's every build) keeps no layer per step: committing each step's layer (a gigabyte
-    // of node_modules among them) was more than a quarter of its CPU, for a cache nothing there
-    // reads. Once a build of this check is on the machine, the next keeps its layers for the ones
-    // after it: a change that leaves the lockfile alone then skips `npm ci`.
+    // its requests (net::ERR_NETWORK_CHANGED). A machine's first build (CI's every build) keeps no
+    // layer per step: committing each step's layer (a gigabyte of node_modules among them) was
+    // more than a quarter of its CPU, for a cache nothing there reads. Once a build of this check
+    // is on the machine, the next keeps its layers for the ones after it: a change that leaves the
+    // lockfile alone then skips `npm ci`.
     const onBase = base.name === PINNED ? [] : ['--build-arg', `NODE_IMAGE=${base.name}`];
     const firstBuild = (await builtTags()).length === 0;
     await run('scripts/when-idle.sh', [
