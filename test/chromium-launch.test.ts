@@ -1,12 +1,13 @@
 /**
  * How the browser suites start Chromium (test/support/browser.ts): the features Playwright turns
- * off stay off when the suites turn off more, and the address bar's popups, which every new
- * browser context would otherwise start in renderers of their own, are not started.
+ * off stay off when the suites turn off more, and neither the address bar's popups, which every
+ * new browser context would otherwise start in renderers of their own, nor a spare renderer are
+ * started.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHROMIUM_FLAGS, launchChromium, UNUSED_BROWSER_UI } from './support/browser.js';
+import { CHROMIUM_FLAGS, launchChromium, NO_SPARE_RENDERER, UNUSED_BROWSER_UI } from './support/browser.js';
 
 /** The arguments of this process's children, by pid. */
 function children(): Map<number, string[]> {
@@ -32,11 +33,21 @@ async function browserUiTargets(browser: Browser): Promise<string[]> {
   return targetInfos.filter((t) => t.type === 'browser_ui').map((t) => t.url);
 }
 
+/** The renderers running once a new context has opened a page and navigated it. */
+async function renderersForOnePage(browser: Browser): Promise<number> {
+  const context = await browser.newContext();
+  await (await context.newPage()).goto('data:text/html,<p>明瞳</p>');
+  const session = await browser.newBrowserCDPSession();
+  const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+  await context.close();
+  return processInfo.filter((p) => p.type === 'renderer').length;
+}
+
 describe('Chromium as the browser suites start it', () => {
   let browser: Browser | undefined;
   afterEach(() => browser?.close());
 
-  it('keeps off every feature Playwright turns off, and the address bar’s popups', async () => {
+  it('keeps off every feature Playwright turns off, the address bar’s popups and the spare renderer', async () => {
     const before = new Set(children().keys());
     browser = await launchChromium();
     const started = [...children()].filter(([pid, args]) => !before.has(pid) && args[0]?.endsWith('/chromium'));
@@ -46,8 +57,9 @@ describe('Chromium as the browser suites start it', () => {
     expect(lists.length).toBeGreaterThanOrEqual(2);
     const effective = lists.at(-1)!;
     expect(lists.flat().filter((feature) => !effective.includes(feature))).toEqual([]);
-    expect(effective).toEqual(expect.arrayContaining(UNUSED_BROWSER_UI));
+    expect(effective).toEqual(expect.arrayContaining([...UNUSED_BROWSER_UI, NO_SPARE_RENDERER]));
     expect(await browserUiTargets(browser)).toEqual([]);
+    expect(await renderersForOnePage(browser)).toBe(1);
   });
 
   it('would start the popups without that flag (so the check above checks something)', async () => {
@@ -56,5 +68,13 @@ describe('Chromium as the browser suites start it', () => {
       args: CHROMIUM_FLAGS.filter((flag) => !flag.startsWith('--disable-features=')),
     });
     expect((await browserUiTargets(browser)).some((url) => url.startsWith('chrome://omnibox-popup'))).toBe(true);
+  });
+
+  it('would start a spare renderer beside the page without that feature off (so the check above checks something)', async () => {
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_FLAGS.map((flag) => flag.replace(`,${NO_SPARE_RENDERER}`, '')),
+    });
+    expect(await renderersForOnePage(browser)).toBe(2);
   });
 });
