@@ -27,7 +27,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import runtime from '../../scripts/node-runtime/package.json' with { type: 'json' };
@@ -153,6 +153,18 @@ async function builtTags(): Promise<string[]> {
   return tags.filter((tag) => tag.startsWith(`${REPOSITORY}:ctx-`));
 }
 
+/**
+ * The host's npm cache, lent to the build's steps where npm looks for it in the image (root's
+ * home): the first stage's `npm ci` unpacks the tarballs the host's own `npm ci` fetched, each
+ * still checked against the lockfile's integrity, instead of fetching them again (about a fifth
+ * less CPU for that step, and no second download). A mount is not part of the image. None where
+ * the host has no cache.
+ */
+function npmCacheVolume(): string[] {
+  const cache = process.env.npm_config_cache ?? join(homedir(), '.npm');
+  return existsSync(cache) ? ['--volume', `${cache}:/root/.npm`] : [];
+}
+
 /** The tag of the image built from this context on this base. */
 function contextTag(baseId: string): string {
   const hash = createHash('sha256').update(baseId);
@@ -215,6 +227,7 @@ export async function buildImage(log: (line: string) => void = () => {}): Promis
       '--pull=never',
       '--network=host',
       ...(firstBuild ? ['--layers=false'] : []),
+      ...npmCacheVolume(),
       ...containerFlags(),
       ...onBase,
       '-t',
