@@ -218,7 +218,12 @@ export async function onEach(
   const deadlineMs = PAGE_DEADLINE_MS * widths;
   const found: string[] = [];
   for (const url of urls) {
-    const work = gotoHydrated(page, base + url).then(() => check(url));
+    // An error of the visit or the checks is named by its address too.
+    const work = gotoHydrated(page, base + url)
+      .then(() => check(url))
+      .catch((error: unknown) => {
+        throw new Error(`${url}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      });
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, fail) => {
       timer = setTimeout(

@@ -77,14 +77,21 @@ const opensSearch = (url: string) => url === '/' || url === sampleUrl('/search')
  */
 async function widen(page: Page, width: number): Promise<void> {
   await page.evaluate(() => {
-    const w = window as Window & { resized?: Promise<void> };
-    w.resized = new Promise((done) => addEventListener('resize', () => requestAnimationFrame(() => done()), { once: true }));
+    const w = window as Window & { resized?: Promise<void>; resizeSeen?: boolean };
+    w.resizeSeen = false;
+    w.resized = new Promise((done) =>
+      addEventListener('resize', () => ((w.resizeSeen = true), requestAnimationFrame(() => done())), { once: true }),
+    );
   });
   await page.setViewportSize(windowAt(width));
   await page.evaluate(async (width) => {
-    const { resized } = window as Window & { resized?: Promise<void> };
+    const w = window as Window & { resized?: Promise<void>; resizeSeen?: boolean };
+    const { resized } = w;
     const late = new Promise((_, fail) =>
-      setTimeout(() => fail(new Error(`no resize event 30 s after the window was resized to ${width} px`)), 30_000),
+      setTimeout(() => {
+        const what = w.resizeSeen ? 'a resize event but no frame after it' : `no resize event (the window ${innerWidth} px wide)`;
+        fail(new Error(`${what} 30 s after the window was resized to ${width} px`));
+      }, 30_000),
     );
     await Promise.race([resized, late]);
     if (innerWidth !== width) throw new Error(`the window is ${innerWidth} px wide, not ${width}, after the resize`);
