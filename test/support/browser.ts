@@ -42,7 +42,7 @@ export const UNUSED_BROWSER_UI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
  * The spare renderer Chromium starts after a navigation, ready for the next one: it belongs to one
  * browser context, and a suite's next page most often opens in a new context, which starts a
  * renderer of its own while the spare is thrown away. Without it a new context's visit costs
- * about a seventh less (docs/decisions/046).
+ * about a seventh less (docs/decisions/050).
  */
 export const NO_SPARE_RENDERER = 'SpareRendererForSitePerProcess';
 
