@@ -77,8 +77,19 @@ export default defineConfig({
           isolate: false,
         },
       },
-      // Without isolation too, as the quick tier: each file starts its own service and Chromium.
-      { extends: true, test: { name: 'machine', include: needsMachine, exclude: ALONE, sequence: { groupOrder: 0 }, isolate: false } },
+      // Without isolation too, as the quick tier: each file starts its own service, and connects to
+      // the project's one Chromium (test/support/chromium-server.ts; about two CPU-seconds a file).
+      {
+        extends: true,
+        test: {
+          name: 'machine',
+          include: needsMachine,
+          exclude: ALONE,
+          sequence: { groupOrder: 0 },
+          isolate: false,
+          globalSetup: ['test/support/chromium-server.ts'],
+        },
+      },
       // One after the other, each alone.
       ...ALONE.map((file, i) => ({ extends: true, test: { name: `alone-${i + 1}`, include: [file], sequence: { groupOrder: 1 + i } } })),
       // The image is built from the start of the run on the CPU the tests leave (image-ahead.ts),

@@ -1,5 +1,5 @@
 /**
- * How the browser suites start Chromium (test/support/browser.ts): the features Playwright turns
+ * How the browser suites start Chromium (test/support/chromium-flags.ts): the features Playwright turns
  * off stay off when the suites turn off more, and neither the address bar's popups, which every
  * new browser context would otherwise start in renderers of their own, nor a spare renderer are
  * started.
@@ -7,7 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHROMIUM_FLAGS, launchChromium, NO_SPARE_RENDERER, UNUSED_BROWSER_UI } from './support/browser.js';
+import { launchOwnChromium } from './support/browser.js';
+import { CHROMIUM_FLAGS, NO_SPARE_RENDERER, UNUSED_BROWSER_UI } from './support/chromium-flags.js';
 
 /** The arguments of this process's children, by pid. */
 function children(): Map<number, string[]> {
@@ -49,7 +50,7 @@ describe('Chromium as the browser suites start it', () => {
 
   it('keeps off every feature Playwright turns off, the address bar’s popups and the spare renderer', async () => {
     const before = new Set(children().keys());
-    browser = await launchChromium();
+    browser = await launchOwnChromium();
     const started = [...children()].filter(([pid, args]) => !before.has(pid) && args[0]?.endsWith('/chromium'));
     expect(started).toHaveLength(1);
     const lists = started[0]![1].filter((a) => a.startsWith('--disable-features=')).map((a) => a.split('=')[1]!.split(','));

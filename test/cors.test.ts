@@ -12,7 +12,8 @@ import { chromium } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOWED_REQUEST_HEADERS, PREFLIGHT_MAX_AGE_S } from '../server/http/cors.js';
-import { CHROMIUM_FLAGS, consoleProblems, openPage } from './support/browser.js';
+import { consoleProblems, openPage } from './support/browser.js';
+import { CHROMIUM_FLAGS } from './support/chromium-flags.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startVarnish } from './support/varnish.js';
 

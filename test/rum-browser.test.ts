@@ -9,7 +9,8 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_MODULES_META } from '../client/head-script.js';
-import { CHROMIUM_FLAGS, gotoHydrated, launchChromium, openPage } from './support/browser.js';
+import { gotoHydrated, launchChromium, openPage } from './support/browser.js';
+import { CHROMIUM_FLAGS } from './support/chromium-flags.js';
 import { meta } from './support/page-head.js';
 import { metric, until } from './support/polling.js';
 import { rawRequest } from './support/raw-http.js';

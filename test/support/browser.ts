@@ -1,63 +1,25 @@
 /** Debian's Chromium driven by playwright-core, with the console watched for errors and warnings. */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { TEXT_SIZE_COOKIE } from '../../shared/constants.js';
 import { MEDIA_PREFIX } from '../../shared/media-url.js';
+import { CHROMIUM_FLAGS } from './chromium-flags.js';
 import { searchReady } from './search.js';
 import { startService, type RunningService } from './start-service.js';
 
 /**
- * Features of Chromium that playwright-core turns off itself (its chromiumSwitches.ts, version
- * 1.65). Chromium reads only the last --disable-features it is given, so the flag below names
- * them again; test/chromium-launch.test.ts fails when Playwright's own list names one this lacks.
+ * Chromium for a suite. In the machine project, a connection to the one Chromium its files share
+ * (chromium-server.ts): starting Chromium for each file cost about two CPU-seconds a file, and
+ * each suite's browser contexts keep it apart from the others' (closing the connection closes
+ * them). Elsewhere (the suites that run alone, time what Chromium does), one of its own.
  */
-export const PLAYWRIGHT_DISABLED_FEATURES = [
-  'AvoidUnnecessaryBeforeUnloadCheckSync',
-  'DestroyProfileOnBrowserClose',
-  'HttpsUpgrades',
-  'HttpsFirstBalancedModeAutoEnable',
-  'LensOverlay',
-  'MediaRouter',
-  'PaintHolding',
-  'ThirdPartyStoragePartitioning',
-  'AvoidCorsURLLoaderRestartOnRedirect',
-  'TcpPortRandomizationWin',
-  'OptimizationHints',
-  'NetworkTimeServiceQuerying',
-  'AimEnabled',
-  'PreconnectToSearch',
-  'msForceBrowserSignIn',
-  'msEdgeUpdateLaunchServicesPreferredVersion',
-];
-
-/**
- * The address bar's suggestion popups, web pages of Chromium's own (chrome://omnibox-popup):
- * every new window, which is every new browser context, starts two renderers for them. A test
- * never types in the address bar; without them a context's first visit costs about a third less
- * (docs/decisions/046).
- */
-export const UNUSED_BROWSER_UI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
-
-/**
- * The spare renderer Chromium starts after a navigation, ready for the next one: it belongs to one
- * browser context, and a suite's next page most often opens in a new context, which starts a
- * renderer of its own while the spare is thrown away. Without it a new context's visit costs
- * about a seventh less (docs/decisions/050).
- */
-export const NO_SPARE_RENDERER = 'SpareRendererForSitePerProcess';
-
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNUSED_BROWSER_UI, NO_SPARE_RENDERER].join(',')}`,
-];
-
 export function launchChromium(): Promise<Browser> {
+  const shared = inject('chromiumEndpoint');
+  return shared ? chromium.connect(shared) : launchOwnChromium();
+}
+
+/** A Chromium of this process's own, started with the project's flags. */
+export function launchOwnChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
 }
 

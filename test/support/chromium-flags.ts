@@ -1,0 +1,55 @@
+/**
+ * How the browser suites start Debian's Chromium: the project's flags, and the features turned
+ * off. No test runner here: vitest's global setup (chromium-server.ts) reads it too.
+ */
+
+/**
+ * Features of Chromium that playwright-core turns off itself (its chromiumSwitches.ts, version
+ * 1.65). Chromium reads only the last --disable-features it is given, so the flag below names
+ * them again; test/chromium-launch.test.ts fails when Playwright's own list names one this lacks.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * The address bar's suggestion popups, web pages of Chromium's own (chrome://omnibox-popup):
+ * every new window, which is every new browser context, starts two renderers for them. A test
+ * never types in the address bar; without them a context's first visit costs about a third less
+ * (docs/decisions/046).
+ */
+export const UNUSED_BROWSER_UI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
+/**
+ * The spare renderer Chromium starts after a navigation, ready for the next one: it belongs to one
+ * browser context, and a suite's next page most often opens in a new context, which starts a
+ * renderer of its own while the spare is thrown away. Without it a new context's visit costs
+ * about a seventh less (docs/decisions/050).
+ */
+export const NO_SPARE_RENDERER = 'SpareRendererForSitePerProcess';
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNUSED_BROWSER_UI, NO_SPARE_RENDERER].join(',')}`,
+];
