@@ -20,7 +20,8 @@ const ALONE = ['test/rum-browser.test.ts', 'test/browser.test.ts', 'test/first-f
  * tier, which needs nothing but Node and the npm packages. Read from the files' own imports, so
  * a new test lands in the right tier by itself.
  */
-const MACHINE_TOOLS = /from '(?:\.\.?\/)+support\/(browser|every-page-pass|redis-server|redis-cluster|varnish|prometheus|image-check)\.js'/;
+const MACHINE_TOOLS =
+  /from '(?:\.\.?\/)+support\/(browser|chromium-flags|every-page-pass|redis-server|redis-cluster|varnish|prometheus|image-check)\.js'/;
 const testFiles = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .filter((f) => /\.test\.tsx?$/.test(f))
   .map((f) => `test/${f}`);
