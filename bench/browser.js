@@ -5,6 +5,7 @@
 // document with the same CSS and media (bench/browser-baseline-server.js).
 import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { BASE_FLAGS } from '../test/support/chromium-flags.ts';
 import {
   CHROME_UA,
   commandLine,
@@ -58,15 +59,7 @@ const FORMS = {
 const LAUNCH = {
   executablePath: '/usr/bin/chromium',
   headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
+  args: BASE_FLAGS,
 };
 
 /** Read in the page after load + SETTLE_MS: navigation timing, paint, LCP and CLS. */

@@ -18,20 +18,12 @@ import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
+import { BASE_FLAGS } from '../test/support/chromium-flags.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PORT = 3950;
 const RUN_TIMEOUT_MS = 120_000; // one Lighthouse run
 const TOTAL_TIMEOUT_MS = 60 * 60_000; // the whole script
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const SHORT = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'bp', seo: 'seo' };
 /** Detail routes need an id from the embedded demo content. */
@@ -123,7 +115,7 @@ let currentChrome;
 async function runOnce(url, form) {
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    chromeFlags: CHROME_FLAGS,
+    chromeFlags: BASE_FLAGS,
     logLevel: 'silent',
   });
   currentChrome = chrome;

@@ -1,6 +1,7 @@
 /**
  * How the browser suites start Debian's Chromium: the project's flags, and the features turned
- * off. No test runner here: vitest's global setup (chromium-server.ts) reads it too.
+ * off. No test runner here: vitest's global setup (chromium-server.ts) and the benchmarks read it
+ * too.
  */
 
 /**
@@ -43,7 +44,8 @@ export const UNUSED_BROWSER_UI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
  */
 export const NO_SPARE_RENDERER = 'SpareRendererForSitePerProcess';
 
-export const CHROMIUM_FLAGS = [
+/** The flags the project starts Debian's Chromium with, for tests and benchmarks alike. */
+export const BASE_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -51,5 +53,10 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+];
+
+/** The browser suites': the project's flags, and the features above turned off. */
+export const CHROMIUM_FLAGS = [
+  ...BASE_FLAGS,
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNUSED_BROWSER_UI, NO_SPARE_RENDERER].join(',')}`,
 ];
