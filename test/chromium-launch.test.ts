@@ -1,8 +1,8 @@
 /**
- * How the browser suites start Chromium (test/support/chromium-flags.ts): the features Playwright turns
- * off stay off when the suites turn off more, and neither the address bar's popups, which every
- * new browser context would otherwise start in renderers of their own, nor a spare renderer are
- * started.
+ * How the browser suites start Chromium (test/support/chromium-flags.ts): the features Playwright
+ * turns off stay off when the suites turn off more, and neither the address bar's popups, which
+ * every new browser context would otherwise start in renderers of their own, nor a spare renderer
+ * are started.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
