@@ -6,9 +6,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { launchOwnChromium } from './support/browser.js';
-import { CHROMIUM_FLAGS, NO_SPARE_RENDERER, UNUSED_BROWSER_UI } from './support/chromium-flags.js';
+import { CHROMIUM_FLAGS, NO_OPTIMIZING_JIT, NO_SPARE_RENDERER, UNUSED_BROWSER_UI } from './support/chromium-flags.js';
 
 /** The arguments of this process's children, by pid. */
 function children(): Map<number, string[]> {
@@ -44,6 +44,19 @@ async function renderersForOnePage(browser: Browser): Promise<number> {
   return processInfo.filter((p) => p.type === 'renderer').length;
 }
 
+/**
+ * The V8 flags on the browser process's command line (Chromium hands them to each renderer it
+ * starts, not on the renderer's command line).
+ */
+async function browserJsFlags(browser: Browser): Promise<string[]> {
+  const session = await browser.newBrowserCDPSession();
+  const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+  const { id } = processInfo.find((p) => p.type === 'browser')!;
+  return readFileSync(`/proc/${id}/cmdline`, 'utf8')
+    .split('\0')
+    .filter((a) => a.startsWith('--js-flags='));
+}
+
 describe('Chromium as the browser suites start it', () => {
   let browser: Browser | undefined;
   afterEach(() => browser?.close());
@@ -61,6 +74,16 @@ describe('Chromium as the browser suites start it', () => {
     expect(effective).toEqual(expect.arrayContaining([...UNUSED_BROWSER_UI, NO_SPARE_RENDERER]));
     expect(await browserUiTargets(browser)).toEqual([]);
     expect(await renderersForOnePage(browser)).toBe(1);
+  });
+
+  it('shared by the machine project, is started with V8’s optimizing compilers off; started by a suite of its own, runs V8 as visitors have it', async () => {
+    const shared = inject('chromiumEndpoint');
+    expect(shared, 'this file runs in the machine project, whose files share one Chromium').toBeDefined();
+    browser = await chromium.connect(shared!);
+    expect(await browserJsFlags(browser)).toEqual([NO_OPTIMIZING_JIT]);
+    await browser.close();
+    browser = await launchOwnChromium();
+    expect(await browserJsFlags(browser)).toEqual([]);
   });
 
   it('would start the popups without that flag (so the check above checks something)', async () => {

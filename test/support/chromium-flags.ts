@@ -60,3 +60,19 @@ export const CHROMIUM_FLAGS = [
   ...BASE_FLAGS,
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNUSED_BROWSER_UI, NO_SPARE_RENDERER].join(',')}`,
 ];
+
+/**
+ * V8 without its optimizing compilers (Maglev, TurboFan): scripts run in its interpreter and its
+ * baseline compiler only. A suite's page lives a few seconds and runs its scripts (the app,
+ * axe-core, the checks) a few times; compiling them for speed on V8's background threads cost more
+ * than it saved: eight pages at four widths, scrolled and checked by axe, took about an eighth less
+ * CPU (docs/decisions/052). The language is the same in every tier; only speed differs.
+ */
+export const NO_OPTIMIZING_JIT = '--js-flags=--max-opt=1';
+
+/**
+ * The Chromium the machine project's files share (chromium-server.ts): their checks read what a
+ * page draws and holds, not how fast its scripts run. The suites that time what Chromium does after
+ * a click start their own with CHROMIUM_FLAGS: V8 as a visitor's browser has it.
+ */
+export const SHARED_CHROMIUM_FLAGS = [...CHROMIUM_FLAGS, NO_OPTIMIZING_JIT];
