@@ -2,7 +2,8 @@
  * How the browser suites start Chromium (test/support/chromium-flags.ts): the features Playwright
  * turns off stay off when the suites turn off more, and neither the address bar's popups, which
  * every new browser context would otherwise start in renderers of their own, nor a spare renderer
- * are started.
+ * are started. The one the machine project shares runs V8 without its optimizing compilers; one a
+ * suite starts for itself runs V8 as a visitor's browser does.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';

@@ -1,8 +1,9 @@
 /**
  * Vitest's global setup for the machine project: one Chromium, started with the project's flags
- * and V8 without its optimizing compilers (SHARED_CHROMIUM_FLAGS), that every file of the project connects to (launchChromium) instead of starting its own. Each
- * file's pages are in browser contexts of its own; closing a connection closes them and leaves
- * the browser to the others. Stopped when the run ends.
+ * and V8 without its optimizing compilers (SHARED_CHROMIUM_FLAGS), that every file of the project
+ * connects to (launchChromium) instead of starting its own. Each file's pages are in browser
+ * contexts of its own; closing a connection closes them and leaves the browser to the others.
+ * Stopped when the run ends.
  */
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
