@@ -11,13 +11,18 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { launchOwnChromium } from './support/browser.js';
 import { CHROMIUM_FLAGS, NO_OPTIMIZING_JIT, NO_SPARE_RENDERER, UNUSED_BROWSER_UI } from './support/chromium-flags.js';
 
+/** A process's command line, argument by argument. */
+function argumentsOf(pid: number | string): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+}
+
 /** The arguments of this process's children, by pid. */
 function children(): Map<number, string[]> {
   const found = new Map<number, string[]>();
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-      if (parent === process.pid) found.set(Number(pid), readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
+      if (parent === process.pid) found.set(Number(pid), argumentsOf(pid));
     } catch {
       // The process ended while it was read.
     }
@@ -53,9 +58,7 @@ async function browserJsFlags(browser: Browser): Promise<string[]> {
   const session = await browser.newBrowserCDPSession();
   const { processInfo } = await session.send('SystemInfo.getProcessInfo');
   const { id } = processInfo.find((p) => p.type === 'browser')!;
-  return readFileSync(`/proc/${id}/cmdline`, 'utf8')
-    .split('\0')
-    .filter((a) => a.startsWith('--js-flags='));
+  return argumentsOf(id).filter((a) => a.startsWith('--js-flags='));
 }
 
 describe('Chromium as the browser suites start it', () => {
