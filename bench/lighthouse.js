@@ -1,6 +1,6 @@
 // `node bench/lighthouse.js [baseUrl] [--pages=/,/jtjj/qywh] [--form=mobile|desktop] [--runs=N] [--warm] [--retries=N] [--out=FILE]`
 //
-// Runs Lighthouse 12 (performance, accessibility, best practices, SEO) against every route of
+// Runs Lighthouse (performance, accessibility, best practices, SEO) against every route of
 // client/route-table.ts, with the default mobile config and the desktop config, one run at a time,
 // prints a table of the four scores per page and form factor plus the failing audits, and writes
 // the same to bench/LIGHTHOUSE.md (or --out).
