@@ -417,6 +417,14 @@ export function commandLine() {
   return process.env.BENCH_COMMAND ?? `node bench/${process.argv[1].split('/').pop()}`;
 }
 
+/** The value of a `--name=value` argument of this script, or undefined. */
+export function option(name) {
+  return process.argv
+    .slice(2)
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3);
+}
+
 /** Whether this module is the script node was started with. */
 export function isMain(metaUrl) {
   return metaUrl === `file://${process.argv[1]}`;

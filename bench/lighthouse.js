@@ -24,6 +24,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
 import { BASE_FLAGS } from '../test/support/chromium-flags.ts';
+import { option } from './lib.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PORT = 3950;
@@ -41,14 +42,13 @@ const QUERY = {
 
 // ---- arguments ----------------------------------------------------------------------------
 const args = process.argv.slice(2);
-const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const givenBase = args.find((a) => !a.startsWith('--'));
-const retries = Number(opt('retries') ?? 2);
-const runsWanted = Number(opt('runs') ?? 1);
+const retries = Number(option('retries') ?? 2);
+const runsWanted = Number(option('runs') ?? 1);
 const warm = args.includes('--warm');
-const forms = (opt('form') ?? 'mobile,desktop').split(',');
-const outFile = opt('out') ?? join(ROOT, 'bench/LIGHTHOUSE.md');
-const reportDir = opt('reports') ?? join(ROOT, '.lighthouse/reports');
+const forms = (option('form') ?? 'mobile,desktop').split(',');
+const outFile = option('out') ?? join(ROOT, 'bench/LIGHTHOUSE.md');
+const reportDir = option('reports') ?? join(ROOT, '.lighthouse/reports');
 mkdirSync(reportDir, { recursive: true });
 
 /** The 20 paths, read from the route table so the list never drifts from the site. */
@@ -57,7 +57,7 @@ function routePaths() {
   return [...src.matchAll(/\{\s*path:\s*'([^']+)'/g)].map((m) => m[1]);
 }
 let paths = routePaths();
-if (opt('pages')) paths = opt('pages').split(',');
+if (option('pages')) paths = option('pages').split(',');
 if (paths.length === 0) throw new Error('no routes found in client/route-table.ts');
 
 function assertLoopback(url) {

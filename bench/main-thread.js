@@ -12,13 +12,12 @@
 // (ParseFunction, PreParse) but makes those tasks longer: the durations are then not comparable.
 // Loopback only; every load is bounded in time.
 import { chromium } from 'playwright-core';
-import { commandLine, ensureBuild, fmt, isMain, median, stamp, startService, table, writeSection } from './lib.js';
+import { commandLine, ensureBuild, fmt, isMain, median, option, stamp, startService, table, writeSection } from './lib.js';
 import { BASE_FLAGS } from '../test/support/chromium-flags.ts';
 
 const args = process.argv.slice(2);
-const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const PAGES = (opt('pages') ?? '/,/hzhf/kpzs,/zjxz/index,/xsyj/kyxw,/lxwm/index').split(',');
-const LOADS = Number(opt('loads') ?? 5);
+const PAGES = (option('pages') ?? '/,/hzhf/kpzs,/zjxz/index,/xsyj/kyxw,/lxwm/index').split(',');
+const LOADS = Number(option('loads') ?? 5);
 const COMPILE = args.includes('--compile');
 const LOAD_TIMEOUT_MS = 45_000;
 /** After the load event: hydration and what follows it happen within this. */
@@ -113,9 +112,8 @@ export async function benchMainThread() {
       for (let i = 0; i < LOADS; i++) loads.push(await tracedLoad(browser, url));
       const m = (key) => median(loads.map((l) => l[key]));
       // What the longest task after the paint was made of, in the load nearest the median.
-      const typical = loads.reduce((a, b) =>
-        Math.abs(b.longestAfter - m('longestAfter')) < Math.abs(a.longestAfter - m('longestAfter')) ? b : a,
-      );
+      const middle = m('longestAfter');
+      const typical = loads.reduce((a, b) => (Math.abs(b.longestAfter - middle) < Math.abs(a.longestAfter - middle) ? b : a));
       const row = {
         path,
         ...Object.fromEntries(

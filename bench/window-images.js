@@ -9,7 +9,7 @@
 // first, so that no load waits for a variant being made. Loopback only; every load is bounded.
 import { chromium } from 'playwright-core';
 import { loadPictures, upscaledIn, variantsChosen } from '../test/support/page-checks/pictures.ts';
-import { CHROME_UA, commandLine, fmt, isMain, stamp, table, writeSection } from './lib.js';
+import { CHROME_UA, commandLine, fmt, isMain, option, stamp, table, writeSection } from './lib.js';
 
 const WIDTHS = [
   { width: 768, height: 1024 },
@@ -19,8 +19,6 @@ const WIDTHS = [
 ];
 const DEFAULT_PAGES = ['/', '/jtjj/qywh', '/hzhf/kpzs', '/zjxz/index', '/zjxz/detail?id=1', '/gjws/index', '/news/index', '/lxwm/index'];
 const LOAD_TIMEOUT_MS = 45_000;
-
-const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
 /** One load in a fresh context, scrolled to the end: image bytes, and the pictures drawn wider than their variant. */
 async function load(browser, url, viewport) {
@@ -103,8 +101,8 @@ ${table(
 if (isMain(import.meta.url)) {
   const url = process.argv.slice(2).find((a) => !a.startsWith('--'));
   if (!url) throw new Error('usage: node bench/window-images.js <url> [--before=<url>] [--pages=/,/zjxz/index]');
-  const targets = [{ name: 'this build', url }, ...(arg('before') ? [{ name: 'before', url: arg('before') }] : [])];
-  const markdown = await benchWindowImages(targets, arg('pages')?.split(',') ?? DEFAULT_PAGES);
+  const targets = [{ name: 'this build', url }, ...(option('before') ? [{ name: 'before', url: option('before') }] : [])];
+  const markdown = await benchWindowImages(targets, option('pages')?.split(',') ?? DEFAULT_PAGES);
   writeSection('window-images', markdown);
   console.log(markdown);
 }
