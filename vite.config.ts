@@ -64,13 +64,17 @@ function embeddedUploads(): Plugin {
 
 /**
  * How the browser's scripts are cut into files (docs/decisions/030). Everything the entry imports
- * statically is one file: left to itself, Rolldown moves what the entry shares with the lazy pages
- * (React, React Router, the route table) into a common chunk, one more request on every first
- * view for code that always loads. The components the home page (the usual first view) shares
+ * statically, and what the entry module itself imports dynamically, is one file: left to itself,
+ * Rolldown moves what the entry shares with the lazy pages (React, React Router, the route table)
+ * into a common chunk, one more request on every first view for code that always loads. The components the home page (the usual first view) shares
  * with other pages are one file too, rather than a small chunk each.
  */
 function scriptChunks(): Plugin {
-  type Graph = { getModuleInfo(id: string): { importedIds: readonly string[]; importers: readonly string[] } | null };
+  type Graph = {
+    getModuleInfo(
+      id: string,
+    ): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[]; importers: readonly string[] } | null;
+  };
   const entry = resolve('client/entry-client.tsx');
   const home = resolve('client/pages/home-page.tsx');
   const closure = (graph: Graph, from: readonly string[]) => {
@@ -83,10 +87,13 @@ function scriptChunks(): Plugin {
     }
     return found;
   };
-  /** Each grouped module's file: the entry's static closure, then what the home page shares. */
+  /** Each grouped module's file: the entry's closure, then what the home page shares. */
   const planFor = (graph: Graph) => {
     const files = new Map<string, string>();
-    for (const id of closure(graph, [entry])) files.set(id, 'entry-client');
+    // What the entry itself imports dynamically (React DOM's client) always loads: it is in the
+    // entry's file, and the import only defers its evaluation (client/entry-client.tsx).
+    const deferred = graph.getModuleInfo(entry)?.dynamicallyImportedIds ?? [];
+    for (const id of closure(graph, [entry, ...deferred])) files.set(id, 'entry-client');
     for (const id of closure(graph, graph.getModuleInfo(home)?.importedIds ?? [])) {
       const sharedWithOthers = graph.getModuleInfo(id)?.importers.some((by) => by !== home);
       if (!files.has(id) && sharedWithOthers) files.set(id, 'home-parts');

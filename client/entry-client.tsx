@@ -6,7 +6,6 @@
  */
 import './styles/scaling.css';
 import { startTransition, StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterContextProvider, type HydrationState } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { routerSafe } from '../shared/router-safe.js';
@@ -14,6 +13,9 @@ import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js
 import { browserContentApi } from './browser-content-api.js';
 import { RumAfterHydration } from './rum/start-rum.js';
 import { LargeTextContext, largeTextInDocument } from './text-size.js';
+
+/** Resolves in a later task: the browser may paint and answer input in between. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 async function hydrate(): Promise<void> {
   // The head script may start the app while the document is still arriving (after the first
@@ -35,6 +37,12 @@ async function hydrate(): Promise<void> {
   );
   const dataElement = document.getElementById(ROUTER_DATA_ID);
   const hydrationData = JSON.parse(dataElement?.textContent ?? '{}') as HydrationState;
+  // React DOM's client is in this file too, but evaluated only when imported here, in a task of
+  // its own; the router's start and hydration's in the next. Evaluated with the app's modules,
+  // it made the longest task of a phone's start (docs/decisions/054).
+  await nextTask();
+  const { hydrateRoot } = await import('react-dom/client');
+  await nextTask();
   const router = createBrowserRouter(routes, {
     hydrationData,
     getContext: () => new RouterContextProvider(new Map([[contentApiContext, browserContentApi]])),
