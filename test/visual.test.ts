@@ -1,8 +1,8 @@
 /**
  * What a visitor sees, measured in real Chromium against the built service: grids without a lone
  * last card, 预约 where a visitor decides, the booking line a phone keeps on screen, maps, browser
- * zoom that enlarges the page, and the large-text mode (长者模式) drawn by the server with no
- * layout shift. On every page (text and targets large enough at a laptop's width, no lone card,
+ * zoom that enlarges the page, the large-text mode (长者模式) drawn by the server with no layout
+ * shift, and the parts below the first screen drawn only as they near the window. On every page (text and targets large enough at a laptop's width, no lone card,
  * nothing past a tablet's or a phone's side, no placeholder text, the booking line, filings and
  * WeChat code a Chinese hospital site carries): the every-page pass (test/every-page-*.test.ts,
  * test/support/page-checks/drawn.ts).
@@ -187,6 +187,41 @@ describe('what a visitor sees, in Chromium', () => {
       const menu = w.page.locator('#site-nav .nav-booking');
       expect(await menu.locator(`a[href="${telOf(contact.booking!.phone)}"]`).isVisible()).toBe(true);
       expect(await menu.locator('a[href="/lxwm/index#booking"]').isVisible()).toBe(true);
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    }
+  });
+
+  it("the footer and the home sections below the first screen are drawn only as they near the window; the header's WeChat link still shows the code", async () => {
+    for (const width of [390, 1280]) {
+      const w = await openPage(browser, { width, height: 844 });
+      await gotoHydrated(w.page, `${svc.url}/`);
+      // Skipped: a part's content is not drawn (checkVisibility's contentVisibilityAuto) until it nears the window.
+      const drawn = (selector: string) =>
+        w.page
+          .locator(selector)
+          .first()
+          .evaluate((el) => el.checkVisibility({ contentVisibilityAuto: true }));
+      expect(await drawn('.footer-phone'), `${width}`).toBe(false);
+      expect(await drawn('.home-section:last-child h2'), `${width}`).toBe(false);
+      expect(await drawn('.home-stats'), `${width}`).toBe(true);
+      await w.page.locator('.footer-phone').scrollIntoViewIfNeeded();
+      await w.page.waitForFunction(() => document.querySelector('.footer-phone')!.checkVisibility({ contentVisibilityAuto: true }));
+      // The WeChat code, a fragment inside the footer, comes on screen drawn: loaded with the
+      // fragment, and (where the header shows it) from the header's link.
+      const codeShown = () =>
+        w.page.waitForFunction(() => {
+          const code = document.querySelector('#site-wechat img')!;
+          const r = code.getBoundingClientRect();
+          return code.checkVisibility({ contentVisibilityAuto: true }) && r.top >= 0 && r.bottom <= innerHeight;
+        });
+      await gotoHydrated(w.page, `${svc.url}/#site-wechat`);
+      await codeShown();
+      if (width > 500) {
+        await gotoHydrated(w.page, `${svc.url}/`);
+        await w.page.locator('.top-wechat').click();
+        await codeShown();
+      }
       expect(consoleProblems(w)).toEqual([]);
       await w.page.context().close();
     }
