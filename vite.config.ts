@@ -66,8 +66,9 @@ function embeddedUploads(): Plugin {
  * How the browser's scripts are cut into files (docs/decisions/030). Everything the entry imports
  * statically, and what the entry module itself imports dynamically, is one file: left to itself,
  * Rolldown moves what the entry shares with the lazy pages (React, React Router, the route table)
- * into a common chunk, one more request on every first view for code that always loads. The components the home page (the usual first view) shares
- * with other pages are one file too, rather than a small chunk each.
+ * into a common chunk, one more request on every first view for code that always loads. The
+ * components the home page (the usual first view) shares with other pages are one file too,
+ * rather than a small chunk each.
  */
 function scriptChunks(): Plugin {
   type Graph = {

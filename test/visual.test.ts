@@ -227,6 +227,43 @@ describe('what a visitor sees, in Chromium', () => {
     }
   });
 
+  it('before it is drawn, each part the browser skips is at least as tall as its content, from a phone to a desktop in both text sizes', async () => {
+    // Else a contrast checker (Lighthouse's axe-core), which samples what is drawn at each text's
+    // place, finds the text of a skipped part on the background of the part after it.
+    const found: string[] = [];
+    let skipped = 0;
+    for (const large of [false, true]) {
+      for (const [width, height] of [
+        [360, 740],
+        [412, 823],
+        [768, 1024],
+        [1350, 940],
+        [1920, 1080],
+      ] as const) {
+        const w = await openPage(browser, { width, height });
+        if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+        await gotoHydrated(w.page, `${svc.url}/`);
+        const parts = await w.page.evaluate(() =>
+          Array.from(document.querySelectorAll('body *'))
+            .filter((el) => getComputedStyle(el).contentVisibility === 'auto')
+            .filter((el) => el.firstElementChild && !el.firstElementChild.checkVisibility({ contentVisibilityAuto: true }))
+            .map((el) => {
+              const box = el.getBoundingClientRect();
+              const bottom = Math.max(...Array.from(el.children, (child) => child.getBoundingClientRect().bottom));
+              return { part: el.className, box: Math.round(box.height), content: Math.round(bottom - box.top) };
+            }),
+        );
+        skipped += parts.length;
+        found.push(
+          ...parts.filter((p) => p.content > p.box).map((p) => `${width} px, large ${large}: ${p.part} holds ${p.content} px in ${p.box}`),
+        );
+        await w.page.context().close();
+      }
+    }
+    expect(found).toEqual([]);
+    expect(skipped).toBeGreaterThan(10);
+  }, 120_000);
+
   it('every hospital and the group address open on a map', async () => {
     const w = await openPage(browser);
     const mapLinks = () => w.page.locator('main .map-link').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
