@@ -96,7 +96,8 @@ describe('the promo film, in Chromium', () => {
     expect(await video.getAttribute('preload')).toBe('none');
     // Its poster covers it, drawn from the film's own poster.
     expect(await w.page.locator('.film-cover img').getAttribute('srcset')).toContain(film!.poster!.ref);
-    expect(await video.evaluate((v: HTMLVideoElement) => v.controls)).toBe(true);
+    // The browser's controls are asked for once it plays: until then the cover stands for them.
+    expect(await video.evaluate((v: HTMLVideoElement) => v.controls)).toBe(false);
     expect(media).toEqual([]);
     // The length is shown for the published film only.
     expect(await w.page.locator('.promo-duration').allTextContents()).toEqual(
@@ -109,6 +110,7 @@ describe('the promo film, in Chromium', () => {
     await w.page.keyboard.press('Enter');
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.5);
     expect(await video.evaluate((v) => v === document.activeElement)).toBe(true);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.controls)).toBe(true);
     expect(await w.page.locator('.film-cover').count()).toBe(0);
     expect(await video.evaluate((v: HTMLVideoElement) => new URL(v.currentSrc).pathname)).toBe(film!.video!.sources[0]!.src.src);
 

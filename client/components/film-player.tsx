@@ -1,12 +1,14 @@
 /**
  * A published film, played by the browser's own <video>: its controls (keyboard operable),
  * nothing downloaded before the visitor asks (preload="none"), and its captions as WebVTT tracks,
- * the first one shown by default. Until it plays, its poster covers it with a large play button:
+ * the first one shown by default. The controls are asked for once it plays: the browser builds
+ * them (a styled tree of its own, about 40 ms of a phone's start, docs/decisions/054) only when
+ * shown, and until then its poster covers it with a large play button:
  * a picture of the column's width (srcset, so that no screen gets a poster smaller than it draws,
  * and a placeholder if it fails), which plays the film in place; without JavaScript, a link to
  * the film's file.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { MediaImage, Video } from '../../shared/contract/entities.js';
 import { ContentImage } from './content-image.js';
 
@@ -28,13 +30,17 @@ export function FilmPlayer({
 }) {
   const player = useRef<HTMLVideoElement>(null);
   const [started, setStarted] = useState(false);
+  // The cover had the focus; its controls take it once shown.
+  useEffect(() => {
+    if (started) player.current?.focus();
+  }, [started]);
   const file = video.sources.at(-1)!.src.src;
   return (
     <div className="film">
       <video
         ref={player}
         className="film-player"
-        controls
+        controls={started}
         preload="none"
         playsInline
         width={1280}
@@ -58,7 +64,7 @@ export function FilmPlayer({
           aria-label={`播放${title}`}
           onClick={(event) => {
             event.preventDefault();
-            player.current?.focus();
+            setStarted(true);
             void player.current?.play();
           }}
         >
