@@ -13,6 +13,8 @@
 // performance score is below 100 is repeated (--retries, default 2) and every run's score is shown,
 // so noise (one dip among 100s) can be told from a real issue (below 100 every time). With --runs=N
 // every page runs at least N times, all of them listed: "100 in three runs out of three" is --runs=3.
+// A run that fails (Lighthouse could not record the load) is listed as `error` and made again, up
+// to --retries times, so that a page still has N runs that measured it.
 // A page's first visit after the service starts has its pictures' variants made while the browser
 // loads it, on the same two cores; --warm runs Lighthouse once per page and form before the runs
 // that count, and discards it, so that the runs measure the page rather than the media cache's
@@ -189,15 +191,20 @@ async function runPage(url, form) {
   const runs = [];
   let lhr;
   if (warm) await runOnce(url, form).catch((error) => console.log(`          warm-up run failed: ${error?.message ?? error}`));
-  for (let attempt = 0; attempt < Math.max(runsWanted, 1 + retries); attempt++) {
+  // A run that failed measured nothing (Lighthouse's NO_NAVSTART: its trace lacks the navigation's
+  // start): it stays listed, and up to `retries` of them are made again.
+  let remade = 0;
+  for (let attempt = 0; attempt < Math.max(runsWanted, 1 + retries) + remade; attempt++) {
     try {
       lhr = await runOnce(url, form);
     } catch (error) {
       runs.push({ error: String(error?.message ?? error) });
+      if (remade < retries) remade++;
       continue;
     }
     if (lhr.runtimeError) {
       runs.push({ error: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` });
+      if (remade < retries) remade++;
       continue;
     }
     runs.push({ lhr, scores: CATEGORIES.map((c) => score(lhr, c)) });
@@ -319,9 +326,12 @@ for (const r of results) {
 }
 lines.push('');
 const everyRun = results.flatMap((r) => r.perfRuns ?? ['error']);
+const measured = everyRun.filter((s) => s !== 'error');
+const measuredAll = (r) => r.perfRuns?.filter((s) => s !== 'error') ?? [];
 lines.push(
-  `Performance, every run counted: ${everyRun.filter((s) => s === 100).length} of ${everyRun.length} runs scored 100 ` +
-    `(${results.filter((r) => r.perfRuns?.every((s) => s === 100)).length} of ${results.length} pages in every run).`,
+  `Performance, every run counted: ${measured.filter((s) => s === 100).length} of ${measured.length} runs that measured a page scored 100 ` +
+    `(${results.filter((r) => measuredAll(r).length > 0 && measuredAll(r).every((s) => s === 100)).length} of ${results.length} pages in every run); ` +
+    `${everyRun.length - measured.length} runs failed to record (listed as error; up to ${retries} a page made again).`,
 );
 lines.push('');
 lines.push('## Failing audits');
