@@ -2,10 +2,10 @@
  * What a visitor sees, measured in real Chromium against the built service: grids without a lone
  * last card, 预约 where a visitor decides, the booking line a phone keeps on screen, maps, browser
  * zoom that enlarges the page, the large-text mode (长者模式) drawn by the server with no layout
- * shift, and the parts below the first screen drawn only as they near the window. On every page (text and targets large enough at a laptop's width, no lone card,
- * nothing past a tablet's or a phone's side, no placeholder text, the booking line, filings and
- * WeChat code a Chinese hospital site carries): the every-page pass (test/every-page-*.test.ts,
- * test/support/page-checks/drawn.ts).
+ * shift, and the parts below the first screen drawn only as they near the window. On every page
+ * (text and targets large enough at a laptop's width, no lone card, nothing past a tablet's or a
+ * phone's side, no placeholder text, the booking line, filings and WeChat code a Chinese hospital
+ * site carries): the every-page pass (test/every-page-*.test.ts, test/support/page-checks/drawn.ts).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,7 +196,8 @@ describe('what a visitor sees, in Chromium', () => {
     for (const width of [390, 1280]) {
       const w = await openPage(browser, { width, height: 844 });
       await gotoHydrated(w.page, `${svc.url}/`);
-      // Skipped: a part's content is not drawn (checkVisibility's contentVisibilityAuto) until it nears the window.
+      // Skipped: a part's content is not drawn (checkVisibility's contentVisibilityAuto) until it
+      // nears the window.
       const drawn = (selector: string) =>
         w.page
           .locator(selector)
