@@ -65,6 +65,9 @@ describe('graceful shutdown', () => {
       const address = mediaPath(encodeRef(`${originUrl}/uploads/photo.jpg`), '0', 384);
       await fetch(server.url + address, { signal: AbortSignal.timeout(300) }).catch(() => undefined);
       await until(() => held.length > 0, 'the original to be asked for');
+      // Its leaving logged first: else that line, written as the service notices the closed
+      // connection, may come after the last one this test reads.
+      await until(() => server.stdout().includes('"status":"aborted"'), "the visitor's leaving to be logged");
       const exited = once(server.child, 'exit');
       const stoppedAt = Date.now();
       server.child.kill('SIGTERM');
