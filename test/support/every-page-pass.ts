@@ -10,7 +10,7 @@
  * once hydrated); on the home and search pages, then the header's search, open with its
  * suggestions, on the same visit. Each suite that owns a check keeps the tests that show the
  * check finds what it should (test/accessibility, collisions, controls, pictures, typesetting,
- * visual). Checks that only read come first; loading the pictures scrolls, and axe follows it.
+ * visual). Loading the pictures scrolls through the page and back to its top; axe follows it.
  *
  * A page is visited once per text size, at the narrowest width, and its window then widened to
  * each wider one, as a visitor turns a phone or widens a window: a visit costs Chromium about
@@ -112,16 +112,16 @@ async function lookAt(page: Page, url: string, mode: PassMode, progress: Progres
   if (mode.large && (await page.evaluate(() => document.documentElement.dataset.text)) !== 'large')
     found.push('not in the large-text mode');
   if (has('one-page')) add('one-page', await step('one page', () => notOnePage(page, url)));
-  if (has('typesetting')) add('typesetting', await step('typesetting', () => typesetFaults(page)));
-  if (has('small-things')) add('small-things', await step('small things', () => smallThings(page)));
-  if (has('grids')) add('grids', await step('grids', () => loneCards(page)));
-  if (has('placeholders')) add('placeholders', await step('placeholders', () => placeholders(page)));
   found.push(...(await step('loading the pictures', () => loadPictures(page))).map((src) => `a picture neither loaded nor failed: ${src}`));
   // After the scroll through the page that loads the pictures: axe judges contrast by what is drawn
   // at each element's place, and a part the browser skips while it is far from the window (the
   // footer, the home page's sections: docs/decisions/054) keeps a guessed height until it has
   // been drawn once at this width.
   if (has('axe')) add('axe', await step('axe', () => axeViolations(page)));
+  if (has('typesetting')) add('typesetting', await step('typesetting', () => typesetFaults(page)));
+  if (has('small-things')) add('small-things', await step('small things', () => smallThings(page)));
+  if (has('grids')) add('grids', await step('grids', () => loneCards(page)));
+  if (has('placeholders')) add('placeholders', await step('placeholders', () => placeholders(page)));
   if (has('past-the-side')) add('past-the-side', await step('past the side', () => pastTheSide(page)));
   if (has('furniture')) add('furniture', await step('furniture', () => missingFurniture(page, mode.width > 500)));
   if (has('collisions')) add('collisions', await step('collisions', () => collisions(page)));
