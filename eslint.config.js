@@ -1,13 +1,13 @@
 // Lint rules the team keeps: ESLint's and typescript-eslint's recommended sets (with types),
-// React's hooks rules, the layers (shared/ imports neither side, client/ never the server, and the
-// server's floors run one way: layers.js), and no server module over 300 lines.
+// React's hooks rules, the layers (shared/ imports neither side, client/ never the server, the server
+// the app only through its SSR entry, and the server's floors run one way: layers.js), and no server module over 300 lines.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import { layerRules } from './layers.js';
+import { layerRules, serverReadsTheApp } from './layers.js';
 
 const layer = (message, group) => ({
   'no-restricted-imports': ['error', { patterns: [{ group, message }] }],
@@ -49,6 +49,7 @@ export default defineConfig([
   { files: ['server/**/*.ts'], ignores: ['server/embedded-api/demo-content/**'], rules: { 'max-lines': ['error', 300] } },
   { files: ['shared/**'], rules: layer('shared/ is used by both sides and imports neither', ['**/client/**', '**/server/**']) },
   { files: ['client/**'], rules: layer('the app never imports the server', ['**/server/**']) },
+  serverReadsTheApp,
   layerRules,
   prettier,
 ]);

@@ -8,4 +8,5 @@ export interface Layer {
 }
 export declare const LAYERS: readonly Layer[];
 export declare const layerRules: Linter.Config;
+export declare const serverReadsTheApp: Linter.Config;
 export declare function layersTable(): string;

@@ -104,6 +104,27 @@ export const layerRules = {
   },
 };
 
+/**
+ * The server renders the app through its SSR entry and reads nothing else of client/: what both
+ * sides use (the route table, links, navigation, what each page reads) lives in shared/.
+ */
+export const serverReadsTheApp = {
+  files: ['server/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['**/client/**', '!**/client/entry-server.js'],
+            message: 'the server reads the app only through client/entry-server; code both sides use lives in shared/',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 /** The floors as README's table (`npm run docs:layers` writes it; test/layers.test.ts compares). */
 export function layersTable() {
   const rows = LAYERS.map((layer, i) => `| ${LAYERS.length - i} | ${layer.files.map((f) => `\`${f}\``).join(' ')} | ${layer.what} |`);

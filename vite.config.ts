@@ -136,7 +136,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         target: `node${runtime.version.split('.')[0]}`,
         // Every chunk beside index.js, so that each finds dist/client at ../client.
         rollupOptions: {
-          input: { index: 'server/index.ts', 'content-api': 'server/content-api.ts' },
+          input: { index: 'server/index.ts', 'demo-content-api': 'server/demo-content-api.ts' },
           output: { chunkFileNames: '[name]-[hash].js' },
         },
       }

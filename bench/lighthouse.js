@@ -1,7 +1,7 @@
 // `node bench/lighthouse.js [baseUrl] [--pages=/,/jtjj/qywh] [--form=mobile|desktop] [--runs=N] [--warm] [--retries=N] [--out=FILE]`
 //
 // Runs Lighthouse (performance, accessibility, best practices, SEO) against every route of
-// client/route-table.ts, with the default mobile config and the desktop config, one run at a time,
+// shared/site/route-table.ts, with the default mobile config and the desktop config, one run at a time,
 // prints a table of the four scores per page and form factor plus the failing audits, and writes
 // the same to bench/LIGHTHOUSE.md (or --out).
 //
@@ -55,12 +55,12 @@ mkdirSync(reportDir, { recursive: true });
 
 /** The 20 paths, read from the route table so the list never drifts from the site. */
 function routePaths() {
-  const src = readFileSync(join(ROOT, 'client/route-table.ts'), 'utf8');
+  const src = readFileSync(join(ROOT, 'shared/site/route-table.ts'), 'utf8');
   return [...src.matchAll(/\{\s*path:\s*'([^']+)'/g)].map((m) => m[1]);
 }
 let paths = routePaths();
 if (option('pages')) paths = option('pages').split(',');
-if (paths.length === 0) throw new Error('no routes found in client/route-table.ts');
+if (paths.length === 0) throw new Error('no routes found in shared/site/route-table.ts');
 
 function assertLoopback(url) {
   const host = new URL(url).hostname;

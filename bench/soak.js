@@ -47,9 +47,9 @@ const SERVICE_ENV = {
   CACHE_STALE_IF_ERROR_S: '600',
 };
 
-/** The 20 page routes (read from client/route-table.ts; detail pages get an existing id). */
+/** The 20 page routes (read from shared/site/route-table.ts; detail pages get an existing id). */
 function pageUrls() {
-  const source = readFileSync(`${ROOT}client/route-table.ts`, 'utf8');
+  const source = readFileSync(`${ROOT}shared/site/route-table.ts`, 'utf8');
   const paths = [...source.matchAll(/\bpath: '([^']+)'/g)].map((m) => m[1]);
   const query = {
     '/hzhf/kpzsDetail': '?id=101',

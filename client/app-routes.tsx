@@ -8,9 +8,9 @@ import { isContentError, type ContentApi } from '../shared/content-api.js';
 import { pageStatus } from '../shared/problems.js';
 import { Layout } from './components/layout.js';
 import { PageError, RootError } from './components/page-error.js';
-import { PAGE_LOADERS, type PageKey } from './page-loaders.js';
+import { PAGE_LOADERS, type PageKey } from '../shared/site/page-loaders.js';
 import type { RouteHandle } from './route-handle.js';
-import { NOT_FOUND_TITLE, ROUTES, type RouteKey } from './route-table.js';
+import { NOT_FOUND_TITLE, ROUTES, type RouteKey } from '../shared/site/route-table.js';
 
 /** The id of the <script type="application/json"> that carries the loaders' data to the browser. */
 export const ROUTER_DATA_ID = '__router-data';

@@ -1,9 +1,9 @@
 /** Typed access to the router's state from pages and components: loader data, the current route and section. */
 import { useLoaderData, useMatches, useRouteLoaderData } from 'react-router';
 import type { RouteHandle } from './route-handle.js';
-import { categorySection } from './href.js';
-import type { PageData, PageKey } from './page-loaders.js';
-import { sectionOf, type RouteKey, type SectionKey } from './route-table.js';
+import { categorySection } from '../shared/site/href.js';
+import type { PageData, PageKey } from '../shared/site/page-loaders.js';
+import { sectionOf, type RouteKey, type SectionKey } from '../shared/site/route-table.js';
 
 export function usePageData<K extends PageKey>(): PageData<K> {
   return useLoaderData() as PageData<K>;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HEAD_SCRIPT } from '../client/head-script.js';
+import { HEAD_SCRIPT } from '../shared/site/head-script.js';
 import { createApp } from './app.js';
 import { readiness } from './readiness.js';
 import { builtApp, type AppSource } from './app-source.js';

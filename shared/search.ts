@@ -18,7 +18,7 @@ export const SEARCH_PAGE_SIZE = 10;
 export const SEARCH_PAGE_SIZE_MAX = 20;
 /** Results that can be paged through: a query that finds more says how many, and shows the best of them. */
 export const SEARCH_RESULTS_MAX = 500;
-/** The search route's address (client/route-table.ts names the page) and the API's. */
+/** The search route's address (shared/site/route-table.ts names the page) and the API's. */
 export const SEARCH_API_PATH = '/api/search';
 
 /** A query as an address or a caller writes it, before it is checked (parseSearchQuery). */

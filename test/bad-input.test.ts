@@ -11,8 +11,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError } from '../shared/contract/api-paths.js';
 import { NEWS_CATEGORY_IDS, RESEARCH_CATEGORY_IDS } from '../shared/constants.js';
-import { canonicalHref } from '../client/href.js';
-import { ROUTES } from '../client/route-table.js';
+import { canonicalHref } from '../shared/site/href.js';
+import { ROUTES } from '../shared/site/route-table.js';
 
 const PAGE_ROUTES = Object.values(ROUTES);
 import { routerSafe } from '../shared/router-safe.js';

@@ -17,7 +17,7 @@ import { sourceOfAddress } from '../shared/media-url.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 import { sampleUrl } from './support/sample-urls.js';
-import { ROUTES } from '../client/route-table.js';
+import { ROUTES } from '../shared/site/route-table.js';
 
 const BANNER_PATH = '/uploads/2026/11/Banner-01.JPG';
 const NEWS_CATEGORY = 19;

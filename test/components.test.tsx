@@ -10,8 +10,8 @@ import { Layout } from '../client/components/layout.js';
 import { PageError, RootError } from '../client/components/page-error.js';
 import NewsPage from '../client/pages/news-page.js';
 import type { RouteHandle } from '../client/route-handle.js';
-import type { PageData } from '../client/page-loaders.js';
-import { ROUTES, type RouteKey } from '../client/route-table.js';
+import type { PageData } from '../shared/site/page-loaders.js';
+import { ROUTES, type RouteKey } from '../shared/site/route-table.js';
 
 const layoutData: PageData<'layout'> = {
   intro: {

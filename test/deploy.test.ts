@@ -124,7 +124,7 @@ describe('deploy/compose.yaml', () => {
       expect(site.depends_on).toEqual({ content: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
       expect(site.networks.backend?.aliases).toContain('site');
     }
-    expect(services.content.command).toEqual(['node', 'dist/server/content-api.js']);
+    expect(services.content.command).toEqual(['node', 'dist/server/demo-content-api.js']);
     expect(services.content.environment).toMatchObject({ PORT: '4000', WEBHOOK_SECRET: secrets.WEBHOOK_SECRET });
     expect(services.content.environment.WEBHOOK_URLS).toBe('http://site:3000/admin/webhook');
     expect(services.redis.command).toEqual(['redis-server', '--appendonly', 'yes']);
@@ -271,7 +271,7 @@ describe('deploy/k8s', () => {
     const upstream = new URL(find('ConfigMap', 'site-config').data.UPSTREAM_URL);
     expect(find('Service', upstream.hostname).spec.ports[0].port).toBe(Number(upstream.port));
     const content = find('Deployment', 'content-api').spec.template.spec.containers[0];
-    expect(content.command).toEqual(['node', 'dist/server/content-api.js']);
+    expect(content.command).toEqual(['node', 'dist/server/demo-content-api.js']);
     expect(find('StatefulSet', 'redis').spec.template.spec.containers[0].args).toEqual(['redis-server', '--appendonly', 'yes']);
   });
 });

@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../client/route-table.js';
+import { ROUTES } from '../shared/site/route-table.js';
 
 const PAGE_ROUTES = Object.values(ROUTES);
 import { sampleUrl } from './support/sample-urls.js';

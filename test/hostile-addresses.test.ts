@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { matchRoutes } from 'react-router';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../client/route-table.js';
+import { ROUTES } from '../shared/site/route-table.js';
 import { routerTakes } from '../server/render/page-key.js';
 import { routerSafe } from '../shared/router-safe.js';
 import { startService, type RunningService } from './support/start-service.js';

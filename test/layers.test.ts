@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { matchesGlob } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { LAYERS, layerRules, layersTable } from '../layers.js';
+import { LAYERS, layerRules, layersTable, serverReadsTheApp } from '../layers.js';
 
 const eslint = new ESLint({ overrideConfigFile: true, overrideConfig: [layerRules] });
 
@@ -55,6 +55,29 @@ describe("the server's floors", () => {
     const placed = (file: string) => LAYERS.some((layer) => layer.files.some((pattern) => matchesGlob(file, pattern)));
     expect(files.length).toBeGreaterThan(100);
     expect(files.filter((f) => !placed(f))).toEqual([]);
+  });
+
+  it('the server reads the app only through its SSR entry; what both sides use is in shared/', async () => {
+    const lint = new ESLint({
+      overrideConfigFile: true,
+      overrideConfig: [{ ...serverReadsTheApp, languageOptions: layerRules.languageOptions }],
+    });
+    const said = async (path: string, code: string) => (await lint.lintText(code, { filePath: path }))[0]!.messages.map((m) => m.message);
+    expect(
+      await said('server/render/probe.ts', "import { ROUTES } from '../../client/route-table.js';\nexport const r = ROUTES;\n"),
+    ).toEqual([expect.stringMatching(/only through client\/entry-server/)]);
+    expect(
+      await said(
+        'server/render/probe.ts',
+        "import type { AppRenderer } from '../../client/entry-server.js';\nexport type A = AppRenderer;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await said('server/render/probe.ts', "import { ROUTES } from '../../shared/site/route-table.js';\nexport const r = ROUTES;\n"),
+    ).toEqual([]);
+    const server = readdirSync('server', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const readsTheApp = server.filter((f) => /from '(?:\.\.\/)+client\/(?!entry-server\.js')/.test(readFileSync(`server/${f}`, 'utf8')));
+    expect(readsTheApp).toEqual([]);
   });
 
   it("README's table of the floors is the one made from layers.js", () => {

@@ -14,8 +14,8 @@ const ORIGIN = 'https://site.test';
 import sharp from 'sharp';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_DESCRIPTIONS } from '../client/route-descriptions.js';
-import { ROUTES, type RouteKey } from '../client/route-table.js';
+import { ROUTE_DESCRIPTIONS } from '../shared/site/route-descriptions.js';
+import { ROUTES, type RouteKey } from '../shared/site/route-table.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { DESCRIPTION_MAX } from '../server/seo/plain-text.js';
 import {

@@ -3,8 +3,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import type { DemoContent } from '../server/embedded-api/demo-content-type.js';
-import { APP_MODULES_META } from '../client/head-script.js';
-import { ROUTES } from '../client/route-table.js';
+import { APP_MODULES_META } from '../shared/site/head-script.js';
+import { ROUTES } from '../shared/site/route-table.js';
 import { PAGE_MAX } from '../shared/constants.js';
 
 const PAGE_ROUTES = Object.values(ROUTES);

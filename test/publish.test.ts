@@ -8,7 +8,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { categoryHref, contentHref } from '../client/href.js';
+import { categoryHref, contentHref } from '../shared/site/href.js';
 import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from '../server/admin/publish-events.js';
 import { startEmbeddedApi, type EmbeddedApi } from '../server/embedded-api/embedded-api.js';
 import { freePort, startRedis, type RedisServer } from './support/redis-server.js';

@@ -8,7 +8,7 @@
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_MODULES_META } from '../client/head-script.js';
+import { APP_MODULES_META } from '../shared/site/head-script.js';
 import { gotoHydrated, launchChromium, openPage } from './support/browser.js';
 import { CHROMIUM_FLAGS } from './support/chromium-flags.js';
 import { meta } from './support/page-head.js';

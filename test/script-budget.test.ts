@@ -5,8 +5,8 @@
  * of their own (React DOM's client included, though the entry evaluates it later).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_MODULES_META } from '../client/head-script.js';
-import { ROUTES } from '../client/route-table.js';
+import { APP_MODULES_META } from '../shared/site/head-script.js';
+import { ROUTES } from '../shared/site/route-table.js';
 import { meta } from './support/page-head.js';
 import { rawRequest } from './support/raw-http.js';
 import { sampleUrl } from './support/sample-urls.js';

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { categoryHref, contentHref, expertHref, href } from '../client/href.js';
+import { categoryHref, contentHref, expertHref, href } from '../shared/site/href.js';
 import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER, type PublishEvent } from '../server/admin/publish-events.js';
 import { ConfigError, loadConfig } from '../server/settings/config.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';

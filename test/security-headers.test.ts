@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
-import { APP_MODULES_META } from '../client/head-script.js';
+import { APP_MODULES_META } from '../shared/site/head-script.js';
 import { DOCUMENT_ONLY_HEADERS, securityHeaders } from '../server/http/security-headers.js';
 import { meta } from './support/page-head.js';
 import { rawRequest } from './support/raw-http.js';

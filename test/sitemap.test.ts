@@ -7,7 +7,7 @@
 import { sourceOfAddress } from '../shared/media-url.js';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { categoryHref, contentHref, expertHref, href } from '../client/href.js';
+import { categoryHref, contentHref, expertHref, href } from '../shared/site/href.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { SITEMAP_MAX_URLS, sitemapPartPath } from '../server/seo/sitemap.js';
 import { startLargeUpstream, type LargeUpstream } from './support/large-upstream.js';

@@ -90,9 +90,9 @@ describe('smoke: node dist/server/index.js', () => {
   });
 });
 
-describe('smoke: node dist/server/content-api.js', () => {
+describe('smoke: node dist/server/demo-content-api.js', () => {
   it('serves the embedded content alone where it is told, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['dist/server/content-api.js'], {
+    const child = spawn(process.execPath, ['dist/server/demo-content-api.js'], {
       env: { ...process.env, HOST: '127.0.0.1', PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -114,7 +114,7 @@ describe('smoke: node dist/server/content-api.js', () => {
   });
 
   it('refuses a bad configuration', () => {
-    const run = spawnSync(process.execPath, ['dist/server/content-api.js'], { env: { ...process.env, PORT: 'x' }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['dist/server/demo-content-api.js'], { env: { ...process.env, PORT: 'x' }, encoding: 'utf8' });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^invalid configuration: PORT: /);
   });

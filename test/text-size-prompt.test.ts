@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { TEXT_SIZE_CHOSEN_KEY } from '../client/head-script.js';
+import { TEXT_SIZE_CHOSEN_KEY } from '../shared/site/head-script.js';
 import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { type RunningService } from './support/start-service.js';
 

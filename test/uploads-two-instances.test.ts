@@ -19,9 +19,9 @@ let dir: string;
 const children: ChildProcess[] = [];
 let urls: string[] = [];
 
-/** `node dist/server/content-api.js` on a free loopback port, drawing into `tmp`; its URL. */
+/** `node dist/server/demo-content-api.js` on a free loopback port, drawing into `tmp`; its URL. */
 function contentApi(tmp: string): Promise<string> {
-  const child = spawn(process.execPath, ['dist/server/content-api.js'], {
+  const child = spawn(process.execPath, ['dist/server/demo-content-api.js'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', TMPDIR: tmp, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

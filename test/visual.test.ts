@@ -9,10 +9,10 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../client/route-table.js';
+import { ROUTES } from '../shared/site/route-table.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { TEXT_SIZE_CHOSEN_KEY } from '../client/head-script.js';
+import { TEXT_SIZE_CHOSEN_KEY } from '../shared/site/head-script.js';
 import { consoleProblems, gotoHydrated, layoutShift, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { loneCards, missingFurniture, notOnePage, pastTheSide, placeholders, smallThings, telOf } from './support/page-checks/drawn.js';
 import { loadPictures } from './support/page-checks/pictures.js';

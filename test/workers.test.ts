@@ -10,7 +10,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../client/route-table.js';
+import { ROUTES } from '../shared/site/route-table.js';
 import { API_PATHS, type ApiName } from '../shared/contract/api-paths.js';
 import { startBuiltServer, type BuiltServer } from './support/built-server.js';
 import { deferred } from './support/deferred.js';

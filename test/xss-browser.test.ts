@@ -10,7 +10,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import type { DemoContent } from '../server/embedded-api/demo-content-type.js';
-import { ROUTES } from '../client/route-table.js';
+import { ROUTES } from '../shared/site/route-table.js';
 
 const PAGE_ROUTES = Object.values(ROUTES);
 import { gotoHydrated, launchChromium, openPage } from './support/browser.js';

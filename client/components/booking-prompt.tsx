@@ -4,8 +4,8 @@
  */
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { bookingHref, telHref } from '../href.js';
-import { orEmpty } from '../navigation.js';
+import { bookingHref, telHref } from '../../shared/site/href.js';
+import { orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData } from '../router-hooks.js';
 
 export function BookingPrompt({ question }: { question: string }) {

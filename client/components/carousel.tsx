@@ -9,7 +9,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { Banner } from '../../shared/contract/entities.js';
-import { bookingHref } from '../href.js';
+import { bookingHref } from '../../shared/site/href.js';
 import { ContentImage } from './content-image.js';
 import { typeset } from '../typeset.js';
 import { FirstScreenEnd } from './first-screen-end.js';

@@ -1,6 +1,6 @@
 /** The body of a category's page: banner, the section's tabs, an optional row of sub-categories and the paged cards. */
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
-import type { Crumb } from '../navigation.js';
+import type { Crumb } from '../../shared/site/navigation.js';
 import { ContentGrid } from './content-card.js';
 import { ListBlock } from './list-block.js';
 import { PageBanner } from './page-banner.js';

@@ -1,7 +1,7 @@
 /** Cards and lists of content items (articles, research, news): one id space, one detail link. Rows: content-row.tsx. */
 import { Link } from 'react-router';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
-import { contentHref } from '../href.js';
+import { contentHref } from '../../shared/site/href.js';
 import { typeset } from '../typeset.js';
 import { ContentImage } from './content-image.js';
 import { Pagination } from './pagination.js';

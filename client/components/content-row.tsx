@@ -4,7 +4,7 @@
  */
 import { Link } from 'react-router';
 import type { ContentSummary } from '../../shared/contract/entities.js';
-import { contentHref } from '../href.js';
+import { contentHref } from '../../shared/site/href.js';
 import { typeset } from '../typeset.js';
 
 export function ContentRow({ item }: { item: ContentSummary }) {

@@ -1,7 +1,7 @@
 /** An expert's card: portrait, name, title, specialty and hospital, linking to the profile, and a way to book. */
 import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
-import { bookingHref, expertHref } from '../href.js';
+import { bookingHref, expertHref } from '../../shared/site/href.js';
 import { ContentImage } from './content-image.js';
 import { typeset } from '../typeset.js';
 

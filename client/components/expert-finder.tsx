@@ -4,7 +4,7 @@
  * address of its own to share); a filter chosen is kept when the other changes.
  */
 import type { ExpertFacets } from '../../shared/search.js';
-import { href } from '../href.js';
+import { href } from '../../shared/site/href.js';
 import { TabRow } from './section-tabs.js';
 
 interface FinderProps {

@@ -4,8 +4,8 @@
  * filings, all from the content API.
  */
 import { Link } from 'react-router';
-import { telHref } from '../href.js';
-import { footerColumns, orEmpty } from '../navigation.js';
+import { telHref } from '../../shared/site/href.js';
+import { footerColumns, orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData } from '../router-hooks.js';
 import { Address } from './address.js';
 import { FactList } from './fact-list.js';

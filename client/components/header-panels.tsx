@@ -1,11 +1,11 @@
 /** The contents of the header's hover panels: the section's text and links, and what its panel adds. */
 import { Link } from 'react-router';
-import { telHref, treatmentHref } from '../href.js';
+import { telHref, treatmentHref } from '../../shared/site/href.js';
 import { Address } from './address.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
-import { sectionLinks, type Layout, type NavLink } from '../navigation.js';
-import { SECTIONS, type SectionKey } from '../route-table.js';
+import { sectionLinks, type Layout, type NavLink } from '../../shared/site/navigation.js';
+import { SECTIONS, type SectionKey } from '../../shared/site/route-table.js';
 import { ContentImage, designSizes } from './content-image.js';
 
 /** A section's links; `drives` marks the one whose items the panel shows beside them. */

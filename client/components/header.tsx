@@ -12,9 +12,9 @@ import {
   SCROLL_LISTENER_DELAY_MS,
   SOLID_HEADER_SCROLL_THRESHOLD_PX,
 } from '../../shared/constants.js';
-import { bookingHref, sectionHref, telHref } from '../href.js';
-import { orEmpty, sectionLinks } from '../navigation.js';
-import { SECTIONS, type SectionKey } from '../route-table.js';
+import { bookingHref, sectionHref, telHref } from '../../shared/site/href.js';
+import { orEmpty, sectionLinks } from '../../shared/site/navigation.js';
+import { SECTIONS, type SectionKey } from '../../shared/site/route-table.js';
 import { useCurrentSection, useLayoutData } from '../router-hooks.js';
 import { scrollContainer, scrollOffset } from '../scroll.js';
 import { ContentImage, designSizes } from './content-image.js';

@@ -1,6 +1,6 @@
 /** A hospital's card: picture, name, city, address, phone and departments. */
 import type { Hospital } from '../../shared/contract/entities.js';
-import { telHref } from '../href.js';
+import { telHref } from '../../shared/site/href.js';
 import { CARD_LARGE_SIZES, CARD_PHONE_WIDEST, CARD_SIZES } from './content-card.js';
 import { ContentImage } from './content-image.js';
 import { FactList } from './fact-list.js';

@@ -1,8 +1,8 @@
 /** The band at the top of every inner page: the page's title, its line, the breadcrumbs and its section's illustration. */
 import { Link } from 'react-router';
-import { href } from '../href.js';
-import { sectionCrumbs, type Crumb } from '../navigation.js';
-import { ROUTES, SECTIONS } from '../route-table.js';
+import { href } from '../../shared/site/href.js';
+import { sectionCrumbs, type Crumb } from '../../shared/site/navigation.js';
+import { ROUTES, SECTIONS } from '../../shared/site/route-table.js';
 import { useCurrentRoute, useCurrentSection } from '../router-hooks.js';
 import { typeset } from '../typeset.js';
 import { FirstScreenEnd } from './first-screen-end.js';

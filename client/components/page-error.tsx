@@ -4,8 +4,8 @@
  */
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
-import { href, sectionHref } from '../href.js';
-import { NOT_FOUND_TITLE, SECTIONS, TOO_MANY_TITLE, UNAVAILABLE_TITLE, type SectionKey } from '../route-table.js';
+import { href, sectionHref } from '../../shared/site/href.js';
+import { NOT_FOUND_TITLE, SECTIONS, TOO_MANY_TITLE, UNAVAILABLE_TITLE, type SectionKey } from '../../shared/site/route-table.js';
 import { FirstScreenEnd } from './first-screen-end.js';
 import { SectionHead } from './section-head.js';
 import '../styles/global.css';

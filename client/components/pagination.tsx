@@ -1,6 +1,6 @@
 /** Page links for a paged list; the page's other parameters are kept. */
 import { Link, useLocation } from 'react-router';
-import { withPage } from '../href.js';
+import { withPage } from '../../shared/site/href.js';
 import { useCurrentRoute } from '../router-hooks.js';
 
 interface PaginationProps {

@@ -8,7 +8,7 @@
  */
 import { lazy, Suspense, useRef, useState } from 'react';
 import { QUERY_MAX_CHARS } from '../../shared/search.js';
-import { href } from '../href.js';
+import { href } from '../../shared/site/href.js';
 import '../styles/search.css';
 
 const Suggestions = lazy(() => import('./search-suggestions.js'));

@@ -5,9 +5,9 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { routeAt } from '../href.js';
-import { orEmpty, sectionTabs } from '../navigation.js';
-import { SECTIONS } from '../route-table.js';
+import { routeAt } from '../../shared/site/href.js';
+import { orEmpty, sectionTabs } from '../../shared/site/navigation.js';
+import { SECTIONS } from '../../shared/site/route-table.js';
 import { useCurrentSection, useLayoutData } from '../router-hooks.js';
 
 export interface TabLink {

@@ -4,7 +4,7 @@
  * chose and remembers the choice in a cookie (docs/decisions/038).
  */
 import { useLocation } from 'react-router';
-import { canonicalHref, textSizeHref } from '../href.js';
+import { canonicalHref, textSizeHref } from '../../shared/site/href.js';
 import { useLargeText } from '../text-size.js';
 
 /** Back to the page's canonical address: the page's HTML depends on nothing else of its address. */

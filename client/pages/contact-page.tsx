@@ -2,7 +2,7 @@
  * 联系我们: the group's contact details (its hours as a list), how to book (by phone, with its
  * hours, or WeChat), and every branch's address, phone and map.
  */
-import { telHref } from '../href.js';
+import { telHref } from '../../shared/site/href.js';
 import { Address } from '../components/address.js';
 import { FactList } from '../components/fact-list.js';
 import { ListBlock } from '../components/list-block.js';

@@ -1,7 +1,7 @@
 /** 国内医院: the group's hospitals in China and the paged hospital news (category 20). */
 import { Link } from 'react-router';
 import { CATEGORY } from '../../shared/constants.js';
-import { href } from '../href.js';
+import { href } from '../../shared/site/href.js';
 import { ContentRow } from '../components/content-row.js';
 import { ListBlock } from '../components/list-block.js';
 import { HospitalCard } from '../components/hospital-card.js';

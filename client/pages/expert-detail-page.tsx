@@ -1,6 +1,6 @@
 /** 专家详情: an expert's profile, education, achievements, clinic schedule and biography. */
 import { Link } from 'react-router';
-import { bookingHref } from '../href.js';
+import { bookingHref } from '../../shared/site/href.js';
 import { FactList } from '../components/fact-list.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';

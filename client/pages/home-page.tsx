@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
-import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../href.js';
+import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../../shared/site/href.js';
 import { BannerCarousel } from '../components/carousel.js';
 import { Address } from '../components/address.js';
 import { ContentRow } from '../components/content-row.js';
@@ -10,7 +10,7 @@ import { ContentImage, designSizes } from '../components/content-image.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
-import { orEmpty } from '../navigation.js';
+import { orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
 import { typeset } from '../typeset.js';
 import '../styles/home.css';

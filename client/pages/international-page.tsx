@@ -1,6 +1,6 @@
 /** 国际医院: the group's hospital(s) abroad (Sydney), with highlights, departments and text. */
 import { Link } from 'react-router';
-import { href, telHref } from '../href.js';
+import { href, telHref } from '../../shared/site/href.js';
 import { EmptyState } from '../components/content-card.js';
 import { ContentImage } from '../components/content-image.js';
 import { FactList } from '../components/fact-list.js';

@@ -1,7 +1,7 @@
 /** 教育新闻 and 科研新闻: a research category's items, with its sub-categories as filters. */
 import { CategoryList } from '../components/category-list.js';
-import { categoryHref, href } from '../href.js';
-import { ROUTES } from '../route-table.js';
+import { categoryHref, href } from '../../shared/site/href.js';
+import { ROUTES } from '../../shared/site/route-table.js';
 import { useCurrentRoute, usePageData } from '../router-hooks.js';
 
 export default function ResearchNewsPage() {

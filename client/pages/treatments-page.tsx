@@ -4,7 +4,7 @@ import { BookingPrompt } from '../components/booking-prompt.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { SectionTabs } from '../components/section-tabs.js';
-import { href, treatmentHref } from '../href.js';
+import { href, treatmentHref } from '../../shared/site/href.js';
 import { ContentImage, designSizes } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
 import { typeset } from '../typeset.js';

@@ -11,7 +11,7 @@ import { timingSafeEqual } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { canonicalHref } from '../../client/href.js';
+import { canonicalHref } from '../../shared/site/href.js';
 import type { SharedTier } from '../fleet/shared-tier.js';
 import type { Purger } from './purge.js';
 import { bearerMatches } from '../http/bearer.js';

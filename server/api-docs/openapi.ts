@@ -5,7 +5,7 @@
  * Its version is the one recorded with the contract's fingerprint (openapi-version.ts).
  */
 import { z } from 'zod';
-import { ROUTES } from '../../client/route-table.js';
+import { ROUTES } from '../../shared/site/route-table.js';
 import { API_PATHS, apiError, type ApiName } from '../../shared/contract/api-paths.js';
 import { fileSource, imageSource, mediaFile, mediaImage } from '../../shared/contract/entities.js';
 import { PARAM_DOCS, pathId } from '../../shared/contract/query-params.js';

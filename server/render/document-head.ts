@@ -1,6 +1,6 @@
 /** The document up to <body>, written before React's stream: title, meta, styles, preloads. */
-import { APP_MODULES_META } from '../../client/head-script.js';
-import { canonicalHref } from '../../client/href.js';
+import { APP_MODULES_META } from '../../shared/site/head-script.js';
+import { canonicalHref } from '../../shared/site/href.js';
 import { escapeHtml } from '../../shared/escape-json.js';
 import { FIRST_SCREEN_END_ID } from '../../shared/constants.js';
 import { RUM_SAMPLE_META } from '../../shared/rum.js';
@@ -51,7 +51,7 @@ export function documentHead(o: HeadOptions): string {
   ].join('');
 }
 
-/** A page's canonical link: its route's own parameters only (client/href.ts); the path as given for a path that is no route. */
+/** A page's canonical link: its route's own parameters only (shared/site/href.ts); the path as given for a path that is no route. */
 export function canonicalUrl(origin: string, url: URL): string {
   return origin + (canonicalHref(url.pathname, url.searchParams) ?? url.pathname);
 }

@@ -13,9 +13,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { AppRenderer } from '../../client/entry-server.js';
-import { ROUTE_DESCRIPTIONS } from '../../client/route-descriptions.js';
-import { canonicalHref } from '../../client/href.js';
-import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../client/route-table.js';
+import { ROUTE_DESCRIPTIONS } from '../../shared/site/route-descriptions.js';
+import { canonicalHref } from '../../shared/site/href.js';
+import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../shared/site/route-table.js';
 import { urlTag } from '../proxy/cache-tags.js';
 import { ALL_TAG } from '../fleet/purge-message.js';
 import { cacheControl } from '../proxy/cached-answer.js';

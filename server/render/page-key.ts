@@ -10,8 +10,8 @@
  *   (`/JTJJ/QYWH`, an encoded letter): drawn as asked, never kept.
  */
 import type { IncomingMessage } from 'node:http';
-import { canonicalHref } from '../../client/href.js';
-import { ROUTES } from '../../client/route-table.js';
+import { canonicalHref } from '../../shared/site/href.js';
+import { ROUTES } from '../../shared/site/route-table.js';
 import { routerSafe } from '../../shared/router-safe.js';
 import { clientMemo } from '../http/client-memo.js';
 import type { TrustedProxies } from '../http/trusted-proxies.js';

@@ -5,7 +5,7 @@
  * docs/decisions/032). No script and no stylesheet, so they show whatever else is
  * broken and cost nothing to send; readable, in Chinese, with a way back home.
  */
-import { TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../client/route-table.js';
+import { TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../shared/site/route-table.js';
 
 function plainPage(title: string, heading: string, text: string): string {
   return (

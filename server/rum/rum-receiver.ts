@@ -11,7 +11,7 @@
 import cluster from 'node:cluster';
 import express, { type Express, type Request, type Response } from 'express';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { routeAt } from '../../client/href.js';
+import { routeAt } from '../../shared/site/href.js';
 import { RUM_MAX_BODY_BYTES, RUM_PATH } from '../../shared/rum.js';
 import type { Config } from '../settings/config.js';
 import { problem, sendProblem, type ProblemCode } from '../http/problem.js';

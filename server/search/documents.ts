@@ -8,8 +8,8 @@ import { CATEGORY, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../..
 import type { ApiData } from '../../shared/contract/api-paths.js';
 import type { ContentDetail, ContentSummary, Expert, ExpertSummary, MediaImage } from '../../shared/contract/entities.js';
 import type { SearchKind } from '../../shared/search.js';
-import { contentHref, expertHref, href, treatmentHref } from '../../client/href.js';
-import { CATEGORY_NAMES, type CategoryId } from '../../client/route-table.js';
+import { contentHref, expertHref, href, treatmentHref } from '../../shared/site/href.js';
+import { CATEGORY_NAMES, type CategoryId } from '../../shared/site/route-table.js';
 
 export interface SearchDocument {
   /** Unique in the index: what it is and its id (`content:12`, `expert:3`, `hospital:2`, `abroad:1`, …). */

@@ -6,8 +6,8 @@
  * addresses that show content items are given (both now answer 404). List pages are given at
  * their first page, where a new item appears.
  */
-import { categoryHref, contentHref, expertHref, href } from '../../client/href.js';
-import type { ItemRoute, RouteKey } from '../../client/route-table.js';
+import { categoryHref, contentHref, expertHref, href } from '../../shared/site/href.js';
+import type { ItemRoute, RouteKey } from '../../shared/site/route-table.js';
 import { CATEGORY, RESEARCH_SUBCATEGORY_IDS } from '../../shared/constants.js';
 import { isContentError, type ContentApi } from '../../shared/content-api.js';
 import type { PublishEvent } from '../admin/publish-events.js';

@@ -2,9 +2,9 @@
  * What the head builders read: the page's route with the data its loaders read (nothing else is
  * fetched for the head), the header and footer data, and the page's addresses.
  */
-import type { Layout } from '../../client/navigation.js';
-import type { PageData } from '../../client/page-loaders.js';
-import type { RouteKey } from '../../client/route-table.js';
+import type { Layout } from '../../shared/site/navigation.js';
+import type { PageData } from '../../shared/site/page-loaders.js';
+import type { RouteKey } from '../../shared/site/route-table.js';
 
 /** A route and its loader's data, narrowed together by `route`. */
 export type RoutePage = { [K in RouteKey]: { route: K; data: PageData<K> } }[RouteKey];

@@ -4,8 +4,8 @@
  * its structured data, serialised so that no content can end the block (shared/escape-json.ts).
  * Made only for a page that answers 200, from the data its loaders read.
  */
-import { orEmpty, type Layout } from '../../client/navigation.js';
-import type { RouteKey } from '../../client/route-table.js';
+import { orEmpty, type Layout } from '../../shared/site/navigation.js';
+import type { RouteKey } from '../../shared/site/route-table.js';
 import { serializeForScript } from '../../shared/escape-json.js';
 import type { PageContext, RoutePage } from './page-context.js';
 import { summarise } from './page-summary.js';

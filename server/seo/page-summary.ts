@@ -4,8 +4,8 @@
  * title; the <title> stays the page's Chinese name, docs/product/routes.md), its Open Graph type
  * and its share card.
  */
-import { ROUTE_DESCRIPTIONS } from '../../client/route-descriptions.js';
-import { ROUTES } from '../../client/route-table.js';
+import { ROUTE_DESCRIPTIONS } from '../../shared/site/route-descriptions.js';
+import { ROUTES } from '../../shared/site/route-table.js';
 import { pageItem, type PageContext, type RoutePage } from './page-context.js';
 import { joinParts, plainLine } from './plain-text.js';
 import type { MediaImage } from '../../shared/contract/entities.js';

@@ -3,7 +3,7 @@
  * `/share-card/<route>/<id>.png` for a page about one item (an article, an expert). Nothing else
  * names a card: no query, no size, no text, so that only the site's own pages have one.
  */
-import { ROUTES, type ItemRoute, type RouteKey } from '../../client/route-table.js';
+import { ROUTES, type ItemRoute, type RouteKey } from '../../shared/site/route-table.js';
 import { MAX_ID, parsePlainInt } from '../../shared/plain-int.js';
 
 export const SHARE_CARD_PATH = '/share-card';

@@ -3,8 +3,8 @@
  * read from the content API like the page itself. An item's card carries the item's own title;
  * any other page's, its name and line from the route table.
  */
-import { orEmpty, categoryName } from '../../client/navigation.js';
-import { ROUTES } from '../../client/route-table.js';
+import { orEmpty, categoryName } from '../../shared/site/navigation.js';
+import { ROUTES } from '../../shared/site/route-table.js';
 import type { ContentApi } from '../../shared/content-api.js';
 import type { CardAddress } from './share-card-address.js';
 import { joinParts } from './plain-text.js';

@@ -5,8 +5,8 @@
  * no date have none. Items and experts name their picture. Past 50,000 addresses (or 50 MB) the
  * sitemap is split in parts listed by a sitemap index, as the protocol requires.
  */
-import { contentHref, expertHref, href } from '../../client/href.js';
-import { ROUTES, type ItemRoute, type RouteKey } from '../../client/route-table.js';
+import { contentHref, expertHref, href } from '../../shared/site/href.js';
+import { ROUTES, type ItemRoute, type RouteKey } from '../../shared/site/route-table.js';
 import { CATEGORY, PAGE_MAX, PAGE_SIZE_MAX, RESEARCH_SUBCATEGORY_IDS } from '../../shared/constants.js';
 import type { ContentApi } from '../../shared/content-api.js';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';

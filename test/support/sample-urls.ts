@@ -1,5 +1,5 @@
 /** A URL for each page route and API path that names real demo content (detail routes need an id). */
-import { ROUTES } from '../../client/route-table.js';
+import { ROUTES } from '../../shared/site/route-table.js';
 import { demoContent } from '../../server/embedded-api/demo-content/index.js';
 import { API_PATHS, type ApiName } from '../../shared/contract/api-paths.js';
 

@@ -5,8 +5,8 @@
  * did not give.
  */
 import type { MedicalWebPage, NewsArticle } from 'schema-dts';
-import { categorySection, href } from '../../../client/href.js';
-import { categoryName } from '../../../client/navigation.js';
+import { categorySection, href } from '../../../shared/site/href.js';
+import { categoryName } from '../../../shared/site/navigation.js';
 import type { ContentDetail, Expert } from '../../../shared/contract/entities.js';
 import { absolute, type PageContext } from '../page-context.js';
 import { publisherOf } from './organization.js';

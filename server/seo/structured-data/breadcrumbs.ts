@@ -1,13 +1,13 @@
 /**
- * A page's BreadcrumbList, from the route table as the page's breadcrumbs are (client/navigation.ts):
+ * A page's BreadcrumbList, from the route table as the page's breadcrumbs are (shared/site/navigation.ts):
  * 首页, the page's section unless the page is the section itself, a content item's category, then
  * the page. Every crumb links (a section crumb that the page shows as plain text links to where
  * the section's header item leads).
  */
 import type { BreadcrumbList } from 'schema-dts';
-import { categoryHref, categorySection, href, sectionHref } from '../../../client/href.js';
-import { categoryName, sectionCrumbs } from '../../../client/navigation.js';
-import { ROUTES, sectionOf } from '../../../client/route-table.js';
+import { categoryHref, categorySection, href, sectionHref } from '../../../shared/site/href.js';
+import { categoryName, sectionCrumbs } from '../../../shared/site/navigation.js';
+import { ROUTES, sectionOf } from '../../../shared/site/route-table.js';
 import { absolute, pageItem, type PageContext, type RoutePage } from '../page-context.js';
 
 interface Crumb {

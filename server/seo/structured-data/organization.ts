@@ -4,7 +4,7 @@
  * it for what the group publishes.
  */
 import type { DayOfWeek, Hospital as HospitalNode, MedicalOrganization, PostalAddress } from 'schema-dts';
-import { href } from '../../../client/href.js';
+import { href } from '../../../shared/site/href.js';
 import type { ContactUs, Hospital, InternationalHospital } from '../../../shared/contract/entities.js';
 import { absolute, type PageContext } from '../page-context.js';
 

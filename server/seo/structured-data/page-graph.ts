@@ -5,7 +5,7 @@
  * its article, an expert's page the Physician; every page but the home page its BreadcrumbList.
  */
 import type { Graph, Thing, WebSite } from 'schema-dts';
-import { href } from '../../../client/href.js';
+import { href } from '../../../shared/site/href.js';
 import { absolute, type PageContext, type RoutePage } from '../page-context.js';
 import { articleNode } from './article.js';
 import { breadcrumbList } from './breadcrumbs.js';

@@ -5,7 +5,7 @@
  * own title once hydrated.
  */
 import type { Page } from 'playwright-core';
-import { ROUTES } from '../../../client/route-table.js';
+import { ROUTES } from '../../../shared/site/route-table.js';
 import { demoContent } from '../../../server/embedded-api/demo-content/index.js';
 import { sampleUrl } from '../sample-urls.js';
 

@@ -1,5 +1,5 @@
 /**
- * The embedded content API on its own (`node dist/server/content-api.js`), for a fleet that
+ * The embedded content API on its own (`node dist/server/demo-content-api.js`), for a fleet that
  * needs one content API reachable over the network: the compose file and the Kubernetes
  * manifests run it as the demo content. HOST and PORT say where it listens (0.0.0.0:4000 by
  * default); with WEBHOOK_SECRET it can be edited and sends its publish events to WEBHOOK_URLS

@@ -3,7 +3,7 @@
  * and 011). It is written as a typed function and sent as its source, called with its settings;
  * the server sends the script's hash in the Content-Security-Policy.
  */
-import { DESIGN_WIDTH_PX, TEXT_SIZE_PATH, UNSCALED_MAX_WIDTH_PX } from '../shared/constants.js';
+import { DESIGN_WIDTH_PX, TEXT_SIZE_PATH, UNSCALED_MAX_WIDTH_PX } from '../constants.js';
 
 /** This browser's storage key saying a mode was chosen here, which ends the tablet's prompt. */
 export const TEXT_SIZE_CHOSEN_KEY = 'textsize-chosen';

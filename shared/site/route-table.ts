@@ -3,7 +3,7 @@
  * the header, footer and panels, breadcrumbs, links, canonical URLs, page-cache keys and the
  * sitemap are all derived from it: renaming a route, a section or a category is one line here.
  */
-import { CATEGORY } from '../shared/constants.js';
+import { CATEGORY } from '../constants.js';
 
 /**
  * A query parameter a page's content depends on: an item's `id`; a `category`, written as `id`

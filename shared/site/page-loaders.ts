@@ -4,12 +4,12 @@
  * Router loaders; pages read the result with usePageData.
  */
 import { data } from 'react-router';
-import { CATEGORY, NEWS_CATEGORY_IDS, PAGE_MAX, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../shared/constants.js';
-import { isContentError, type ContentApi } from '../shared/content-api.js';
-import type { ExpertSummary } from '../shared/contract/entities.js';
-import { problem } from '../shared/problems.js';
-import { MAX_ID, parsePlainInt } from '../shared/plain-int.js';
-import type { SearchAnswer, SearchHit } from '../shared/search.js';
+import { CATEGORY, NEWS_CATEGORY_IDS, PAGE_MAX, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../constants.js';
+import { isContentError, type ContentApi } from '../content-api.js';
+import type { ExpertSummary } from '../contract/entities.js';
+import { problem } from '../problems.js';
+import { MAX_ID, parsePlainInt } from '../plain-int.js';
+import type { SearchAnswer, SearchHit } from '../search.js';
 import type { RouteKey } from './route-table.js';
 
 /** A page address whose parameters name nothing that exists: the page answers 404. */

@@ -2,7 +2,7 @@
  * Every address the site links to, built from the route table: one typed `href`, and the
  * canonical form of a page's address that canonical links, the page cache and the edge key on.
  */
-import { RESEARCH_SUBCATEGORY_IDS, TEXT_SIZE_PATH } from '../shared/constants.js';
+import { RESEARCH_SUBCATEGORY_IDS, TEXT_SIZE_PATH } from '../constants.js';
 import {
   CATEGORY_NAMES,
   CATEGORY_ROUTES,

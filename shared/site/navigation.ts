@@ -4,7 +4,7 @@
  * from the content API when it gave them; the route table's names keep the site navigable when
  * it did not.
  */
-import type { Category } from '../shared/contract/entities.js';
+import type { Category } from '../contract/entities.js';
 import { categoryHref, categorySection, href, sectionHref } from './href.js';
 import type { PageData } from './page-loaders.js';
 import {
