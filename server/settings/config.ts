@@ -5,22 +5,13 @@
  * made from it (`configTable`, checked by test/config.test.ts).
  */
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parsePartnerKeys } from './partner-key-settings.js';
 import { MEDIA_SETTINGS } from './media-settings.js';
 import { TRACING_SETTINGS } from './tracing-settings.js';
 import { RUM_SETTINGS } from './rum-settings.js';
+import { TRUSTED_PROXY_SETTINGS } from './trusted-proxy-settings.js';
 import { commaList, int } from './setting-kinds.js';
-
-/** An address, or a CIDR range of them. */
-function addressOrRange(entry: string): boolean {
-  const [address, bits, extra] = entry.split('/');
-  const family = isIP(address ?? '');
-  if (!family || extra !== undefined) return false;
-  if (bits === undefined) return true;
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-}
 
 const schema = z.object({
   PORT: int(0, 65_535).default(3000).describe('listening port'),
@@ -114,12 +105,7 @@ const schema = z.object({
   PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024)
     .default(64 * 1024 * 1024)
     .describe('bound of the rendered-page cache; `0` switches it off'),
-  TRUSTED_PROXIES: commaList()
-    .refine((entries) => entries.every(addressOrRange), 'each entry must be an IP address or a CIDR range')
-    .optional()
-    .describe(
-      'comma-separated addresses or CIDR ranges of the proxies or edges in front, whose `X-Forwarded-For` and page variant are believed',
-    ),
+  ...TRUSTED_PROXY_SETTINGS,
   REDIS_URL: z
     .url({ protocol: /^rediss?$/ })
     .optional()
