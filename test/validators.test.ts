@@ -67,3 +67,26 @@ describe('validators and Vary on 200 and 304', () => {
     expect(res.header('vary')).toBe('Accept-Encoding');
   });
 });
+
+describe('a conditional request, read as Express and send read it (jshttp’s fresh)', () => {
+  const conditional = async (path: string, headers: Record<string, string>) => (await get(cached.url + path, headers)).status;
+
+  it.each(['/api/award-honors', '/lxwm/index'])('%s: its tag compared weakly, in a list or as *', async (path) => {
+    const etag = (await get(cached.url + path, {})).header('etag')!;
+    expect(etag).toMatch(/^W\/"/);
+    expect(await conditional(path, { 'if-none-match': etag.slice(2) })).toBe(304);
+    expect(await conditional(path, { 'if-none-match': `"other", ${etag}` })).toBe(304);
+    expect(await conditional(path, { 'if-none-match': '*' })).toBe(304);
+    expect(await conditional(path, { 'if-none-match': 'W/"other"' })).toBe(200);
+  });
+
+  it.each(['/api/award-honors', '/lxwm/index'])('%s: a reload that says Cache-Control: no-cache gets the body', async (path) => {
+    // An earlier comparison of our own answered this 304; Express, send and fresh answer it whole.
+    const etag = (await get(cached.url + path, {})).header('etag')!;
+    expect(await conditional(path, { 'if-none-match': etag, 'cache-control': 'no-cache' })).toBe(200);
+  });
+
+  it('If-Modified-Since alone is no match for an answer that names no Last-Modified', async () => {
+    expect(await conditional('/api/award-honors', { 'if-modified-since': new Date(Date.now() + 60_000).toUTCString() })).toBe(200);
+  });
+});

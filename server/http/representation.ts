@@ -4,6 +4,7 @@
  * made (docs/decisions/014).
  */
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import {
   brotliCompressSync,
   constants as zlib,
@@ -16,6 +17,7 @@ import {
   type Gzip,
   type ZstdCompress,
 } from 'node:zlib';
+import fresh from 'fresh';
 import Negotiator from 'negotiator';
 import { clientMemo } from './client-memo.js';
 
@@ -41,12 +43,19 @@ function acceptedEncodings(acceptEncoding: string | undefined): readonly Encodin
   return found;
 }
 
-/** Weak comparison (RFC 9110 section 13.1.2): If-None-Match matches on the opaque tag alone. */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const opaque = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
+/** What a client's conditional request is compared with; made once per answer where it is kept. */
+export interface ValidatorHeaders extends fresh.Headers {
+  readonly etag: string;
+  readonly 'last-modified'?: string;
+}
+
+/**
+ * Whether the client's copy is current, so that a 304 answers (RFC 9110 section 13.1), decided by
+ * jshttp's `fresh` as Express and send decide it: If-None-Match by weak comparison, else
+ * If-Modified-Since against Last-Modified; never for a request that says `Cache-Control: no-cache`.
+ */
+export function isFresh(req: IncomingMessage, validators: ValidatorHeaders): boolean {
+  return fresh(req.headers, validators);
 }
 
 /** A weak ETag naming the given parts (a body, or what a page was made from). */
@@ -82,6 +91,8 @@ const zstdOptions = { params: { [zlib.ZSTD_c_compressionLevel]: 3 } };
 export class Representation {
   /** Weak: one tag names all encodings of the body. */
   readonly etag: string;
+  /** The ETag as a conditional request is compared with it (isFresh). */
+  readonly validators: ValidatorHeaders;
   #copies: Partial<Record<'br' | 'zstd' | 'gzip', Buffer>> = {};
 
   constructor(
@@ -89,6 +100,7 @@ export class Representation {
     etag?: string,
   ) {
     this.etag = etag ?? weakEtag(body);
+    this.validators = { etag: this.etag };
   }
 
   /** The bytes to send for the client's Accept-Encoding, and the Content-Encoding to name. */

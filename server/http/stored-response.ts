@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { baseHeaders } from './base-headers.js';
-import { etagMatches, type Representation } from './representation.js';
+import { isFresh, type Representation } from './representation.js';
 
 export interface StoredAnswer {
   status: number;
@@ -21,7 +21,7 @@ export interface StoredAnswer {
 export function sendStored(req: IncomingMessage, res: ServerResponse, stored: StoredAnswer, extra: readonly string[]): void {
   const age = Math.max(0, Math.floor((Date.now() - stored.storedAt) / 1000));
   const out = [...baseHeaders(res), ...stored.headers, 'etag', stored.body.etag, 'age', String(age), ...extra];
-  if (etagMatches(req.headers['if-none-match'], stored.body.etag)) {
+  if (isFresh(req, stored.body.validators)) {
     res.writeHead(304, out).end();
     return;
   }

@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
 import type { Config } from '../settings/config.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
-import { etagMatches } from '../http/representation.js';
+import { isFresh } from '../http/representation.js';
 import type { Logger } from '../observability/logger.js';
 import { gaugeOnScrape, type Metrics } from '../observability/metrics.js';
 import { observe } from '../observability/request-observer.js';
@@ -248,7 +248,7 @@ export class MediaEndpoint {
       xCache(from, stale),
     ];
     this.#sent(res, from, stale);
-    if (etagMatches(req.headers['if-none-match'], variant.etag)) {
+    if (isFresh(req, { etag: variant.etag })) {
       this.#metrics.requests('not_modified', '').inc();
       res.writeHead(304, head).end();
       return;

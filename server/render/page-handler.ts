@@ -21,7 +21,7 @@ import { ALL_TAG } from '../fleet/purge-message.js';
 import { cacheControl } from '../proxy/cached-answer.js';
 import { pageStatus } from '../../shared/problems.js';
 import { routerSafe } from '../../shared/router-safe.js';
-import { etagMatches, Representation, streamEncoder, weakEtag } from '../http/representation.js';
+import { isFresh, Representation, streamEncoder, weakEtag } from '../http/representation.js';
 import type { Config } from '../settings/config.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
@@ -187,7 +187,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     // a parameter that names nothing, an address the router reads as a route that is not its own,
     // a page of search results drawn from the search's cache of answers).
     if (!(key && deps.pageCache!.keeps(reads.reuseUntil)) && !admitted) deps.admission.charge(req);
-    if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
+    if (status === 200 && isFresh(req, { etag })) {
       if (observed) observed.notModified = true;
       res.writeHead(304, [...headers, ...vary, 'etag', etag]).end();
       return;
