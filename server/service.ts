@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HEAD_SCRIPT } from '../shared/site/head-script.js';
 import { createApp } from './app.js';
+import { createRefusal } from './render/refusal.js';
 import { readiness } from './readiness.js';
 import { builtApp, type AppSource } from './app-source.js';
 import type { Config } from './settings/config.js';
@@ -182,6 +183,23 @@ export async function createService(config: Config, options: ServiceOptions = {}
     token: config.METRICS_TOKEN,
     log,
   };
+  const pages = createPageHandler({
+    renderer: () => source.renderer(),
+    cache,
+    assets: source.assets,
+    headScript: HEAD_SCRIPT,
+    rumSampleRate: config.RUM_SAMPLE_RATE,
+    publicOrigin,
+    pageCache,
+    transformHead: source.transformHead,
+    trusted,
+    admission,
+    lanes,
+    firstScreen: (srcsets) => media.ahead.page(srcsets),
+    windows: config,
+    log,
+    search,
+  });
   const app = createApp({
     source,
     log,
@@ -207,23 +225,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       })(app);
     },
     readiness: readiness({ admission, cache, link, registry: metrics.registry }),
-    pages: createPageHandler({
-      renderer: () => source.renderer(),
-      cache,
-      assets: source.assets,
-      headScript: HEAD_SCRIPT,
-      rumSampleRate: config.RUM_SAMPLE_RATE,
-      publicOrigin,
-      pageCache,
-      transformHead: source.transformHead,
-      trusted,
-      admission,
-      lanes,
-      firstScreen: (srcsets) => media.ahead.page(srcsets),
-      windows: config,
-      log,
-      search,
-    }),
+    pages,
   });
   // The reference page sends requests to the document's server: PUBLIC_ORIGIN, else this service on localhost.
   const documentServer = config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).origin : 'http://localhost:*';
@@ -246,6 +248,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       cachedPage: pageCache && ((req, res) => pageCache.serve(req, res)),
       media: media.handle,
       app,
+      refuse: createRefusal(pages),
     },
     { maxUrlBytes: config.MAX_URL_BYTES, turns: new FairTurns(config.REQUESTS_PER_TURN, trusted) },
   );
