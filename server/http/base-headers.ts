@@ -1,7 +1,9 @@
 /**
- * The headers every answer carries: the security headers of its layer (chosen by the front door)
- * and its request id. Layers that write their own head take them from here, as flat name/value
- * pairs for one writeHead; Express's answers get them set one by one.
+ * The headers every answer carries: the security headers of its layer (chosen by the front door),
+ * its request id, and to a visitor the Keep-Alive its connection is promised (connection-guard.ts).
+ * Layers that write their own head take them from here, as flat name/value pairs for one
+ * writeHead; Express's answers get them set one by one. Nothing is set on a response before its
+ * writeHead, which node:http then writes from the pairs as given rather than merging them first.
  */
 import type { ServerResponse } from 'node:http';
 import { requestIdOf } from '../observability/request-observer.js';
@@ -14,7 +16,10 @@ export function useHeaderSet(res: ServerResponse, pairs: readonly string[]): voi
 
 /** The headers every answer carries, as flat name/value pairs for one writeHead. */
 export function baseHeaders(res: ServerResponse): string[] {
-  return [...(contextOf(res).headerSet ?? []), 'x-request-id', requestIdOf(res)];
+  const context = contextOf(res);
+  const pairs = [...(context.headerSet ?? []), 'x-request-id', requestIdOf(res)];
+  if (context.keepAlive !== undefined) pairs.push('keep-alive', context.keepAlive);
+  return pairs;
 }
 
 /** The same headers set one by one, for layers that write their own (Express). */

@@ -190,14 +190,22 @@ function labelledHistogram(config: { name: string; help: string; labelName: stri
 /**
  * Each combination of label values asks prom-client for its child once and keeps it: `labels()`
  * makes a labels object and closures on every call, garbage on the path of every request. The
- * values are bounded by design (routes, methods, statuses, reasons), and so is this map.
+ * children are found through one map per label, never through a key joined from the values (a new
+ * string, hashed anew, for every request). The values are bounded by design (routes, methods,
+ * statuses, reasons), and so are these maps.
  */
 function childrenOf<C>(labels: (...values: string[]) => C): (...values: string[]) => C {
-  const children = new Map<string, C>();
+  const root = new Map<string, unknown>();
   return (...values) => {
-    const key = values.join('\u0000');
-    let child = children.get(key);
-    if (child === undefined) children.set(key, (child = labels(...values)));
+    let level = root;
+    for (let i = 0; i < values.length - 1; i++) {
+      let next = level.get(values[i]!) as Map<string, unknown> | undefined;
+      if (next === undefined) level.set(values[i]!, (next = new Map()));
+      level = next;
+    }
+    const last = values[values.length - 1]!;
+    let child = level.get(last) as C | undefined;
+    if (child === undefined) level.set(last, (child = labels(...values)));
     return child;
   };
 }
