@@ -11,7 +11,7 @@ import { builtApp, viteApp } from './app-source.js';
 import { ConfigError, loadConfig, type Config } from './settings/config.js';
 import { PrimaryLink } from './fleet/primary-link.js';
 import { startPrimary } from './workers.js';
-import { createLogger } from './observability/logger.js';
+import { createLogger, logCrashes } from './observability/logger.js';
 import { RecentErrors } from './observability/recent-errors.js';
 import { createService } from './service.js';
 
@@ -32,6 +32,7 @@ const config = readConfig();
 // Warnings and errors are kept for /status too.
 const recentErrors = new RecentErrors();
 const log = createLogger(config.LOG_LEVEL, recentErrors);
+logCrashes(log);
 const dev = process.argv.includes('--dev');
 const workers = dev ? 1 : (config.WORKERS ?? (process.env.NODE_ENV === 'production' ? availableParallelism() : 1));
 

@@ -7,16 +7,25 @@ export type { Logger };
 
 /** At most this long between a line and its write. */
 const FLUSH_MS = 100;
+/**
+ * Bytes gathered before a write: about forty request lines. Below sonic-boom's largest single
+ * write (16 KB), so that one write is one chunk of whole lines.
+ */
+const GATHER_BYTES = 12 * 1024;
+
+/** Each logger's stdout, for the synchronous write of what is gathered when the process crashes. */
+const destinations = new WeakMap<Logger, ReturnType<typeof pino.destination>>();
 
 /**
- * Lines go to stdout asynchronously, gathered until there are 4 KB of them or FLUSH_MS has
- * passed: one write for about fifteen request lines. Each write hands work to libuv's thread
- * pool, which is dear per write (docs/decisions/012).
- * Written asynchronously, a slow reader of stdout never blocks the service. pino writes what
- * is pending when the process exits.
+ * Lines go to stdout asynchronously (pino's asynchronous destination), gathered until there are
+ * GATHER_BYTES of them or FLUSH_MS has passed. Each write hands work to libuv's thread pool and
+ * wakes a thread, which is dear per write on a cached hit (docs/decisions/012 and 058): the fewer
+ * writes, the less a request pays. Written asynchronously, a slow reader of stdout never blocks
+ * the service. What is gathered is written when the process exits (pino does so on `exit`, and
+ * main.ts waits for it on a stop) and when it crashes (logCrashes).
  */
 export function createLogger(level: string, recent?: RecentErrors): Logger {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const destination = pino.destination({ dest: 1, sync: false, minLength: GATHER_BYTES });
   const timer = setInterval(() => {
     try {
       destination.flush();
@@ -29,12 +38,30 @@ export function createLogger(level: string, recent?: RecentErrors): Logger {
   timer.unref();
   // pid and hostname say which process of the fleet wrote a line (a worker, an instance).
   const base = { service: 'site-bff', pid: process.pid, hostname: hostname() };
-  if (!recent) return pino({ level, base }, destination);
+  const log = recent ? pino({ level, base }, withRecent(destination, level, recent)) : pino({ level, base }, destination);
+  destinations.set(log, destination);
+  return log;
+}
+
+/**
+ * A crash (an exception nothing caught, a rejection nothing handled) is logged as a fatal line,
+ * and every line still gathered is written synchronously, before Node prints the error and ends
+ * the process as it always does: `uncaughtExceptionMonitor` observes, it changes nothing. A write
+ * already handed to the thread pool is finished by libuv as the process exits.
+ */
+export function logCrashes(log: Logger): void {
+  process.on('uncaughtExceptionMonitor', (error, origin) => {
+    log.fatal({ err: error, origin }, 'crashed');
+    destinations.get(log)?.flushSync();
+  });
+}
+
+function withRecent(destination: ReturnType<typeof pino.destination>, level: string, recent: RecentErrors) {
   // The warnings and errors go to the status page's list too (recent-errors.ts): pino routes each line by its
   // level. A multistream has no flush(): the logger's (main.ts, at exit) is stdout's.
   const streams = pino.multistream([
     { level, stream: destination },
     { level: 'warn', stream: recent },
   ]);
-  return pino({ level, base }, Object.assign(streams, { flush: (done: (error?: Error) => void) => destination.flush(done) }));
+  return Object.assign(streams, { flush: (done: (error?: Error) => void) => destination.flush(done) });
 }
