@@ -92,7 +92,7 @@ async function visit(page: Page, url: string): Promise<{ lcp: number; hydratedAt
   await interact(page);
   return page.evaluate((chunk) => {
     const entry = performance.getEntriesByType('resource').find((e) => new RegExp(chunk).test(new URL(e.name).pathname));
-    const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+    const [navigation] = performance.getEntriesByType('navigation');
     return {
       lcp: window.__lcp ?? -1,
       hydratedAt: window.__hydratedAt ?? -1,

@@ -29,7 +29,7 @@ const REPRESENTATION_HEADERS = [
 ];
 
 /** A browser's address bar: GET or HEAD outside the API, HTML preferred to JSON. */
-export function wantsDocument(req: IncomingMessage): boolean {
+function wantsDocument(req: IncomingMessage): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (/^\/api(?:[/?]|$)/.test(req.url ?? '/')) return false;
   return new Negotiator(req).mediaType(['application/json', 'text/html']) === 'text/html';
