@@ -54,10 +54,15 @@ export interface ValidatorHeaders extends fresh.Headers {
 /**
  * Whether the client's copy is current, so that a 304 answers (RFC 9110 section 13.1), decided by
  * jshttp's `fresh` as Express and send decide it: If-None-Match by weak comparison, else
- * If-Modified-Since against Last-Modified; never for a request that says `Cache-Control: no-cache`.
+ * If-Modified-Since against Last-Modified. It is not shown the request's Cache-Control: `fresh`
+ * answers `no-cache` with the whole body, and the Fetch standard adds `Cache-Control: no-cache` to
+ * every conditional request a script makes (a partner's fetch() with If-None-Match would never get
+ * its 304), while RFC 9111 asks only caches, not the origin, to validate on `no-cache`.
  */
 export function isFresh(req: IncomingMessage, validators: ValidatorHeaders): boolean {
-  return fresh(req.headers, validators);
+  const { 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince } = req.headers;
+  if (ifNoneMatch === undefined && ifModifiedSince === undefined) return false;
+  return fresh({ 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince }, validators);
 }
 
 /** A weak ETag naming the given parts (a body, or what a page was made from). */
