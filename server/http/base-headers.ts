@@ -2,8 +2,9 @@
  * The headers every answer carries: the security headers of its layer (chosen by the front door),
  * its request id, and to a visitor the Keep-Alive its connection is promised (connection-guard.ts).
  * Layers that write their own head take them from here, as flat name/value pairs for one
- * writeHead; Express's answers get them set one by one. Nothing is set on a response before its
- * writeHead, which node:http then writes from the pairs as given rather than merging them first.
+ * writeHead; Express's answers get them set one by one. The Keep-Alive travels here rather than
+ * being set on the response by the guard: a header set before writeHead makes node:http copy every
+ * pair of the answer into its own table first.
  */
 import type { ServerResponse } from 'node:http';
 import { requestIdOf } from '../observability/request-observer.js';

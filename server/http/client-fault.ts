@@ -11,7 +11,7 @@ import { problem, type ProblemCode } from './problem.js';
 
 /** The problem for each status such an error carries; any other 4xx is answered as a bad request. */
 const PROBLEMS: Partial<Record<number, [ProblemCode, string]>> = {
-  400: ['bad_request', 'the URL cannot be decoded or names no file'],
+  400: ['bad_request', 'the URL cannot be decoded'],
   403: ['forbidden', 'the address is not served'],
   404: ['not_found', 'no such file'],
   405: ['method_not_allowed', 'the method is not allowed here'],
