@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -417,12 +418,13 @@ export function commandLine() {
   return process.env.BENCH_COMMAND ?? `node bench/${process.argv[1].split('/').pop()}`;
 }
 
-/** The value of a `--name=value` argument of this script, or undefined. */
-export function option(name) {
-  return process.argv
-    .slice(2)
-    .find((a) => a.startsWith(`--${name}=`))
-    ?.slice(name.length + 3);
+/**
+ * This script's arguments, read by node's util.parseArgs: the options it declares (`--name=value`
+ * or `--name value` for a string, `--name` for a boolean) and its positionals. An option it does
+ * not declare, or a string without its value, stops it with parseArgs's error naming it.
+ */
+export function readArgs(options) {
+  return parseArgs({ options, allowPositionals: true });
 }
 
 /** Whether this module is the script node was started with. */
