@@ -167,6 +167,13 @@ describe('in Chromium', () => {
     await expect.poll(() => page.title(), { timeout: 30_000 }).toBe('联系我们');
     await page.goBack();
     await expect.poll(() => page.title(), { timeout: 20_000 }).toBe('专家团队');
+    // An expert's page is titled by the expert, then the page's name: the same after a
+    // client-side navigation as in the server's HTML.
+    const name = (await page.locator('.expert-card a.stretched-link').first().textContent())!.trim();
+    await page.locator('.expert-card a.stretched-link').first().click();
+    await expect.poll(() => page.title(), { timeout: 20_000 }).toBe(`${name} - 专家详情`);
+    const served = await fetch(page.url()).then((r) => r.text());
+    expect(/<title>([^<]*)<\/title>/.exec(served)?.[1]).toBe(`${name} - 专家详情`);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -306,9 +306,10 @@ describe('hostile upstream content in Chromium', () => {
         await expect.poll(() => page.title(), { timeout: 10_000 }).toBe(title);
         await expectNothingRan(w, `nav ${label}`);
       };
-      const follow = async (selector: string, title: string) => {
+      // An item's page is titled by the item, then the page's name.
+      const follow = async (selector: string, pageName: string) => {
         await page.locator(selector).first().click();
-        await expect.poll(() => page.title(), { timeout: 10_000 }).toBe(title);
+        await expect.poll(() => page.title(), { timeout: 10_000 }).toMatch(new RegExp(`. - ${pageName}$`));
         await expectNothingRan(w, `follow ${selector}`);
       };
 

@@ -15,6 +15,7 @@ import { Writable } from 'node:stream';
 import type { AppRenderer } from '../../client/entry-server.js';
 import { ROUTE_DESCRIPTIONS } from '../../shared/site/route-descriptions.js';
 import { canonicalHref } from '../../shared/site/href.js';
+import { documentTitle } from '../../shared/site/page-title.js';
 import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../shared/site/route-table.js';
 import { urlTag } from '../proxy/cache-tags.js';
 import { ALL_TAG } from '../fleet/purge-message.js';
@@ -145,7 +146,9 @@ export function createPageHandler(deps: PageHandlerDeps) {
     }
     observe(res, { route, cache: 'MISS' });
     if (observed) Object.assign(observed, { route, status });
-    const title = ERROR_TITLES[status] ?? page.handle.title;
+    const title =
+      ERROR_TITLES[status] ??
+      (page.handle.route ? documentTitle(page.handle.route, page.loaderData[page.handle.route], url.searchParams) : page.handle.title);
     const assets = deps.assets.forModules(page.modules);
     const canonical = canonicalUrl(origin, url);
     const seo = status === 200 && page.handle.route ? pageHead(page.handle.route, page.loaderData, { origin, canonical, url }) : undefined;
