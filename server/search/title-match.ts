@@ -1,10 +1,10 @@
 /**
- * How closely a query names an item (docs/product/search.md, Ranking): it is the item's whole
- * title, the title's beginning, or words of the title, in characters or in whole pinyin syllables.
- * The index puts the pages a patient comes for (a treatment, a hospital, a doctor) that the query
- * names above the items that merely mention it. A word is what Intl.Segmenter cuts: its splitting
- * of unknown words (飞秒 into 飞|秒) keeps their edges, and a character inside a word (科 of 眼科)
- * does not name the title.
+ * How closely a query names an item (docs/decisions/059): it is the item's whole title, the
+ * title's beginning, or words of the title, in characters or in whole pinyin syllables. The index
+ * puts the pages a patient comes for (a treatment, a hospital, a doctor) that the query names above
+ * the items that merely mention it. A word is what Intl.Segmenter cuts: its splitting of unknown
+ * words (飞秒 into 飞|秒) keeps their edges, and a character inside a word (科 of 眼科) does not
+ * name the title.
  */
 import { fold } from './fold.js';
 import { syllablesOf, wordsOf, type Reading } from './terms.js';
@@ -34,6 +34,7 @@ export interface TypedQuery {
 
 const segmenter = new Intl.Segmenter('zh-CN', { granularity: 'word' });
 
+/** A query's words, folded, as names are compared with them. */
 export function typedQuery(q: string): TypedQuery {
   const words = wordsOf(q);
   const bare = words.join('');
