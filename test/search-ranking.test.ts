@@ -92,7 +92,7 @@ describe('the index puts what a query names first', () => {
     expect(titles(index, '近视').slice(0, 3)).toEqual(['treatment 近视', 'treatment 近视激光手术', 'treatment 高度近视矫正']);
     index.remove(treatment.key);
     expect(titles(index, '近视')[0]).toBe('treatment 近视激光手术');
-    // Articles, research and films keep their place by score, among themselves.
+    // Then the articles, research and films, however loud and even titled 近视 themselves: none is lifted.
     expect(titles(index, '近视').slice(2).sort()).toEqual(['article 近视', 'article 陈医生谈近视', 'film 近视', 'research 近视防控研究']);
   });
 
