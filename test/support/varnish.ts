@@ -83,7 +83,8 @@ export async function startVarnish(backendPort: number, port?: number): Promise<
         if (child.exitCode !== null) throw new Error('varnishd exited');
         return (await answers()) && (await windowGood());
       },
-      { timeout: 15_000, interval: 100, message: 'varnishd to answer with a healthy backend' },
+      // Compiling the VCL alone (with cc) takes over 10 s on a machine busy with other suites.
+      { timeout: 60_000, interval: 100, message: 'varnishd to answer with a healthy backend' },
     )
     .catch((error: unknown) => {
       child.kill('SIGKILL');
