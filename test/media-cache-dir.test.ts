@@ -88,14 +88,16 @@ describe('media cache directory', () => {
       const first = await startService({ MEDIA_CACHE_DIR: moved });
       let seen: string[];
       try {
-        // Described within the answer's budget, and each record written in the background.
+        // Described within the answer's budget, and each record written in the background. The
+        // timeout covers a look too: the first answer, which describes the camera-sized banners,
+        // takes seconds on a loaded machine.
         seen = await vi.waitFor(
           async () => {
             const described = await versions(first);
             for (const v of described) expect(v).not.toMatch(/ 0$/);
             return described;
           },
-          { timeout: 5_000, message: 'the banners described' },
+          { timeout: 20_000, message: 'the banners described' },
         );
         const records = new Set(seen).size;
         await expect
