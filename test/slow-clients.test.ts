@@ -85,16 +85,17 @@ describe('slow clients', () => {
     // it: their answers fit in the socket buffers, and each connection then sits idle. And three
     // asking 400 times: more than the buffers take, so the service has answers waiting for them.
     let peak = 0;
-    // Until they have come and gone, the count read every 20 ms to see its peak.
+    // Until they have come and gone, the count read every 20 ms to see its peak: hundreds held at
+    // once while within the bound, and all closed once idle or stalled for longer. On a loaded
+    // machine opening them takes seconds of its own.
     const counting = vi.waitFor(
       async () => {
         const left = await connections(svc);
         peak = Math.max(peak, left);
-        // Hundreds held at once while within the bound, and all closed once idle or stalled for longer.
-        expect(peak).toBeGreaterThanOrEqual(base + 200);
-        expect(left).toBeLessThanOrEqual(base + 1);
+        if (peak < base + 200 || left > base + 1)
+          throw new Error(`at most ${peak} open at once (${base + 200} wanted), ${left} still open (${base + 1} at most)`);
       },
-      { timeout: 10_000, interval: 20, message: 'the connections to come and go' },
+      { timeout: 30_000, interval: 20, message: 'the connections to come and go' },
     );
     await Promise.all([
       ...Array.from({ length: 240 }, (_, i) => stopReading(`127.0.0.${11 + (i % 2)}`, 10)),
