@@ -26,7 +26,8 @@ const SKEW = resolve('test/support/skewed-clock.ts');
 
 /**
  * A content API whose banners carry the edition they were read in: what it answers is read when a
- * call arrives, and a banner's sent once `hold` (when set) settles, as a slow content API reads and then sends.
+ * call arrives, and a banner is sent once `hold` (when set) settles, as a slow content API reads
+ * and then sends.
  */
 const api: { edition: number; bannerCalls: number; hold?: Promise<void> } = { edition: 1, bannerCalls: 0 };
 let upstream: Server;
