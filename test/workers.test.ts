@@ -156,6 +156,7 @@ describe('WORKERS=2 without Redis: one truth for the machine', () => {
 
   it('90 concurrent misses of one key from one address make one upstream call, and every one is answered', async () => {
     // The call is held until all 90 requests are written: concurrent however slowly a busy machine sends them.
+    // Then 100 ms more for the workers to read the last of them: the service says nowhere when it has.
     const release = deferred();
     upstream.hold = release.promise;
     let written = 0;
