@@ -332,8 +332,10 @@ describe('hostile upstream content in Chromium', () => {
       await expectNothingRan(w, 'back');
 
       // Open a header panel, whose lead text comes from the upstream.
-      await page.locator('a.nav-link', { hasText: '集团简介' }).hover();
-      await page.waitForTimeout(250);
+      const about = page.locator('a.nav-link', { hasText: '集团简介' });
+      await about.hover();
+      const panel = page.locator(`#${await about.getAttribute('aria-controls')}`);
+      await expect.poll(() => panel.getAttribute('data-open')).toBe('true');
       await expectNothingRan(w, 'header panel');
 
       // Follow every link the sanitised rich text kept: none may run anything.
