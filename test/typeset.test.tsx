@@ -11,7 +11,8 @@ import { RichText } from '../client/components/rich-text.js';
 import { phraseBreaks } from '../client/typeset/phrase-breaks.js';
 import { PhrasesContext, type Phrases } from '../client/typeset/phrases.js';
 import { PhraseTable, renderPhrases } from '../client/typeset/server-phrases.js';
-import { Typeset, useTypesetHtml } from '../client/typeset/typeset.js';
+import { useTypesetHtml } from '../client/typeset/typeset-html.js';
+import { Typeset } from '../client/typeset/typeset.js';
 import { escapeHtml } from '../shared/escape-json.js';
 
 const budoux = new Parser(zhHansModel);
@@ -81,6 +82,7 @@ describe('phrase breaks', () => {
     expect(cut('孩子眼睛红，是不是得了结膜炎？')).not.toContainEqual('眼');
     expect(cut('孩子眼睛红，是不是得了结膜炎？').join('|')).toContain('是不是');
     expect(cut('为1200名患者免费做白内障手术').join('|')).not.toMatch(/白\|内障|1\|200|1200\|名/);
+    expect(cut('《申城健康报》：二十年，一家眼科集团的坚守').join('|')).not.toMatch(/二\|十|十\|年|一\|家/);
     expect(cut('广州市天河区珠江新城华夏路 1288 号').join('|')).not.toMatch(/天\|河|华\|夏|\| | \|/);
     expect(cut('OCT检查与ICL晶体植入术：您需要知道的10件事').join('|')).not.toMatch(/\|：|10\|件/);
     expect(cut('周一至周日 8:00-17:30（节假日不休）').join('|')).not.toMatch(/\d\|[:\d]|:\|/);
@@ -120,7 +122,7 @@ describe('typeset markup', () => {
       renderPhrases(() => undefined),
     );
     expect(html).toBe(
-      `<span class="phrases">${cut('成都明瞳举办第 3 届论坛').join('<wbr/>').replace('3 届', '<span class="nobr">3 届</span>')}</span>`,
+      `<span class="phrases">${cut('成都明瞳举办第 3 届论坛').join('<wbr>').replace('3 届', '<span class="nobr">3 届</span>')}</span>`,
     );
   });
 
@@ -131,8 +133,10 @@ describe('typeset markup', () => {
         <Typeset text={long} />,
         renderPhrases(() => undefined),
       ),
-    ).toBe(long);
-    expect(render(<Typeset text="白内障手术 18 层" />, { breaks: () => undefined })).toBe('白内障手术 <span class="nobr">18 层</span>');
+    ).toBe(`<span>${long}</span>`);
+    expect(render(<Typeset text="白内障手术 18 层" />, { breaks: () => undefined })).toBe(
+      '<span>白内障手术 <span class="nobr">18 层</span></span>',
+    );
   });
 
   it("sets an article's paragraphs as running text and its headings as titles", () => {

@@ -67,7 +67,7 @@ function madeUpHeadlines(count: number): { title: string; summary: string }[] {
     return list[seed % list.length]!;
   };
   const places = ['杭州明瞳', '厦门院区', '悉尼分院', '成都明瞳眼科', '集团总部', '武汉新院区'];
-  const events = ['举办第 3 届', '联合发布', '完成第1000例', '正式启动', '签约共建', '率先开展'];
+  const events = ['举办第 3 届', '联合发布', '完成第1000例', '正式启动', '走过二十年，签约共建', '率先开展'];
   const things = [
     '“光明同行”眼健康公益行',
     '《儿童近视防控白皮书（2031 版）》',
@@ -92,7 +92,8 @@ function madeUpHeadlines(count: number): { title: string; summary: string }[] {
 }
 
 const budoux = new Parser(zhHansModel);
-const DIGIT = /\p{Nd}/u;
+/** A digit, or a Chinese numeral (二十年). */
+const DIGIT = /[\p{Nd}〇一二三四五六七八九十百千万亿两零]/u;
 const HAN = /\p{Script=Han}/u;
 
 /** What is wrong with a title's lines: a line that starts inside a BudouX phrase, or parts a number from its unit. */

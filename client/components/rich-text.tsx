@@ -1,5 +1,5 @@
-/** Sanitised HTML from the content API (the service sanitises every `content` field), typeset (typeset/typeset.tsx). */
-import { useRichHtml } from '../typeset/typeset.js';
+/** Sanitised HTML from the content API (the service sanitises every `content` field), typeset (typeset/typeset-html.ts). */
+import { useRichHtml } from '../typeset/typeset-html.js';
 
 export function RichText({ html, className }: { html: string; className?: string }) {
   const richHtml = useRichHtml();

@@ -11,7 +11,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { SEARCH_KINDS } from '../../shared/search-query.js';
 import type { SearchHit } from '../../shared/search.js';
 import { browserContentApi } from '../browser-content-api.js';
-import { useTypesetHtml } from '../typeset/typeset.js';
+import { useTypesetHtml } from '../typeset/typeset-html.js';
 
 /** Suggestions asked for: a handful. */
 const SHOWN = 6;

@@ -14,7 +14,7 @@ import { href, sectionHref } from '../../shared/site/href.js';
 import { orEmpty } from '../../shared/site/navigation.js';
 import { SECTIONS, type SectionKey } from '../../shared/site/route-table.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
-import { useTypesetHtml } from '../typeset/typeset.js';
+import { useTypesetHtml } from '../typeset/typeset-html.js';
 import '../styles/search.css';
 
 const KINDS = Object.keys(SEARCH_KINDS) as SearchKind[];

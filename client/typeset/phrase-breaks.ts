@@ -7,6 +7,7 @@
  * alone: the server imports it, the browser loads it with its first navigation (phrases-in-browser.ts).
  */
 import { Parser, zhHansModel } from 'budoux';
+import { boundedMemo } from './bounded-memo.js';
 
 const parser = new Parser(zhHansModel);
 // Absent in older browsers (Firefox before 125): BudouX's phrases are then kept as they are.
@@ -17,6 +18,8 @@ const SPACE = /\s/u;
 const SPACED = /[\p{L}\p{N}]/u;
 const HAN = /\p{Script=Han}/u;
 const DIGIT = /\p{Nd}/u;
+/** Chinese numerals: as a number in digits, one keeps the character after it (二十|年, 三|个, 一|家). */
+const NUMERAL = /[〇一二三四五六七八九十百千万亿两零]/u;
 /** Nothing breaks after an opening bracket or quote, or a currency sign (（, “, ￥). */
 const OPENING = /[\p{Ps}\p{Pi}\p{Sc}]/u;
 /** A dash (——) may start a line, as browsers allow, but is never parted. */
@@ -32,7 +35,7 @@ function typographyAllows(text: string, i: number): boolean {
   if (SPACE.test(before) || SPACE.test(after)) return false; // the space is a break itself
   const word = (c: string) => SPACED.test(c) && !HAN.test(c);
   if (word(before) && word(after)) return false; // 1288, OCT
-  if (DIGIT.test(before) && HAN.test(after)) return false; // a number and its unit: 10 件, 2024 年
+  if ((DIGIT.test(before) || NUMERAL.test(before)) && HAN.test(after)) return false; // a number and its unit: 10 件, 二十年
   if (DASH.test(after)) return !DASH.test(before);
   if (OPENING.test(before) || (CLOSING.test(after) && !OPENING.test(after))) return false;
   return !(DIGIT.test(after) && /[.,:]/.test(before) && DIGIT.test(text[i - 2] ?? '')); // 3.5, 8:30
@@ -51,28 +54,7 @@ function computeBreaks(text: string): readonly number[] {
   return parser.parseBoundaries(text).filter((i) => !inWord.has(i) && typographyAllows(text, i));
 }
 
-/** Bound of what the cache below holds (its keys and values, roughly), and what one entry costs besides its text. */
-const CACHE_MAX_BYTES = 2 * 1024 * 1024;
-const ENTRY_BYTES = 96;
-const cache = new Map<string, readonly number[]>();
-let cachedBytes = 0;
-const bytesOf = (text: string, breaks: readonly number[]) => ENTRY_BYTES + text.length * 2 + breaks.length * 8;
+const kept = boundedMemo<readonly number[]>(2 * 1024 * 1024, (breaks) => breaks.length * 8);
 
-/**
- * The offsets (UTF-16) before which a line may break in `text`, ascending. Kept: a page draws the
- * same titles render after render, and search snippets vary with the words asked, so the cache is
- * bounded by bytes, the oldest entries leaving first.
- */
-export function phraseBreaks(text: string): readonly number[] {
-  let breaks = cache.get(text);
-  if (breaks) return breaks;
-  breaks = computeBreaks(text);
-  cache.set(text, breaks);
-  cachedBytes += bytesOf(text, breaks);
-  for (const [old, value] of cache) {
-    if (cachedBytes <= CACHE_MAX_BYTES) break;
-    cache.delete(old);
-    cachedBytes -= bytesOf(old, value);
-  }
-  return breaks;
-}
+/** The offsets (UTF-16) before which a line may break in `text`, ascending; kept for the next render. */
+export const phraseBreaks = (text: string): readonly number[] => kept(text, () => computeBreaks(text));
