@@ -1,7 +1,7 @@
 /**
  * The browser's phrases. Hydration draws from the table the server wrote (server-phrases.tsx): the
  * same breaks, without the model. A navigation draws new titles: its loaders wait for the model
- * (phrase-breaks.ts, a file of its own, about 22 KB of brotli) to be loaded first, once a visit.
+ * (phrase-breaks.ts, a file of its own, about 21 KB of brotli) to be loaded first, once a visit.
  */
 import { isTitleLength, PHRASES_ID, type Phrases } from './phrases.js';
 

@@ -5,9 +5,8 @@
  *   phrases: a `<wbr>` between them, inside `.phrases` (`word-break: keep-all`: no other break
  *   between two characters). Where the breaks come from: phrases.ts.
  * - A number keeps its unit (1288 号, 18层, 3.5 万): the two in a `.nobr` span.
- * - Running text (an article) breaks between any two characters, as Chinese does, keeps its units,
- *   and never ends a block with a line of one character: its last two characters are kept together.
- * The same for HTML (a search highlight, an article's body): typeset-html.ts.
+ * HTML (a search result's highlights, an article's body, whose paragraphs are running text) is
+ * typeset the same way by typeset-html.ts.
  */
 import { escapeHtml } from '../../shared/escape-json.js';
 import { boundedMemo } from './bounded-memo.js';
