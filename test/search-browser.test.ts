@@ -40,7 +40,7 @@ describe('search in Chromium', () => {
     expect(await field.getAttribute('aria-expanded')).toBe('true');
     expect(await field.getAttribute('aria-controls')).toBe('header-search-list');
     const first = page.locator('#header-search-list [role="option"]').first();
-    expect((await first.innerText()).replaceAll('\u2060', '')).toContain('白内障');
+    expect(await first.innerText()).toContain('白内障');
     await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/search-1280.png` });
     await page.keyboard.press('ArrowDown');
     expect(await field.getAttribute('aria-activedescendant')).toBe('header-search-list-0');
@@ -70,7 +70,7 @@ describe('search in Chromium', () => {
     await typeAndWaitForSuggestions(page, '#menu-search', 'chen li');
     await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/search-390.png` });
     const first = page.locator('#menu-search-list [role="option"]').first();
-    expect((await first.innerText()).replaceAll('\u2060', '')).toContain('陈立衡');
+    expect(await first.innerText()).toContain('陈立衡');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/zjxz/detail' && url.searchParams.get('id') === '1');
@@ -122,7 +122,7 @@ describe('search in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/search' && url.searchParams.get('q') === '飞秒');
     expect(await page.title()).toBe('搜索');
     expect(await page.locator('.search-result').count()).toBeGreaterThan(0);
-    expect((await page.locator('.search-result mark').first().innerText()).replaceAll('\u2060', '')).toBe('飞秒');
+    expect(await page.locator('.search-result mark').first().innerText()).toBe('飞秒');
     expect(consoleProblems(w)).toEqual([]);
     await page.context().close();
   });
