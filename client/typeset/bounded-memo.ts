@@ -4,7 +4,9 @@ const ENTRY_BYTES = 96;
 /**
  * A memo of what is computed from a text, bounded by bytes (a string's at two a UTF-16 unit), the
  * oldest entries leaving first. Typesetting keeps what it computes for each title: a page draws the
- * same titles render after render, and search snippets vary with the words asked.
+ * same titles render after render, and search snippets vary with the words asked. Not lru-cache, as
+ * the server's caches are: typeset.tsx is in every page's first scripts, within their 100 KB budget
+ * (docs/decisions/030), and a first-in-first-out bound is all a memo of titles needs.
  */
 export function boundedMemo<V>(maxBytes: number, sizeOf: (value: V) => number): (key: string, compute: () => V) => V {
   const kept = new Map<string, V>();
