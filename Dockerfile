@@ -31,6 +31,8 @@ RUN apt-get update \
 # The image runs the lockfile's Node, not the base's own (which may be another release of the line).
 COPY --from=build /usr/local/bin/node-from-lockfile /usr/local/bin/node
 # METRICS_PORT: /metrics on an internal listener, never on the public port (README "Operations").
+# No UPSTREAM_URL: the image serves a content API it is told of, and refuses to start without one
+# (or CONTENT=demo, to show the invented demo content on purpose).
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464
 WORKDIR /app
 COPY --from=build /app/package.json ./

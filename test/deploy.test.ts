@@ -16,7 +16,7 @@ import runtime from '../scripts/node-runtime/package.json' with { type: 'json' }
 import { configTable, loadConfig } from '../server/settings/config.js';
 import { COMPOSE_FILE, COMPOSE_VCL, SHIPPED_VCL, composeVcl, edgeNetwork } from '../scripts/compose-vcl.js';
 import { builtAhead } from './support/image-ahead.js';
-import { proveImage, type ImageProof } from './support/image-check.js';
+import { proveImage, runAlone, type ImageProof } from './support/image-check.js';
 import { fieldErrors, readManifests, schemaErrors } from './support/k8s-manifests.js';
 
 const read = (path: string) => readFileSync(path, 'utf8');
@@ -109,8 +109,8 @@ describe('deploy/compose.yaml', () => {
     for (const name of ['site-1', 'site-2'] as const) {
       const site = services[name];
       const env = site.environment;
-      // The service's own configuration check accepts what compose gives it.
-      expect(() => loadConfig(env)).not.toThrow();
+      // The service's own configuration check accepts what compose gives it, in the image's production.
+      expect(() => loadConfig({ NODE_ENV: 'production', ...env })).not.toThrow();
       expect(env).toMatchObject({
         UPSTREAM_URL: 'http://content:4000',
         REDIS_URL: 'redis://redis:6379',
@@ -243,7 +243,7 @@ describe('deploy/k8s', () => {
     // Placeholders only, long enough to start with, and plainly to be replaced.
     expect(secret.stringData.PURGE_TOKEN).toMatch(/^REPLACE-ME/);
     expect(secret.stringData.WEBHOOK_SECRET).toMatch(/^REPLACE-ME/);
-    const config = loadConfig({ ...configMap.data, ...secret.stringData });
+    const config = loadConfig({ NODE_ENV: 'production', ...configMap.data, ...secret.stringData });
     expect(config).toMatchObject({ METRICS_PORT: 9464, WORKERS: 1, UPSTREAM_URL: 'http://content-api:4000' });
     // Each variable the ConfigMap sets is one the service reads.
     const known = [...configTable().matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
@@ -346,6 +346,14 @@ describe('the image', () => {
       expect(proof.stop.stdout).toMatch(/"msg":"stopped"\}\n$/);
       expect(proof.stop.stderr).toBe('');
     });
+
+    it('refuses to start without a content API, saying what to set: never the invented demo content by accident', async () => {
+      const alone = await runAlone(proof.image);
+      expect(alone.status).toBe(2);
+      expect(alone.stderr).toContain('UPSTREAM_URL: must be set with NODE_ENV=production');
+      expect(alone.stderr).toContain('CONTENT=demo');
+      expect(alone.stdout).toBe('');
+    }, 60_000);
 
     it('fails when the image cannot serve (so the check checks something)', async () => {
       const broken = await proveImage(undefined, { PORT: 'not-a-port' });

@@ -28,7 +28,15 @@ const schema = z.object({
   UPSTREAM_URL: z
     .url({ protocol: /^https?$/ })
     .optional()
-    .describe('the content API; unset starts the embedded content API on loopback'),
+    .describe(
+      'the content API; unset starts the embedded content API (invented demo content) on loopback, which with `NODE_ENV=production` needs `CONTENT=demo`',
+    ),
+  CONTENT: z
+    .enum(['demo'])
+    .optional()
+    .describe(
+      '`demo`: with no `UPSTREAM_URL`, serve the embedded demo content (invented hospitals and doctors) even with `NODE_ENV=production`, where the service otherwise refuses to start without `UPSTREAM_URL`; `npm start` sets it; an `UPSTREAM_URL` always wins',
+    ),
   PUBLIC_ORIGIN: z
     .url({ protocol: /^https?$/ })
     .optional()
@@ -201,10 +209,19 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Read the configuration; empty strings count as unset. */
+/**
+ * Read the configuration; empty strings count as unset. With `NODE_ENV=production` the content must
+ * be named: an UPSTREAM_URL, or the demo content asked for by name (CONTENT=demo), never the
+ * invented hospitals of the demo because a variable was mistyped or a secret missing.
+ */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(Object.keys(schema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
   const parsed = schema
+    .refine((c) => env.NODE_ENV !== 'production' || c.UPSTREAM_URL !== undefined || c.CONTENT === 'demo', {
+      path: ['UPSTREAM_URL'],
+      message:
+        "must be set with NODE_ENV=production: the content API's address (e.g. http://content-api:4000); to serve the invented demo content instead, set CONTENT=demo",
+    })
     .refine((c) => c.METRICS_PORT === undefined || c.METRICS_PORT !== c.PORT, {
       path: ['METRICS_PORT'],
       message: 'must differ from PORT: it is the internal listener',
