@@ -11,6 +11,7 @@ import { parsePartnerKeys } from './partner-key-settings.js';
 import { MEDIA_SETTINGS } from './media-settings.js';
 import { TRACING_SETTINGS } from './tracing-settings.js';
 import { RUM_SETTINGS } from './rum-settings.js';
+import { MEMORY_SETTINGS } from './memory-settings.js';
 import { commaList, int } from './setting-kinds.js';
 
 /** An address, or a CIDR range of them. */
@@ -55,8 +56,8 @@ const schema = z.object({
   UPSTREAM_BREAKER_THRESHOLD: int(1, 1_000).default(5).describe('consecutive upstream failures that open the circuit breaker'),
   UPSTREAM_BREAKER_COOLDOWN_MS: int(100, 600_000).default(5_000).describe('how long the open circuit keeps calls away before one probe'),
   CACHE_MAX_BYTES: int(1024 * 1024, 4 * 1024 * 1024 * 1024)
-    .default(64 * 1024 * 1024)
-    .describe('bound of the proxy cache, in bytes'),
+    .optional()
+    .describe('bound of the proxy cache, in bytes; unset: its share of the memory budget (`MEMORY_LIMIT_BYTES`), 1/16'),
   CACHE_MAX_AGE_MS: int(1, 86_400_000)
     .optional()
     .describe("overrides every path's freshness (each path has its own, see the OpenAPI document)"),
@@ -120,8 +121,8 @@ const schema = z.object({
       "page renders one client address runs at once (trusted proxies' clients each count as one): the rest wait their turn, so one client cannot make pages late for others; `0` turns the limit off",
     ),
   PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024)
-    .default(64 * 1024 * 1024)
-    .describe('bound of the rendered-page cache; `0` switches it off'),
+    .optional()
+    .describe('bound of the rendered-page cache; `0` switches it off; unset: its share of the memory budget (`MEMORY_LIMIT_BYTES`), 1/16'),
   TRUSTED_PROXIES: commaList()
     .refine((entries) => entries.every(addressOrRange), 'each entry must be an IP address or a CIDR range')
     .optional()
@@ -151,8 +152,10 @@ const schema = z.object({
     .optional()
     .describe('comma-separated addresses of the edges (Varnish) that purges are passed on to'),
   SHARE_CARD_CACHE_MAX_BYTES: int(1024 * 1024, 1024 * 1024 * 1024)
-    .default(32 * 1024 * 1024)
-    .describe("bound of the drawn share cards kept in memory (each page's og:image, about 60-100 KB each)"),
+    .optional()
+    .describe(
+      "bound of the drawn share cards kept in memory (each page's og:image, about 60-100 KB each); unset: its share of the memory budget (`MEMORY_LIMIT_BYTES`), 1/32",
+    ),
   INDEXNOW_KEY: z
     .string()
     .regex(/^[A-Za-z0-9-]{8,128}$/, 'must be 8 to 128 letters, digits or dashes (IndexNow)')
@@ -198,6 +201,7 @@ const schema = z.object({
     .describe(
       'when the search index is first built (it is then rebuilt every 10 minutes and changed by every purge): `start`, off the request path as the service starts; `first-use`, when first searched (that search waits for it): for a process that may never be searched',
     ),
+  ...MEMORY_SETTINGS,
   ...MEDIA_SETTINGS,
   ...TRACING_SETTINGS,
   ...RUM_SETTINGS,

@@ -41,8 +41,10 @@ export const MEDIA_SETTINGS = {
       'whether the phone-sized AVIF variants of the pictures a rendered page preloads are made in the background, while no visitor’s transform runs or waits (docs/decisions/039); `off`: made when first asked for',
     ),
   MEDIA_CACHE_MAX_BYTES: int(1024 * 1024, 16 * 1024 * 1024 * 1024)
-    .default(64 * 1024 * 1024)
-    .describe('bound of the in-memory media caches: three quarters for variants, a quarter for the originals they are made from'),
+    .optional()
+    .describe(
+      'bound of the in-memory media caches: three quarters for variants, a quarter for the originals they are made from; unset: its share of the memory budget (`MEMORY_LIMIT_BYTES`), 1/8',
+    ),
   MEDIA_CACHE_DIR: z
     .string()
     .min(1)
