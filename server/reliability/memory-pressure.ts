@@ -20,7 +20,7 @@ export interface ShrinkablePart {
   shrinkTo(bytes: number): void;
 }
 
-export interface ShedEvent {
+interface ShedEvent {
   rss: number;
   line: number;
   /** What the parts held before and after. */
@@ -39,7 +39,7 @@ export interface MemoryPressureOptions {
 }
 
 /** Near the limit: past this share of the slice, caches shrink and new transforms wait. */
-export const SHED_AT = 0.85;
+const SHED_AT = 0.85;
 const CHECK_MS = 1_000;
 
 export class MemoryPressure {
