@@ -1,8 +1,8 @@
 /**
  * Configuration from the environment, validated once at start: a bad value stops the service
  * with a message naming the variable. The schema is the one statement of every setting: its
- * keys are the variables' names, the Config type is derived from it, and the README's table is
- * made from it (`configTable`, checked by test/config.test.ts).
+ * keys are the variables' names, the Config type is derived from it, and the table in
+ * docs/configuration.md is made from it (`configTable`, checked by test/config.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -277,7 +277,7 @@ function partnerKeys(config: z.output<typeof schema>): { name: string; key: stri
   return all;
 }
 
-/** The README's configuration table, made from the schema: variable, default, meaning. */
+/** The configuration table of docs/configuration.md, made from the schema: variable, default, meaning. */
 export function configTable(): string {
   const rows = Object.entries(schema.shape).map(([name, field]) => {
     const fallback = field instanceof z.ZodDefault ? `\`${String(field.def.defaultValue)}\`` : 'unset';
