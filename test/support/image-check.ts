@@ -271,6 +271,8 @@ export async function startPair(image: string, env: Record<string, string> = {},
   await run('podman', [
     'run', '--detach', '--name', content, ...flags, ...hardened,
     '--publish', `127.0.0.1:${port}:3000`, '--publish', `127.0.0.1:${metricsPort}:9464`,
+    // On 4000, as the manifests run it: the image's PORT (3000) is the site's, in the network the two share.
+    '--env', 'PORT=4000',
     image, 'node', 'dist/server/demo-content-api.js',
   ]);
   try {

@@ -221,6 +221,16 @@ async function homePictures(pool: Pool): Promise<string[]> {
   return [...found];
 }
 
+/** The picture addresses the home page names for a desktop and a phone, as the load asks for them. */
+export async function homePictureAddresses(base: string): Promise<string[]> {
+  const pool = new Pool(base, { connections: 1 });
+  try {
+    return await homePictures(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
 function nextRequest(next: () => number, pictures: readonly string[]): Request {
   const roll = next() * 100;
   let sum = 0;
