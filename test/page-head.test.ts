@@ -31,6 +31,7 @@ import {
   type Expanded,
 } from './support/page-head.js';
 import { sample, sampleUrl } from './support/sample-urls.js';
+import { escapeHtml } from '../shared/escape-json.js';
 import { vocabulary } from './support/schema-org-context.js';
 import { startService, type RunningService } from './support/start-service.js';
 
@@ -186,8 +187,21 @@ describe('the head of every page', () => {
     expect(description(pages.get('knowledge')!)).toBe(ROUTE_DESCRIPTIONS.knowledge);
   });
 
-  it("the title stays the page's name; the item's own title goes to og:title", () => {
-    expect(pages.get('contentDetail')).toContain('<title>内容详情</title>');
+  it("a page about one item is titled by the item, then the page's name; og:title is the item's own", async () => {
+    const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+    expect(title(pages.get('contentDetail')!)).toBe(`${escapeHtml(sample.article.title)} - 内容详情`);
+    expect(title(pages.get('reportDetail')!)).toBe(`${escapeHtml(sample.news.title)} - 报道详情`);
+    expect(title(pages.get('expertDetail')!)).toBe(`${sample.expert.name} - 专家详情`);
+    expect(title(pages.get('contact')!)).toBe('联系我们');
+    // The treatments page names its treatment when opened with one; without, it is the list's page.
+    const treatment = demoContent.treatments[1]!.title;
+    const named = (
+      await request(svc.url)
+        .get(`/hzhf/tszl?id=5&name=特色治疗&title=${encodeURIComponent(treatment)}`)
+        .expect(200)
+    ).text;
+    expect(title(named)).toBe(`${escapeHtml(treatment)} - 特色治疗`);
+    expect(title(pages.get('treatments')!)).toBe('特色治疗');
     expect(meta(pages.get('contentDetail')!, 'og:title')).toBe(sample.article.title);
     expect(meta(pages.get('reportDetail')!, 'og:title')).toBe(sample.news.title);
     expect(meta(pages.get('expertDetail')!, 'og:title')).toContain(sample.expert.name);

@@ -1,7 +1,7 @@
 /**
  * How a page presents itself to search engines and when shared: its description (from its own
  * content where it shows one thing, else the route's own line), its share title (an item's own
- * title; the <title> stays the page's Chinese name, docs/product/routes.md), its Open Graph type
+ * title, which the <title> also puts before the page's name: docs/product/routes.md), its Open Graph type
  * and its share card.
  */
 import { ROUTE_DESCRIPTIONS } from '../../shared/site/route-descriptions.js';
