@@ -32,7 +32,7 @@ export const MEDIA_SETTINGS = {
   MEDIA_TRANSFORMS: int(1, 256)
     .optional()
     .describe(
-      'image transforms at once (a queue of sixteen per transform waits behind them, each up to 30 s; past the queue, 503 `busy`), and half as many analyses of new originals in a lane of their own; default: one per 256 MiB of the process's share of the memory budget, at most the number of cores (docs/operations/memory.md)',
+      'image transforms at once (a queue of sixteen per transform waits behind them, each up to 30 s; past the queue, 503 `busy`), and half as many analyses of new originals in a lane of their own; default: one per 256 MiB of the memory budget per process, at most the number of cores (docs/operations/memory.md)',
     ),
   MEDIA_MAKE_AHEAD: z
     .enum(['on', 'off'])
