@@ -168,6 +168,8 @@ export async function startService({ env: given = {}, nodeArgs = [], onLine, tim
   // 036), which the browser figures would otherwise count among a first view's bytes.
   const env = {
     WORKERS: '1',
+    // The embedded demo content unless a benchmark names an upstream (production asks for it by name).
+    CONTENT: 'demo',
     RATE_LIMIT_MISSES: '0',
     SHED_EVENT_LOOP_LAG_MS: '0',
     MAX_CONNECTIONS_PER_CLIENT: '100000',

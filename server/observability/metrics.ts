@@ -132,8 +132,14 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
     }),
     shed: labelledCounter({
       name: 'load_shed_total',
-      help: 'Requests refused (503) to keep the service answering, by reason: event_loop (busy), upstream_queue (too many content API calls waiting), render_lane (a client waited too long for its turn to render).',
+      help: 'Requests refused (503) to keep the service answering, by reason: event_loop (busy), upstream_queue (too many content API calls waiting), render_lane (a client waited too long for its turn to render), memory (a picture transform found no room under the memory limit in time).',
       labelNames: ['reason'],
+      registers,
+    }),
+    memoryShed: labelledCounter({
+      name: 'memory_shed_total',
+      help: 'Times the caches were halved (least recently used out) because the resident set was near the memory limit.',
+      labelNames: [],
       registers,
     }),
     forwardedUntrusted: labelledCounter({
