@@ -7,8 +7,7 @@ import { quantile } from './figures.js';
 import { startHelper, tempPath, type Helper } from './processes.js';
 
 /** What a desktop Chrome sends; pages are fetched with these headers. */
-export const CHROME_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+export const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 export const BROWSER_HEADERS = {
   'User-Agent': CHROME_UA,
   'Accept-Encoding': 'gzip, br',
@@ -38,8 +37,9 @@ export async function rawGet(url: string, headers: Record<string, string> = {}):
 const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 export interface StoredResponse {
-  status: number;
-  headers: Record<string, unknown>;
+  /** 200 when missing */
+  status?: number;
+  headers: IncomingHttpHeaders;
   /** base64 */
   body: string;
 }

@@ -93,7 +93,7 @@ export function selfTimeByArea(profile: CpuProfile) {
  * summarise the profile (top self-time functions and the share by package) as markdown.
  */
 export async function profileService(
-  load: (url: string) => Promise<unknown> | unknown,
+  load: (url: string) => unknown,
   { env = {}, limit = 12 }: { env?: Record<string, string>; limit?: number } = {},
 ): Promise<string> {
   const dir = join(ROOT, 'bench/.build/profiles');

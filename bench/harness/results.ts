@@ -6,7 +6,13 @@ export const RESULTS = `${ROOT}bench/RESULTS.md`;
 
 /** The command that is running, as written in RESULTS.md. */
 export function commandLine(): string {
-  return process.env.BENCH_COMMAND ?? `npm run bench -- ${process.argv[1]?.split('/').pop()?.replace(/\.[jt]s$/, '')}`;
+  return (
+    process.env.BENCH_COMMAND ??
+    `npm run bench -- ${process.argv[1]
+      ?.split('/')
+      .pop()
+      ?.replace(/\.[jt]s$/, '')}`
+  );
 }
 
 const PREAMBLE = `# Benchmark results
