@@ -96,7 +96,8 @@ function lineReader(file: string, onLine: (line: string) => void): () => void {
  * (read from the file every 200 ms and once more after exit); the file is deleted on stop.
  */
 export async function startNode(args: string[], options: NodeOptions = {}): Promise<NodeProcess> {
-  const { env = {}, ready, probe, timeoutMs = 15_000, onLine, nodeArgs = [] } = options;
+  // A minute to start: on the shared machine, busy with other work, the service has taken 14 s.
+  const { env = {}, ready, probe, timeoutMs = 60_000, onLine, nodeArgs = [] } = options;
   const file = tempPath(`${++logFiles}-${args[0]?.split('/').pop()}.log`);
   const fd = openSync(file, 'w');
   let child: ChildProcess;

@@ -11,7 +11,7 @@ interface CallFrame {
   lineNumber: number;
 }
 
-export interface CpuProfile {
+interface CpuProfile {
   nodes: { id: number; callFrame: CallFrame; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
@@ -26,7 +26,7 @@ function frames(profile: CpuProfile) {
  * Top self-time functions of a V8 .cpuprofile: [{ name, where, ms, share }], aggregated by
  * function and location, idle and GC included as V8 names them.
  */
-export function topSelfTime(profile: CpuProfile, limit = 15) {
+function topSelfTime(profile: CpuProfile, limit = 15) {
   const frameOf = frames(profile);
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -69,7 +69,7 @@ export function topSelfTime(profile: CpuProfile, limit = 15) {
 }
 
 /** Self time grouped by package (node_modules/<pkg>), the service's bundle, node internals… */
-export function selfTimeByArea(profile: CpuProfile) {
+function selfTimeByArea(profile: CpuProfile) {
   const frameOf = frames(profile);
   const area = new Map<string, number>();
   let total = 0;

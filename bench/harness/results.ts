@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { ROOT } from './processes.js';
 
-export const RESULTS = `${ROOT}bench/RESULTS.md`;
+const RESULTS = `${ROOT}bench/RESULTS.md`;
 
 /** The command that is running, as written in RESULTS.md. */
 export function commandLine(): string {

@@ -28,7 +28,7 @@ function toMs(value: string, unit: string): number {
 }
 
 /** Parse wrk's --latency output. */
-export function parseWrk(out: string): WrkFigures {
+function parseWrk(out: string): WrkFigures {
   // wrk reports a broken script and then runs without it: a benchmark must not measure that.
   const scriptError = /^\S+\.lua: .*$/m.exec(out);
   if (scriptError) throw new Error(`wrk script error: ${scriptError[0]}`);
