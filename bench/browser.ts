@@ -10,6 +10,7 @@ import { launchOwnChromium } from '../test/support/launch-chromium.js';
 import { isMain } from './harness/args.js';
 import { fmt, median, stamp, table } from './harness/figures.js';
 import { CHROME_UA, rawGet } from './harness/http.js';
+import { keepNamesInPages } from './harness/pages-in-chromium.js';
 import { ensureBuild, startHelper, tempPath, type Helper } from './harness/processes.js';
 import { commandLine, writeSection } from './harness/results.js';
 import { startService } from './harness/service.js';
@@ -127,6 +128,7 @@ async function loadOnce(browser: Browser, url: string, form: Form, options: { bl
 }
 
 async function measure(context: BrowserContext, url: string, form: Form, { blockScripts = false } = {}) {
+  await keepNamesInPages(context);
   await context.addInitScript(() => {
     window.__longTasks = [];
     try {

@@ -14,6 +14,7 @@ import { loadPictures, upscaledIn, variantsChosen } from '../test/support/page-c
 import { benchArgs, isMain } from './harness/args.js';
 import { fmt, stamp, table } from './harness/figures.js';
 import { CHROME_UA } from './harness/http.js';
+import { keepNamesInPages } from './harness/pages-in-chromium.js';
 import { commandLine, writeSection } from './harness/results.js';
 
 const WIDTHS = [
@@ -32,6 +33,7 @@ type Row = { width: number; sums: { kb: number; upscaled: number }[] };
 
 async function load(browser: Browser, url: string, viewport: Viewport) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, userAgent: CHROME_UA });
+  await keepNamesInPages(context);
   try {
     const page = await context.newPage();
     const cdp: CDPSession = await context.newCDPSession(page);

@@ -176,9 +176,9 @@ export interface Helper extends NodeProcess {
 }
 
 /**
- * Start one of the bench's own node:http servers; it prints `ready <port>` once listening. A
- * TypeScript one that imports only node's modules runs as node runs it, with its types stripped:
- * no loader in a baseline's process.
+ * Start one of the bench's own node:http servers; it prints `ready <port>` once listening. One in
+ * TypeScript imports packages and Node's modules only, no TypeScript of the project: Node runs it
+ * with its types stripped, and no loader sits in a baseline's process.
  */
 export async function startHelper(script: string, args: (string | number)[] = [], env: Record<string, string> = {}): Promise<Helper> {
   const name = script.split('/').pop();
