@@ -1,24 +1,16 @@
 // A cold miss: every request through the service is a distinct cache key, fetched from an
-// upstream that answers after a fixed 20 ms (bench/slow-upstream.js). The same key pattern is
+// upstream that answers after a fixed 20 ms (bench/slow-upstream.ts). The same key pattern is
 // requested from the slow upstream directly, in the same run; the difference is what the
 // service adds to a miss. Client: undici pools with keep-alive, 10 requests in flight.
 import { writeFileSync } from 'node:fs';
 import { Pool } from 'undici';
-import {
-  commandLine,
-  ensureBuild,
-  fmt,
-  isMain,
-  profileService,
-  quantile,
-  rawGet,
-  stamp,
-  startHelper,
-  startService,
-  table,
-  measureSection,
-  tempPath,
-} from './lib.js';
+import { isMain } from './harness/args.js';
+import { fmt, quantile, stamp, table } from './harness/figures.js';
+import { rawGet } from './harness/http.js';
+import { ensureBuild, startHelper, tempPath } from './harness/processes.js';
+import { profileService } from './harness/profile.js';
+import { commandLine, measureSection } from './harness/results.js';
+import { startService } from './harness/service.js';
 
 const DELAY_MS = 20;
 /** Two loads: one request at a time (the added latency alone), and 10 in flight (with queueing). */
@@ -29,13 +21,13 @@ const LOADS = [
 const IN_FLIGHT = 10;
 const ROUNDS = 2;
 const TARGET_MS = 2;
-const signed = (n) => `${n >= 0 ? '+' : ''}${fmt(n, 2)}`;
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${fmt(n, 2)}`;
 
 /** One real answer of the content API for /api/news, from the embedded API of a service. */
 async function realNewsAnswer() {
   const service = await startService();
   try {
-    const answer = await rawGet(`${service.embeddedUrl}/api/news?page=1&pageSize=9`, { 'accept-encoding': 'identity' });
+    const answer = await rawGet(`${service.embeddedUrl ?? ''}/api/news?page=1&pageSize=9`, { 'accept-encoding': 'identity' });
     if (answer.status !== 200) throw new Error(`embedded API answered ${answer.status}`);
     return answer.body;
   } finally {
@@ -47,9 +39,15 @@ async function realNewsAnswer() {
  * `count` GETs of `pathFor(i)` with `inFlight` at a time over one keep-alive pool: latencies
  * in ms, statuses, and how many answers were not cache misses (X-Cache other than MISS).
  */
-export async function run(pool, count, pathFor, headers = {}, inFlight = IN_FLIGHT) {
-  const latencies = [];
-  const statuses = {};
+export async function run(
+  pool: Pool,
+  count: number,
+  pathFor: (i: number) => string,
+  headers: Record<string, string> = {},
+  inFlight = IN_FLIGHT,
+) {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
   let notMiss = 0;
   let next = 0;
   const worker = async () => {
@@ -73,23 +71,23 @@ export async function benchColdMiss() {
   const body = await realNewsAnswer();
   const file = tempPath('cold-miss.json');
   writeFileSync(file, JSON.stringify({ '/api/news': body.toString('base64') }));
-  const upstream = await startHelper('bench/slow-upstream.js', [file, DELAY_MS, 0]);
+  const upstream = await startHelper('bench/slow-upstream.ts', [file, DELAY_MS, 0]);
   try {
     const env = { UPSTREAM_URL: upstream.url };
     const service = await startService({ env });
-    const bare = await startHelper('bench/bare-proxy.js', [upstream.url, 0]);
+    const bare = await startHelper('bench/bare-proxy.ts', [upstream.url, 0]);
     const pools = {
       service: new Pool(service.url, { connections: IN_FLIGHT, pipelining: 1 }),
       bare: new Pool(bare.url, { connections: IN_FLIGHT, pipelining: 1 }),
       direct: new Pool(upstream.url, { connections: IN_FLIGHT, pipelining: 1 }),
     };
-    const variants = {
+    const variants: Record<string, { pool: keyof typeof pools; headers: Record<string, string> }> = {
       'service, no Accept-Encoding': { pool: 'service', headers: {} },
       'service, Accept-Encoding: gzip, br': { pool: 'service', headers: { 'accept-encoding': 'gzip, br' } },
       'bare proxy (node:http + undici, nothing else)': { pool: 'bare', headers: {} },
       'upstream directly': { pool: 'direct', headers: {} },
     };
-    const all = {};
+    const all: Record<string, Awaited<ReturnType<typeof run>>> = {};
     for (const load of LOADS)
       for (const name of Object.keys(variants)) all[`${name}|${load.inFlight}`] = { latencies: [], statuses: {}, notMiss: 0 };
     try {
@@ -110,7 +108,7 @@ export async function benchColdMiss() {
               v.headers,
               load.inFlight,
             );
-            const acc = all[`${name}|${load.inFlight}`];
+            const acc = all[`${name}|${load.inFlight}`]!;
             acc.latencies.push(...res.latencies);
             acc.notMiss += res.notMiss;
             for (const [st, n] of Object.entries(res.statuses)) acc.statuses[st] = (acc.statuses[st] ?? 0) + n;
@@ -125,12 +123,12 @@ export async function benchColdMiss() {
     const stats = Object.fromEntries(
       Object.entries(all).map(([key, a]) => [key, { ...a, p50: quantile(a.latencies, 0.5), p99: quantile(a.latencies, 0.99) }]),
     );
-    const rows = [];
-    const added = [];
+    const rows: string[][] = [];
+    const added: [string, number, number][] = [];
     for (const load of LOADS) {
-      const direct = stats[`upstream directly|${load.inFlight}`];
+      const direct = stats[`upstream directly|${load.inFlight}`]!;
       for (const name of Object.keys(variants)) {
-        const st = stats[`${name}|${load.inFlight}`];
+        const st = stats[`${name}|${load.inFlight}`]!;
         const isService = name.startsWith('service');
         const isProxy = isService || name.startsWith('bare');
         if (isService) added.push([`${name}, ${load.inFlight} in flight`, st.p50 - direct.p50, load.inFlight]);
@@ -156,7 +154,7 @@ export async function benchColdMiss() {
     const markdown = `## Cold miss through the service vs the slow upstream directly
 
 Command: \`${commandLine()}\` (${stamp()}).
-An upstream that answers after a fixed ${DELAY_MS} ms (\`bench/slow-upstream.js\`, serving one real \`/api/news\` answer of
+An upstream that answers after a fixed ${DELAY_MS} ms (\`bench/slow-upstream.ts\`, serving one real \`/api/news\` answer of
 the embedded content API, ${body.length} B, for any query); the service started with \`UPSTREAM_URL\` pointing at it.
 Every request through the service is a distinct cache key (\`/api/news?page=N&pageSize=S\`, a new S per load, round and
 variant), so each is a miss (answers whose \`X-Cache\` was not MISS are counted). The same key pattern goes to the
@@ -181,7 +179,7 @@ async function profileColdMiss() {
   const body = await realNewsAnswer();
   const file = tempPath('cold-miss.json');
   writeFileSync(file, JSON.stringify({ '/api/news': body.toString('base64') }));
-  const upstream = await startHelper('bench/slow-upstream.js', [file, DELAY_MS, 0]);
+  const upstream = await startHelper('bench/slow-upstream.ts', [file, DELAY_MS, 0]);
   try {
     const summary = await profileService(
       async (url) => {

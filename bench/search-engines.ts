@@ -3,13 +3,13 @@
 // digits, pinyin), in one process each time. Measured: the time to index them, the heap they
 // hold, and the time of each query (p50, p95). A one-off comparison, not part of `npm run bench`:
 //
-//   npm install --no-save @orama/orama flexsearch && npx tsx bench/search-engines.js
+//   npm install --no-save @orama/orama flexsearch && npm run bench -- search-engines
 //
-// (tsx, because the terms are the service's TypeScript.) Each engine runs in a child process of
+// Each engine runs in a child process of
 // its own, so that one's garbage does not weigh on another's figures.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { quantile } from './lib.js';
+import { quantile } from './harness/figures.js';
 
 const ENGINES = ['minisearch', '@orama/orama', 'flexsearch'];
 const COUNT = 60_000;
@@ -31,8 +31,9 @@ const TOPICS = [
 const EVENTS = ['义诊活动', '学术讲座', '新技术培训', '病例讨论会', '科普进社区', '专家门诊开诊', '临床研究启动', '手术直播教学'];
 const QUERIES = [...TOPICS, ...CITIES.map((c) => `${c} 医院`), '飞秒', '悉尼', '手术', '白内障 讲座', '第 123456 号'];
 
+const pick = (list: readonly string[], n: number) => list[n % list.length] ?? '';
+
 function documents() {
-  const pick = (list, n) => list[n % list.length];
   return Array.from({ length: COUNT }, (_, i) => ({
     key: `content:${100_000 + i}`,
     title: `${pick(CITIES, i)}明瞳眼科${pick(TOPICS, i * 7 + 3)}${pick(EVENTS, i * 3 + 1)}第 ${100_000 + i} 号`,
@@ -41,29 +42,47 @@ function documents() {
 }
 
 /** One engine: index the documents, then the queries; figures on stdout as JSON. */
-async function measure(engine) {
-  const { textTerms, queryTerms } = await import('../server/search/terms.ts');
+async function measure(engine: string) {
+  const { textTerms, queryTerms } = await import('../server/search/terms.js');
   const docs = documents();
   const heapBefore = (globalThis.gc?.(), process.memoryUsage().heapUsed);
   const started = performance.now();
-  let search;
+  let search: (terms: string[]) => unknown;
   if (engine === 'minisearch') {
     const { default: MiniSearch } = await import('minisearch');
-    const mini = new MiniSearch({ idField: 'key', fields: ['title', 'summary'], tokenize: textTerms, processTerm: (t) => t });
+    const mini = new MiniSearch({ idField: 'key', fields: ['title', 'summary'], tokenize: textTerms, processTerm: (t: string) => t });
     mini.addAll(docs);
     search = (terms) =>
-      mini.search(terms.join(' '), { tokenize: (s) => s.split(' '), processTerm: (t) => t, combineWith: 'AND', boost: { title: 5 } });
+      mini.search(terms.join(' '), {
+        tokenize: (s: string) => s.split(' '),
+        processTerm: (t: string) => t,
+        combineWith: 'AND',
+        boost: { title: 5 },
+      });
   } else if (engine === '@orama/orama') {
-    const { create, insertMultiple, search: find } = await import(engine);
+    // Installed for this comparison only (see above): typed here as far as it is used.
+    const {
+      create,
+      insertMultiple,
+      search: find,
+    } = (await import(engine)) as {
+      create: (options: object) => unknown;
+      insertMultiple: (db: unknown, docs: object[], batch: number) => Promise<unknown>;
+      search: (db: unknown, query: object) => unknown;
+    };
     const db = create({
       schema: { key: 'string', title: 'string', summary: 'string' },
-      components: { tokenizer: { language: 'chinese', normalizationCache: new Map(), tokenize: (text) => (text ? textTerms(text) : []) } },
+      components: {
+        tokenizer: { language: 'chinese', normalizationCache: new Map(), tokenize: (text: string) => (text ? textTerms(text) : []) },
+      },
     });
     await insertMultiple(db, docs, 1_000);
     search = (terms) =>
       find(db, { term: terms.join(' '), properties: ['title', 'summary'], boost: { title: 5 }, threshold: 0, limit: 500 });
   } else {
-    const { Document } = await import(engine);
+    const { Document } = (await import(engine)) as {
+      Document: new (options: object) => { add(doc: object): void; search(query: string, options: object): unknown };
+    };
     const index = new Document({ document: { id: 'key', index: ['title', 'summary'] }, encode: textTerms });
     for (const doc of docs) index.add(doc);
     search = (terms) => index.search(terms.join(' '), { limit: 500 });
@@ -71,12 +90,12 @@ async function measure(engine) {
   const buildMs = performance.now() - started;
   globalThis.gc?.();
   const heapMiB = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-  const times = [];
+  const times: number[] = [];
   let found = 0;
   for (let round = 0; round < 5; round++) {
     for (const q of QUERIES) {
       const t = performance.now();
-      const result = await search(queryTerms(q));
+      const result = (await search(queryTerms(q))) as unknown[] | { count?: number; hits?: unknown[] };
       times.push(performance.now() - t);
       if (round === 0) found += Array.isArray(result) ? result.length : (result.count ?? result.hits?.length ?? 0);
     }
@@ -87,20 +106,21 @@ async function measure(engine) {
 if (process.argv[2]) {
   process.stdout.write(JSON.stringify(await measure(process.argv[2])));
 } else {
-  const rows = ENGINES.map((engine) => {
+  type Figures = Awaited<ReturnType<typeof measure>>;
+  const rows = ENGINES.map((engine): Figures | { engine: string; error: string } => {
     try {
       const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), engine], {
         encoding: 'utf8',
       });
-      return JSON.parse(out);
+      return JSON.parse(out) as Figures;
     } catch (error) {
-      return { engine, error: String(error).split('\n')[0] };
+      return { engine, error: String(error).split('\n')[0] ?? '' };
     }
   });
   console.log('| engine | index 60,000 items | heap held | query p50 | query p95 | results over the queries |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) {
-    if (r.error) console.log(`| ${r.engine} | ${r.error} |`);
+    if ('error' in r) console.log(`| ${r.engine} | ${r.error} |`);
     else
       console.log(
         `| ${r.engine} | ${(r.buildMs / 1000).toFixed(1)} s | ${r.heapMiB.toFixed(0)} MiB | ${r.p50.toFixed(2)} ms | ${r.p95.toFixed(2)} ms | ${r.found} |`,

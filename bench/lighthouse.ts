@@ -1,4 +1,4 @@
-// `node bench/lighthouse.js [baseUrl] [--pages=/,/jtjj/qywh] [--form=mobile|desktop] [--runs=N] [--warm] [--retries=N] [--out=FILE]`
+// `npm run bench -- lighthouse [baseUrl] [--pages=/,/jtjj/qywh] [--form=mobile|desktop] [--runs=N] [--warm] [--retries=N] [--out=FILE]`
 //
 // Runs Lighthouse (performance, accessibility, best practices, SEO) against every route of
 // shared/site/route-table.ts, with the default mobile config and the desktop config, one run at a time,
@@ -22,20 +22,21 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import lighthouse from 'lighthouse';
+import lighthouse, { type Flags, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
-import { BASE_FLAGS } from '../test/support/chromium-flags.ts';
-import { readArgs } from './lib.js';
+import { BASE_FLAGS } from '../test/support/chromium-flags.js';
+import { CHROMIUM_PATH } from '../test/support/launch-chromium.js';
+import { benchArgs } from './harness/args.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PORT = 3950;
 const RUN_TIMEOUT_MS = 120_000; // one Lighthouse run
 const TOTAL_TIMEOUT_MS = 60 * 60_000; // the whole script
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
-const SHORT = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'bp', seo: 'seo' };
+const SHORT: Record<string, string> = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'bp', seo: 'seo' };
 /** Detail routes need an id from the embedded demo content. */
-const QUERY = {
+const QUERY: Record<string, string> = {
   '/hzhf/kpzsDetail': '?id=101',
   '/gnyy/detail': '?id=201',
   '/zjxz/detail': '?id=1',
@@ -43,34 +44,34 @@ const QUERY = {
 };
 
 // ---- arguments ----------------------------------------------------------------------------
-const { values: options, positionals } = readArgs({
+const args = process.argv.slice(2);
+const { values: options, positionals } = benchArgs({
   pages: { type: 'string' },
-  form: { type: 'string', default: 'mobile,desktop' },
-  runs: { type: 'string', default: '1' },
-  warm: { type: 'boolean', default: false },
-  retries: { type: 'string', default: '2' },
-  out: { type: 'string', default: join(ROOT, 'bench/LIGHTHOUSE.md') },
-  reports: { type: 'string', default: join(ROOT, '.lighthouse/reports') },
+  form: { type: 'string' },
+  runs: { type: 'string' },
+  warm: { type: 'boolean' },
+  retries: { type: 'string' },
+  out: { type: 'string' },
+  reports: { type: 'string' },
 });
 const givenBase = positionals[0];
-const retries = Number(options.retries);
-const runsWanted = Number(options.runs);
-const warm = options.warm;
-const forms = options.form.split(',');
-const outFile = options.out;
-const reportDir = options.reports;
+const retries = Number(options.retries ?? 2);
+const runsWanted = Number(options.runs ?? 1);
+const warm = options.warm ?? false;
+const forms = (options.form ?? 'mobile,desktop').split(',');
+const outFile = options.out ?? join(ROOT, 'bench/LIGHTHOUSE.md');
+const reportDir = options.reports ?? join(ROOT, '.lighthouse/reports');
 mkdirSync(reportDir, { recursive: true });
 
 /** The 20 paths, read from the route table so the list never drifts from the site. */
 function routePaths() {
   const src = readFileSync(join(ROOT, 'shared/site/route-table.ts'), 'utf8');
-  return [...src.matchAll(/\{\s*path:\s*'([^']+)'/g)].map((m) => m[1]);
+  return [...src.matchAll(/\{\s*path:\s*'([^']+)'/g)].map((m) => m[1] ?? '');
 }
-let paths = routePaths();
-if (options.pages) paths = options.pages.split(',');
+const paths = options.pages?.split(',') ?? routePaths();
 if (paths.length === 0) throw new Error('no routes found in shared/site/route-table.ts');
 
-function assertLoopback(url) {
+function assertLoopback(url: string) {
   const host = new URL(url).hostname;
   if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host) && !host.startsWith('127.')) {
     throw new Error(`refusing ${url}: this script only targets loopback addresses`);
@@ -86,7 +87,7 @@ const BUILD_DIR = join(ROOT, '.lighthouse/dist');
 async function startService() {
   console.log(`building into ${BUILD_DIR}…`);
   const vite = join(ROOT, 'node_modules/vite/bin/vite.js');
-  const build = (extra) =>
+  const build = (extra: string[]) =>
     execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn', ...extra], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -116,9 +117,9 @@ async function startService() {
     await new Promise((r) => setTimeout(r, 200));
   }
   const stop = () =>
-    new Promise((resolve) => {
+    new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
-      child.once('exit', resolve);
+      child.once('exit', () => resolve());
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
     });
@@ -127,43 +128,61 @@ async function startService() {
 
 // ---- one Lighthouse run -------------------------------------------------------------------
 /** The Chrome of the run in progress, so that a stop at any moment can end it too. */
-let currentChrome;
+let currentChrome: chromeLauncher.LaunchedChrome | undefined;
 
-async function runOnce(url, form) {
+async function runOnce(url: string, form: string): Promise<Result> {
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromePath: process.env.CHROME_PATH ?? CHROMIUM_PATH,
     chromeFlags: BASE_FLAGS,
     logLevel: 'silent',
   });
   currentChrome = chrome;
-  let timer;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    const flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, maxWaitForLoad: 45_000 };
+    const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, maxWaitForLoad: 45_000 };
     const config = form === 'desktop' ? desktopConfig : undefined;
-    const timeout = new Promise((_, reject) => {
+    const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`Lighthouse run timed out after ${RUN_TIMEOUT_MS} ms`)), RUN_TIMEOUT_MS);
     });
     const result = await Promise.race([lighthouse(url, flags, config), timeout]);
+    if (!result) throw new Error('Lighthouse returned no result');
     return result.lhr;
   } finally {
     clearTimeout(timer);
     currentChrome = undefined;
-    await chrome.kill();
+    chrome.kill();
   }
 }
 
 /** Audits of the four categories that do not pass (informative and not-applicable ones excluded). */
-function failingAudits(lhr) {
-  const out = [];
+interface Failing {
+  category: string | undefined;
+  id: string;
+  score: number;
+  weight: number;
+  diagnostic: boolean;
+  display: string;
+  where: string;
+}
+
+/** What a row of an audit's details may name. */
+type Item = { node?: { selector?: string }; url?: string; source?: { url?: string }; resourceType?: string; transferSize?: number };
+
+const itemsOf = (audit: Result['audits'][string] | undefined): Item[] => {
+  const details = audit?.details as { items?: unknown } | undefined;
+  return Array.isArray(details?.items) ? (details.items as Item[]) : [];
+};
+
+function failingAudits(lhr: Result) {
+  const out: Failing[] = [];
   for (const id of CATEGORIES) {
-    for (const ref of lhr.categories[id].auditRefs) {
+    for (const ref of lhr.categories[id]?.auditRefs ?? []) {
       const audit = lhr.audits[ref.id];
       if (!audit || audit.score === null || audit.score === undefined) continue;
       if (['informative', 'notApplicable', 'manual', 'error'].includes(audit.scoreDisplayMode)) continue;
       // Metric audits with a near-perfect score are not failures (the category is still 100).
       if (ref.group === 'metrics' ? audit.score >= 0.9 : audit.score >= 1) continue;
-      const items = Array.isArray(audit.details?.items) ? audit.details.items : [];
-      const where = items
+      const where = itemsOf(audit)
         .slice(0, 3)
         .map((it) => it?.node?.selector ?? it?.url ?? it?.source?.url ?? '')
         .filter(Boolean)
@@ -187,18 +206,24 @@ function failingAudits(lhr) {
  * Image bytes the page loaded during the run, in KB: Lighthouse does not scroll, so these are the
  * first screen's pictures (lazy ones below it are not asked for).
  */
-function imageKilobytes(lhr) {
-  const items = lhr.audits['network-requests']?.details?.items ?? [];
+function imageKilobytes(lhr: Result) {
+  const items = itemsOf(lhr.audits['network-requests']);
   const bytes = items.filter((it) => it.resourceType === 'Image').reduce((n, it) => n + (it.transferSize ?? 0), 0);
   return `${Math.round(bytes / 1024)} KB`;
 }
 
-const score = (lhr, id) => (lhr.categories[id].score === null ? NaN : Math.round(lhr.categories[id].score * 100));
+const score = (lhr: Result, id: string) => {
+  const value = lhr.categories[id]?.score;
+  return value === null || value === undefined ? NaN : Math.round(value * 100);
+};
 
-async function runPage(url, form) {
-  const runs = [];
-  let lhr;
-  if (warm) await runOnce(url, form).catch((error) => console.log(`          warm-up run failed: ${error?.message ?? error}`));
+type Run = { lhr: Result; scores: number[] } | { error: string; lhr?: undefined };
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function runPage(url: string, form: string) {
+  const runs: Run[] = [];
+  let lhr: Result;
+  if (warm) await runOnce(url, form).catch((error: unknown) => console.log(`          warm-up run failed: ${message(error)}`));
   // A run that failed measured nothing (Lighthouse's NO_NAVSTART: its trace lacks the navigation's
   // start): it stays listed, and up to `retries` of them are made again.
   let remade = 0;
@@ -206,7 +231,7 @@ async function runPage(url, form) {
     try {
       lhr = await runOnce(url, form);
     } catch (error) {
-      runs.push({ error: String(error?.message ?? error) });
+      runs.push({ error: message(error) });
       if (remade < retries) remade++;
       continue;
     }
@@ -219,10 +244,10 @@ async function runPage(url, form) {
     // Only performance is noisy; anything else below 100 is deterministic and not retried.
     if (runs.filter((r) => r.lhr).length >= runsWanted && score(lhr, 'performance') === 100) break;
   }
-  const ok = runs.filter((r) => r.lhr);
-  if (ok.length === 0) return { url, form, error: runs.map((r) => r.error).join('; ') };
+  const ok = runs.filter((r) => r.lhr !== undefined);
+  if (ok.length === 0) return { url, form, error: runs.map((r) => ('error' in r ? r.error : '')).join('; ') };
   // The run reported is the one with the best performance; all performance scores are listed.
-  const best = ok.reduce((a, b) => (b.scores[0] > a.scores[0] ? b : a));
+  const best = ok.reduce((a, b) => ((b.scores[0] ?? NaN) > (a.scores[0] ?? NaN) ? b : a));
   const name = `${form}${new URL(url).pathname.replaceAll('/', '_')}.json`;
   writeFileSync(join(reportDir, name), JSON.stringify(best.lhr));
   return {
@@ -232,11 +257,12 @@ async function runPage(url, form) {
     chrome: best.lhr.environment?.hostUserAgent?.match(/Chrome\/[\d.]+/)?.[0],
     scores: best.scores,
     // A run that failed is listed too, so that "three runs" counts every run made.
-    perfRuns: runs.map((r) => (r.lhr ? r.scores[0] : 'error')),
-    runErrors: runs.filter((r) => r.error).map((r) => r.error),
+    perfRuns: runs.map((r) => (r.lhr ? (r.scores[0] ?? NaN) : 'error')),
+    runErrors: runs.flatMap((r) => ('error' in r ? [r.error] : [])),
     failing: failingAudits(best.lhr),
     // Failing audits of the other runs too, so a noisy dip is still explained.
     otherFailing: ok.filter((r) => r !== best).flatMap((r) => failingAudits(r.lhr)),
+    error: undefined,
     metrics: {
       fcp: best.lhr.audits['first-contentful-paint']?.displayValue,
       lcp: best.lhr.audits['largest-contentful-paint']?.displayValue,
@@ -248,9 +274,9 @@ async function runPage(url, form) {
 }
 
 // ---- main ---------------------------------------------------------------------------------
-let service;
+let service: Awaited<ReturnType<typeof startService>> | undefined;
 /** Ends what this script started (the Chrome of the current run, the service), then exits. */
-async function abort(code) {
+async function abort(code: number) {
   try {
     currentChrome?.kill();
   } catch {
@@ -270,7 +296,8 @@ if (base) assertLoopback(base);
 process.on('SIGINT', () => void abort(130));
 process.on('SIGTERM', () => void abort(143));
 
-const results = [];
+type PageResult = Awaited<ReturnType<typeof runPage>>;
+const results: PageResult[] = [];
 const startedAt = new Date();
 try {
   if (!base) {
@@ -282,9 +309,10 @@ try {
       const url = `${base}${path}${path.includes('?') ? '' : (QUERY[path] ?? '')}`;
       const r = await runPage(url, form);
       results.push(r);
-      const line = r.error
-        ? `ERROR ${r.error}`
-        : `${r.scores.join(' / ')}${r.perfRuns.length > 1 ? `  (perf runs: ${r.perfRuns.join(', ')})` : ''}  LCP ${r.metrics.lcp} CLS ${r.metrics.cls} TBT ${r.metrics.tbt} images ${r.metrics.images}`;
+      const line =
+        r.error !== undefined
+          ? `ERROR ${r.error}`
+          : `${r.scores.join(' / ')}${r.perfRuns.length > 1 ? `  (perf runs: ${r.perfRuns.join(', ')})` : ''}  LCP ${r.metrics.lcp} CLS ${r.metrics.cls} TBT ${r.metrics.tbt} images ${r.metrics.images}`;
       console.log(`${form.padEnd(7)} ${path.padEnd(20)} ${line.replace(/^(\d+ \/ \d+ \/ \d+ \/ \d+)/, '$1 ')}`);
       for (const e of r.runErrors ?? []) console.log(`          run failed: ${e}`);
       for (const f of (r.failing ?? []).filter((f) => !f.diagnostic))
@@ -298,15 +326,20 @@ try {
 }
 
 // ---- the report ---------------------------------------------------------------------------
-const cell = (r, i) => (r.error ? 'error' : String(r.scores[i]));
-const lines = [];
+const cell = (r: PageResult, i: number) => (r.error !== undefined ? 'error' : String(r.scores[i]));
+const lines: string[] = [];
 lines.push('# Lighthouse scores');
 lines.push('');
-lines.push(`Command: \`${['node bench/lighthouse.js', ...process.argv.slice(2)].join(' ')}\``);
+lines.push(
+  `Command: \`npm run bench -- lighthouse${givenBase ? ` ${givenBase}` : ''}${args
+    .filter((a) => a.startsWith('--'))
+    .map((a) => ` ${a}`)
+    .join('')}\``,
+);
 lines.push(`Date: ${startedAt.toISOString()}`);
 lines.push('');
 lines.push(
-  `Lighthouse ${results.find((r) => !r.error)?.version ?? '?'}, Debian Chromium headless (${results.find((r) => !r.error)?.chrome ?? '?'}), default simulated throttling; ` +
+  `Lighthouse ${results.find((r) => r.error === undefined)?.version ?? '?'}, Debian Chromium headless (${results.find((r) => r.error === undefined)?.chrome ?? '?'}), default simulated throttling; ` +
     `mobile = default config, desktop = \`lighthouse/core/config/desktop-config.js\`. The service is the production ` +
     'build with the embedded demo content on 127.0.0.1. ' +
     (warm ? 'Each page and form was loaded once by Lighthouse before its runs, not counted (its pictures made). ' : '') +
@@ -320,7 +353,7 @@ lines.push('| page | form | performance | accessibility | best practices | SEO |
 lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const path = new URL(r.url).pathname + new URL(r.url).search;
-  if (r.error) {
+  if (r.error !== undefined) {
     lines.push(`| ${path} | ${r.form} | error | error | error | error | | | | | | |`);
     continue;
   }
@@ -329,8 +362,8 @@ for (const r of results) {
   );
 }
 lines.push('');
-const everyRun = results.flatMap((r) => r.perfRuns ?? ['error']);
-const measuredRuns = (r) => r.perfRuns?.filter((s) => s !== 'error') ?? [];
+const everyRun = results.flatMap((r): (number | 'error')[] => (r.error === undefined ? r.perfRuns : ['error']));
+const measuredRuns = (r: PageResult) => (r.error === undefined ? r.perfRuns.filter((s) => s !== 'error') : []);
 const measured = results.flatMap(measuredRuns);
 lines.push(
   `Performance, every run counted: ${measured.filter((s) => s === 100).length} of ${measured.length} runs that measured a page scored 100 ` +
@@ -340,8 +373,10 @@ lines.push(
 lines.push('');
 lines.push('## Failing audits');
 lines.push('');
-const failures = results.filter((r) => r.error || r.runErrors.length > 0 || r.failing.length > 0 || r.otherFailing.length > 0);
-if (results.every((r) => !r.error && r.scores.every((s) => s === 100))) {
+const failures = results.filter(
+  (r) => r.error !== undefined || r.runErrors.length > 0 || r.failing.length > 0 || r.otherFailing.length > 0,
+);
+if (results.every((r) => r.error === undefined && r.scores.every((s) => s === 100))) {
   lines.push('Every page run here scores 100 in the four categories on every form factor run.');
   lines.push('');
 }
@@ -351,7 +386,7 @@ lines.push(
 lines.push('');
 for (const r of failures) {
   const path = new URL(r.url).pathname + new URL(r.url).search;
-  if (r.error) {
+  if (r.error !== undefined) {
     lines.push(`- ${path} (${r.form}): run failed: ${r.error}`);
     continue;
   }
@@ -388,5 +423,5 @@ const md = lines.join('\n');
 writeFileSync(outFile, md);
 console.log(`\n${md}`);
 console.log(`\nwrote ${outFile} (full JSON reports of each best run in ${reportDir})`);
-const allPerfect = results.every((r) => !r.error && r.scores.every((s) => s === 100));
+const allPerfect = results.every((r) => r.error === undefined && r.scores.every((s) => s === 100));
 process.exit(allPerfect ? 0 : 1);

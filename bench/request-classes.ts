@@ -1,4 +1,4 @@
-// Request classes (`node bench/request-classes.js`, about eight minutes): what each kind of request
+// Request classes (`npm run bench -- request-classes`, about eight minutes): what each kind of request
 // one client can send costs the service, with the limits as shipped, as a ratio of the cached
 // home page measured just before it in the same run; then whether a visitor at another address
 // keeps its speed while one address floods the service within its connection cap
@@ -6,31 +6,20 @@
 // here is stopped here.
 import { writeFileSync } from 'node:fs';
 import { request } from 'undici';
-import {
-  BROWSER_HEADERS,
-  commandLine,
-  compare,
-  ensureBuild,
-  ensureWrk,
-  fmt,
-  isMain,
-  median,
-  stamp,
-  startService,
-  table,
-  tempPath,
-  visitor,
-  writeSection,
-  wrk,
-  wrkAsync,
-} from './lib.js';
+import { isMain } from './harness/args.js';
+import { fmt, median, stamp, table } from './harness/figures.js';
+import { BROWSER_HEADERS, visitor, type Visits } from './harness/http.js';
+import { ensureBuild, ensureWrk, tempPath } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { startService } from './harness/service.js';
+import { compare, wrk, wrkAsync, type Compared, type WrkFigures } from './harness/wrk.js';
 
 /** Asks for each path once (what a class needs made first), each on a connection of its own. */
-async function warm(base, paths, headers = BROWSER_HEADERS) {
+async function warm(base: string, paths: string[], headers: Record<string, string> = BROWSER_HEADERS) {
   for (const path of paths) await request(base + path, { headers, reset: true }).then((r) => r.body.dump());
 }
 
-/** The limits as shipped (bench/lib.js turns them off for the other benchmarks). */
+/** The limits as shipped (test/support/limits-off.ts turns them off for the other benchmarks). */
 const SHIPPED = {
   RATE_LIMIT_MISSES: '60',
   SHED_EVENT_LOOP_LAG_MS: '200',
@@ -53,7 +42,16 @@ const WORDS = '%E7%99%BD%E5%86%85%E9%9A%9C';
  * it names a method and a body), and what bounds what it costs. Each class is its own client (X-Forwarded-For through a trusted proxy), so
  * that one class's spent budget does not refuse the next.
  */
-const CLASSES = [
+interface RequestClass {
+  name: string;
+  /** A Lua expression, new each request. */
+  path: string;
+  method?: string;
+  body?: string;
+  bound: string;
+}
+
+const CLASSES: RequestClass[] = [
   { name: 'a cached page, its query junk', path: '"/?utm_source=" .. math.random(1, 1e9)', bound: 'page cache (canonical address)' },
   { name: 'an address that is no route', path: '"/no-such-page-" .. math.random(1, 1e9)', bound: 'the kept not-found page' },
   { name: 'a cached API answer', path: '"/api/banner"', bound: 'proxy cache' },
@@ -78,7 +76,7 @@ const CLASSES = [
 ];
 
 /** A wrk script asking for `path` (a Lua expression) as client `client`, counting the answers by status. */
-function classScript(name, path, client, { method = 'GET', body } = {}) {
+function classScript(name: string, path: string, client: string, { method = 'GET', body }: { method?: string; body?: string } = {}) {
   const file = tempPath(`class-${name.replace(/\W+/g, '-')}.lua`);
   const sent = body ? { 'Content-Type': 'text/plain;charset=UTF-8', 'Sec-Fetch-Site': 'same-origin' } : {};
   const headers = Object.entries({ ...BROWSER_HEADERS, ...sent, 'X-Forwarded-For': client })
@@ -111,8 +109,10 @@ end
 }
 
 /** The answers wrk counted by status, as `404 × 12,345; 429 × 12` (most first). */
-function statusMix(out) {
-  const counts = [...out.matchAll(/^status (\w+): (\d+)$/gm)].map(([, s, n]) => [s, Number(n)]).filter(([, n]) => n > 0);
+function statusMix(out: string) {
+  const counts = [...out.matchAll(/^status (\w+): (\d+)$/gm)]
+    .map(([, s, n]): [string, number] => [s ?? '', Number(n)])
+    .filter(([, n]) => n > 0);
   return counts
     .sort((a, b) => b[1] - a[1])
     .map(([s, n]) => `${s} × ${n.toLocaleString('en')}`)
@@ -147,7 +147,7 @@ async function measureClasses() {
 }
 
 /** A wrk script asking for `path` plus a random number each time, from the address wrk connects from. */
-function floodScript(name, prefix) {
+function floodScript(name: string, prefix: string) {
   const file = tempPath(`flood-${name}.lua`);
   writeFileSync(
     file,
@@ -163,11 +163,11 @@ request = function() return wrk.format("GET", "${prefix}" .. math.random(1, 1e9)
  * Rounds of a visitor at 127.0.0.2 reading the cached home page every 20 ms: alone, then while
  * wrk floods from 127.0.0.1 with `script` over FLOOD_CONNECTIONS connections, `rounds` times.
  */
-async function floods(env, script, rounds) {
+async function floods(env: Record<string, string>, script: string, rounds: number) {
   const svc = await startService({ env: { ...SHIPPED, ...env } });
   try {
     await warm(svc.url, ['/', '/no-such-page']);
-    const runs = [];
+    const runs: { alone: Visits; flooded: Visits; attack: WrkFigures }[] = [];
     for (let r = 0; r < rounds; r++) {
       const quiet = visitor(svc.url, ['/'], BROWSER_HEADERS);
       await new Promise((done) => setTimeout(done, FLOOD_SECONDS * 1000));
@@ -189,7 +189,7 @@ async function turnsCost() {
     startService({ env: { ...SHIPPED, REQUESTS_PER_TURN: '0' } }),
   ]);
   try {
-    const result = {};
+    const result: Record<string, Record<'on' | 'off', Compared>> = {};
     for (const path of ['/api/banner', '/']) {
       for (const svc of [on, off]) await warm(svc.url, [path]);
       result[path] = compare(
@@ -218,12 +218,13 @@ export async function benchRequestClasses() {
     noLanes: await floods({ RATE_LIMIT_MISSES: '0', RENDERS_PER_CLIENT: '0' }, renderScript, 2),
   };
   const unknown = classes.find((c) => c.name === 'an address that is no route');
+  if (!unknown) throw new Error('the class of unknown addresses was not measured');
   const floodP99 = median(flood.unknown.map((r) => r.flooded.p99));
   const aloneP99 = median(flood.unknown.map((r) => r.alone.p99));
   const met = { unknown: unknown.ratio >= 0.5, flood: floodP99 < 25 };
 
   const classRows = classes.map((c) => [c.name, c.mix, fmt(c.rps), fmt(c.homeRps), fmt(c.ratio, 2), fmt(c.p99, 1), c.bound]);
-  const floodRow = (label, runs) =>
+  const floodRow = (label: string, runs: Awaited<ReturnType<typeof floods>>) =>
     runs.map((r, i) => [
       `${label}, run ${i + 1}`,
       fmt(r.attack.rps),

@@ -2,28 +2,16 @@
 // bare node:http + renderToPipeableStream server (bench/bare-render-entry.tsx) rendering the
 // same route tree with the same data, in the same run.
 import { readFileSync } from 'node:fs';
-import {
-  BROWSER_HEADERS,
-  buildBareRender,
-  commandLine,
-  compare,
-  ensureBuild,
-  ensureWrk,
-  fmt,
-  isMain,
-  PAGES,
-  profileService,
-  rawGet,
-  rssMiB,
-  ROOT,
-  stamp,
-  startHelper,
-  startService,
-  table,
-  wrk,
-  measureSection,
-} from './lib.js';
-import { PAGE_HEAD, pageRows } from './pages.js';
+import { isMain } from './harness/args.js';
+import { fmt, stamp, table } from './harness/figures.js';
+import { BROWSER_HEADERS, PAGES, rawGet } from './harness/http.js';
+import { ROOT, ensureBuild, ensureWrk, rssMiB, startHelper } from './harness/processes.js';
+import { buildBareRender, profileService } from './harness/profile.js';
+import { commandLine, measureSection } from './harness/results.js';
+import { startService, type ServiceProcess } from './harness/service.js';
+import { compare, wrk } from './harness/wrk.js';
+import { PAGE_HEAD, pageRows, type PageResults } from './pages.js';
+import type { StoredResponse } from './harness/http.js';
 
 const ROUNDS = 3;
 const SECONDS = 2;
@@ -34,13 +22,13 @@ const TARGET = 0.5;
  * BENCH_HTML_CACHE_OFF="NAME=value" wins; otherwise a variable of server/settings/config.ts whose name
  * says HTML or PAGE cache, set to 0 (or false/off when that is its kind).
  */
-export function htmlCacheOff() {
+export function htmlCacheOff(): { name: string; candidates: string[] } | undefined {
   const given = process.env.BENCH_HTML_CACHE_OFF;
   if (given) {
-    const [name, ...value] = given.split('=');
+    const [name = '', ...value] = given.split('=');
     return { name, candidates: [value.join('=')] };
   }
-  let source;
+  let source: string;
   try {
     source = readFileSync(`${ROOT}server/settings/config.ts`, 'utf8');
   } catch {
@@ -52,14 +40,14 @@ export function htmlCacheOff() {
 }
 
 /** Start the service with its HTML cache off (tries the candidate values in turn). */
-async function startFreshRenderService() {
+async function startFreshRenderService(): Promise<{ service: ServiceProcess; how: string; env?: Record<string, string> }> {
   const setting = htmlCacheOff();
   if (!setting)
     return {
       service: await startService(),
       how: 'the service has no HTML cache (no HTML/PAGE_CACHE setting in server/settings/config.ts): every page is a fresh render',
     };
-  let lastError;
+  let lastError: unknown;
   for (const value of setting.candidates) {
     try {
       const service = await startService({ env: { [setting.name]: value } });
@@ -68,7 +56,7 @@ async function startFreshRenderService() {
       lastError = error;
     }
   }
-  throw new Error(`could not start the service with ${setting.name} off: ${lastError}`);
+  throw new Error(`could not start the service with ${setting.name} off: ${String(lastError)}`);
 }
 
 export async function benchRender() {
@@ -81,9 +69,9 @@ export async function benchRender() {
       for (let i = 0; i < 4; i++) await rawGet(service.url + path, BROWSER_HEADERS);
     }
     const bare = await startHelper(script, [service.url, 0]);
-    const results = {};
-    const routes = {};
-    let rss;
+    const results: PageResults = {};
+    const routes: Record<string, StoredResponse> = {};
+    let rss: { service: number; bare: number } | undefined;
     try {
       for (const path of Object.values(PAGES)) {
         // Fills the bare server's data map and head from the service, once.
@@ -107,7 +95,7 @@ export async function benchRender() {
     } finally {
       await bare.stop();
     }
-    const ratios = Object.values(results).map((r) => r.service.rps / r.baseline.rps);
+    const ratios = Object.values(results).map((r) => r.service!.rps / r.baseline!.rps);
     const met = ratios.every((r) => r >= TARGET);
     const tableText = table(PAGE_HEAD, pageRows(results, routes));
     const markdown = `## Fresh render (HTML cache off, data cache warm) vs bare renderToPipeableStream
@@ -133,7 +121,7 @@ measurements: service ${fmt(rss.service)} MiB, bare render ${fmt(rss.bare)} MiB.
 }
 
 /** Where the time goes in a fresh render of the home page. */
-export async function profileRender(env, seconds = 4) {
+export async function profileRender(env: Record<string, string>, seconds = 4) {
   const summary = await profileService(
     async (url) => {
       for (let i = 0; i < 4; i++) await rawGet(url + PAGES.home, BROWSER_HEADERS);

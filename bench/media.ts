@@ -5,29 +5,19 @@
 // made with sharp when the benchmark starts. Loopback only.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { Agent, request } from 'undici';
-import {
-  commandLine,
-  compare,
-  ensureBuild,
-  ensureWrk,
-  fmt,
-  isMain,
-  median,
-  rawBaseline,
-  rawGet,
-  rssMiB,
-  stamp,
-  startService,
-  table,
-  TABLE_HEAD,
-  row,
-  writeSection,
-} from './lib.js';
+import { isMain } from './harness/args.js';
+import { TABLE_HEAD, fmt, median, row, stamp, table } from './harness/figures.js';
+import { rawBaseline, rawGet } from './harness/http.js';
+import { ensureBuild, ensureWrk, rssMiB } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { startService } from './harness/service.js';
+import { compare, type Compared } from './harness/wrk.js';
 // The test originals, made with sharp (Node runs the TypeScript as it is).
-import { bombPng, cameraJpeg, versionOf as version } from '../test/support/media-fixtures.ts';
+import { bombPng, cameraJpeg, versionOf as version } from '../test/support/media-fixtures.js';
 
 const ROUNDS = 3;
 const SECONDS = 4;
@@ -38,10 +28,10 @@ const RSS_BOUND_MIB = 512;
 const BURST = 1_000;
 const NEW_ORIGINALS = 6;
 
-const ref = (url) => Buffer.from(url).toString('base64url');
+const ref = (url: string) => Buffer.from(url).toString('base64url');
 
 /** The same photograph with a comment segment naming `n`: other bytes, so a new original to the service. */
-const variantOf = (jpeg, n) =>
+const variantOf = (jpeg: Buffer, n: number) =>
   Buffer.concat([
     jpeg.subarray(0, 2),
     Buffer.from([0xff, 0xfe, 0x00, 0x12]),
@@ -50,7 +40,7 @@ const variantOf = (jpeg, n) =>
   ]);
 
 /** The origin: `/camera.jpg`, `/new/<n>.jpg` (each other bytes) and `/bomb/<n>.png`. */
-async function startOrigin(camera, bomb) {
+async function startOrigin(camera: Buffer, bomb: Buffer) {
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
     const n = /^\/(?:new|burst)\/(\d+)\.jpg$/.exec(path)?.[1];
@@ -62,23 +52,23 @@ async function startOrigin(camera, bomb) {
   server.keepAliveTimeout = 65_000;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}`, stop: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stop: () => new Promise((r) => server.close(r)) };
 }
 
 /** Peak signal-to-noise ratio of an encoded image against the lossless reference pixels, in dB. */
-async function psnr(encoded, reference) {
+async function psnr(encoded: Buffer, reference: Buffer) {
   const pixels = await sharp(encoded).removeAlpha().raw().toBuffer();
   let sum = 0;
-  for (let i = 0; i < pixels.length; i++) sum += (pixels[i] - reference[i]) ** 2;
+  for (let i = 0; i < pixels.length; i++) sum += (pixels[i]! - reference[i]!) ** 2;
   return 10 * Math.log10((255 * 255) / (sum / pixels.length));
 }
 
 /** Encoder settings on one photograph at 1080 px: size, time and fidelity. */
-async function encoderTable(camera) {
+async function encoderTable(camera: Buffer) {
   sharp.concurrency(1);
   const resized = () => sharp(camera).autoOrient().resize({ width: 1080 });
   const reference = await resized().removeAlpha().raw().toBuffer();
-  const settings = [
+  const settings: ['avif' | 'webp' | 'jpeg', Record<string, number | boolean>][] = [
     ['avif', { quality: 50, effort: 2 }],
     ['avif', { quality: 50, effort: 4 }],
     ['avif', { quality: 60, effort: 2 }],
@@ -88,10 +78,10 @@ async function encoderTable(camera) {
     ['jpeg', { quality: 78, mozjpeg: true }],
     ['jpeg', { quality: 85, mozjpeg: true }],
   ];
-  const rows = [];
+  const rows: string[][] = [];
   for (const [format, options] of settings) {
-    const times = [];
-    let out;
+    const times: number[] = [];
+    let out = Buffer.alloc(0);
     for (let i = 0; i < 3; i++) {
       const started = performance.now();
       out = await resized()[format](options).toBuffer();
@@ -107,7 +97,7 @@ async function encoderTable(camera) {
   return table(['encoder (1080 px from 4000 × 3000, one thread)', 'size', 'time (median of 3)', 'PSNR'], rows);
 }
 
-async function metricValue(base, series) {
+async function metricValue(base: string, series: string) {
   const text = (await rawGet(`${base}/metrics`)).body.toString();
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? 0 : Number(line.split(' ')[1]);
@@ -124,7 +114,7 @@ export async function benchMedia() {
   const agent = new Agent({ connections: 256 });
   const rssStart = rssMiB(service.child.pid);
   try {
-    const ask = async (path, accept = 'image/webp') => {
+    const ask = async (path: string, accept = 'image/webp') => {
       const started = performance.now();
       const res = await request(service.url + path, { headers: { accept }, dispatcher: agent });
       await res.body.arrayBuffer();
@@ -136,7 +126,7 @@ export async function benchMedia() {
     await rawGet(service.url + warmPath, { accept: 'image/webp' });
     const answer = await rawGet(service.url + warmPath, { accept: 'image/webp' });
     const baseline = await rawBaseline('media-warm', { answer });
-    let warm;
+    let warm: Record<'service' | 'baseline', Compared>;
     try {
       warm = compare(
         { service: service.url + warmPath, baseline: baseline.url + warmPath },
@@ -148,20 +138,20 @@ export async function benchMedia() {
     const warmRatio = warm.service.rps / warm.baseline.rps;
 
     // New variants: each original fetched, looked at and made into 1080 px AVIF and WebP, as many at once as there are transform slots.
-    const jobs = [];
+    const jobs: [string, string][] = [];
     for (let n = 0; n < NEW_ORIGINALS; n++) {
       for (const accept of ['image/avif', 'image/webp']) jobs.push([`/_media/1080/0/${ref(`${origin.url}/new/${n}.jpg`)}`, accept]);
     }
     const started = performance.now();
-    const statuses = [];
+    const statuses: number[] = [];
     for (let i = 0; i < jobs.length; i += cores) {
       statuses.push(...(await Promise.all(jobs.slice(i, i + cores).map(([path, accept]) => ask(path, accept)))).map((r) => r.status));
     }
     const newSeconds = (performance.now() - started) / 1000;
     const rssAfterNew = rssMiB(service.child.pid);
     const perCore = jobs.length / newSeconds / cores;
-    const transformMs = {};
-    for (const format of ['avif', 'webp']) {
+    const transformMs = { avif: NaN, webp: NaN };
+    for (const format of ['avif', 'webp'] as const) {
       transformMs[format] =
         ((await metricValue(service.url, `media_transform_duration_seconds_sum{format="${format}"}`)) /
           (await metricValue(service.url, `media_transform_duration_seconds_count{format="${format}"}`))) *
@@ -178,7 +168,7 @@ export async function benchMedia() {
     );
     const burstSeconds = (performance.now() - burstStarted) / 1000;
     clearInterval(sampler);
-    const count = (status) => burst.filter((r) => r.status === status).length;
+    const count = (status: number) => burst.filter((r) => r.status === status).length;
     const cacheBytes =
       (await metricValue(service.url, 'media_cache_bytes{store="variants"}')) +
       (await metricValue(service.url, 'media_cache_bytes{store="originals"}'));
@@ -186,7 +176,7 @@ export async function benchMedia() {
 
     // The bomb, twenty times (each a new address, so each is fetched and refused afresh).
     const bombRssBefore = rssMiB(service.child.pid);
-    const bombs = [];
+    const bombs: { status: number; ms: number }[] = [];
     for (let n = 0; n < 20; n++) bombs.push(await ask(`/_media/640/0/${ref(`${origin.url}/bomb/${n}.png`)}`));
     const bombRssAfter = rssMiB(service.child.pid);
     const bombMs = bombs.map((b) => b.ms);

@@ -8,21 +8,13 @@
 // Loopback only; every process started here is stopped here.
 import { writeFileSync } from 'node:fs';
 import { request } from 'undici';
-import {
-  commandLine,
-  countingUpstream,
-  ensureBuild,
-  ensureWrk,
-  fmt,
-  isMain,
-  stamp,
-  startService,
-  table,
-  tempPath,
-  visitor,
-  writeSection,
-  wrkAsync,
-} from './lib.js';
+import { isMain } from './harness/args.js';
+import { fmt, stamp, table } from './harness/figures.js';
+import { visitor, type Visits } from './harness/http.js';
+import { ensureBuild, ensureWrk, tempPath } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { countingUpstream, startService } from './harness/service.js';
+import { wrkAsync, type WrkFigures } from './harness/wrk.js';
 
 const SECONDS = 10;
 const CONNECTIONS = 100;
@@ -32,7 +24,7 @@ const UPSTREAM_DELAY_MS = 50;
  * A wrk script asking for `prefix` plus a random id each time, and counting the answers by
  * status class it cares about: it prints `429: n` and `503: n` when done.
  */
-function randomIdScript(prefix) {
+function randomIdScript(prefix: string): string {
   const file = tempPath(`abuse-${prefix.replace(/\W+/g, '-')}.lua`);
   writeFileSync(
     file,
@@ -59,16 +51,17 @@ end
 }
 
 /** The 429s and 503s the script above counted. */
-const refusals = (attack) => ({
+const refusals = (attack: WrkFigures) => ({
   limited: Number(/^429: (\d+)$/m.exec(attack.out)?.[1] ?? NaN),
   shed: Number(/^503: (\d+)$/m.exec(attack.out)?.[1] ?? NaN),
 });
 
-const describeFailures = (failures) => (failures.size ? [...failures].map(([k, n]) => `${n}× ${k}`).join(', ') : 'none');
+const describeFailures = (failures: Visits['failures']) =>
+  failures.size ? [...failures].map(([k, n]) => `${n}× ${k}`).join(', ') : 'none';
 
-async function randomIdFlood(limits) {
+async function randomIdFlood(limits: boolean) {
   const source = await startService();
-  const upstream = await countingUpstream(source.embeddedUrl, UPSTREAM_DELAY_MS);
+  const upstream = await countingUpstream(source.embeddedUrl ?? '', UPSTREAM_DELAY_MS);
   const svc = await startService({
     env: {
       UPSTREAM_URL: upstream.url,
@@ -96,14 +89,14 @@ async function randomIdFlood(limits) {
 }
 
 /** A gauge from /metrics, or NaN. */
-async function gauge(base, name) {
+async function gauge(base: string, name: string): Promise<number> {
   const res = await request(`${base}/metrics`);
   const text = await res.body.text();
   return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 }
 
 /** `thresholdMs`: SHED_EVENT_LOOP_LAG_MS, 0 for no shedding. */
-async function renderFlood(thresholdMs) {
+async function renderFlood(thresholdMs: number) {
   const svc = await startService({ env: { SHED_EVENT_LOOP_LAG_MS: String(thresholdMs) } });
   try {
     await request(`${svc.url}/zjxz/index`, { headers: { accept: 'text/html' } }).then((r) => r.body.dump());
@@ -128,7 +121,7 @@ export async function benchAbuse() {
   ensureBuild();
   const ids = { on: await randomIdFlood(true), off: await randomIdFlood(false) };
   const renders = { default: await renderFlood(200), low: await renderFlood(50), off: await renderFlood(0) };
-  const idRow = (label, r) => [
+  const idRow = (label: string, r: Awaited<ReturnType<typeof randomIdFlood>>) => [
     label,
     fmt(r.upstreamPerSecond, 1),
     fmt(r.attack.rps),
@@ -136,7 +129,7 @@ export async function benchAbuse() {
     `${r.visits.requests}, ${r.visits.errors} failed (${describeFailures(r.visits.failures)})`,
     fmt(r.visits.p99, 1),
   ];
-  const renderRow = (label, r) => [
+  const renderRow = (label: string, r: Awaited<ReturnType<typeof renderFlood>>) => [
     label,
     fmt(r.lagP99),
     fmt(r.attack.rps),

@@ -1,10 +1,11 @@
-// Baseline for bench/browser.js: a node:http server answering stored HTML documents (the
+// Baseline for bench/browser.ts: a node:http server answering stored HTML documents (the
 // service's pages with every <script> and modulepreload link removed) and the build's static
 // files from dist/client (/assets, /media), compressed with brotli (quality 4, as the
 // service's streamed pages) when the browser accepts it, from memory.
 // Args: <pages.json> [port]; pages.json maps a URL (path and query as sent) to HTML text.
 // Prints "ready <port>" when listening.
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
@@ -12,9 +13,12 @@ import { brotliCompressSync, constants } from 'node:zlib';
 const ROOT = new URL('..', import.meta.url).pathname;
 const CLIENT = join(ROOT, 'dist/client');
 const [file, port = '0'] = process.argv.slice(2);
-const pages = new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8'))).map(([url, html]) => [url, Buffer.from(html)]));
+if (!file) throw new Error('usage: browser-baseline-server.ts <pages.json> [port]');
+const pages = new Map(
+  Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>).map(([url, html]) => [url, Buffer.from(html)]),
+);
 
-const TYPES = {
+const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
@@ -25,24 +29,30 @@ const TYPES = {
   '.json': 'application/json',
 };
 const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json', '.html']);
-const br = (bytes) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+const br = (bytes: Buffer) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
 
-/** url → { type, raw, br?, cacheControl } */
-const memo = new Map();
+interface Entry {
+  type: string;
+  raw: Buffer;
+  br: Buffer | undefined;
+  cacheControl: string;
+}
 
-function lookup(url) {
+const memo = new Map<string, Entry>();
+
+function lookup(url: string): Entry | undefined {
   const known = memo.get(url);
   if (known) return known;
-  let entry;
+  let entry: Entry;
   const html = pages.get(url);
   if (html) {
     entry = { type: 'text/html; charset=utf-8', raw: html, br: br(html), cacheControl: 'no-cache' };
   } else {
-    const path = decodeURIComponent(url.split('?')[0]);
+    const path = decodeURIComponent(url.split('?')[0] ?? '');
     if (!path.startsWith('/assets/') && !path.startsWith('/media/')) return undefined;
     const full = normalize(join(CLIENT, path));
     if (!full.startsWith(CLIENT)) return undefined;
-    let raw;
+    let raw: Buffer;
     try {
       raw = readFileSync(full);
     } catch {
@@ -67,8 +77,8 @@ const server = createServer((req, res) => {
     res.end('not found\n');
     return;
   }
-  const useBr = entry.br && /\bbr\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  const body = useBr ? entry.br : entry.raw;
+  const useBr = entry.br !== undefined && /\bbr\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  const body = useBr && entry.br ? entry.br : entry.raw;
   res.writeHead(200, {
     'content-type': entry.type,
     'content-length': body.length,
@@ -79,4 +89,4 @@ const server = createServer((req, res) => {
   res.end(req.method === 'HEAD' ? undefined : body);
 });
 server.keepAliveTimeout = 65_000;
-server.listen(Number(port), '127.0.0.1', () => console.log(`ready ${server.address().port}`));
+server.listen(Number(port), '127.0.0.1', () => console.log(`ready ${(server.address() as AddressInfo).port}`));

@@ -1,33 +1,22 @@
 // Pages with a warm cache (data, and HTML when the service has an HTML cache) against a raw
 // node:http server answering the same HTML bytes (status, headers, compressed body), in the
 // same run. Requests carry a desktop Chrome User-Agent and `Accept-Encoding: gzip, br`.
-import {
-  BROWSER_HEADERS,
-  commandLine,
-  compare,
-  ensureBuild,
-  ensureWrk,
-  fmt,
-  isMain,
-  measureSection,
-  PAGES,
-  profileService,
-  rawBaseline,
-  rawGet,
-  stamp,
-  startService,
-  storedResponse,
-  table,
-  wrk,
-} from './lib.js';
+import { isMain } from './harness/args.js';
+import { fmt, stamp, table } from './harness/figures.js';
+import { BROWSER_HEADERS, PAGES, rawBaseline, rawGet, storedResponse, type StoredResponse } from './harness/http.js';
+import { ensureBuild, ensureWrk } from './harness/processes.js';
+import { profileService } from './harness/profile.js';
+import { commandLine, measureSection } from './harness/results.js';
+import { startService } from './harness/service.js';
+import { compare, wrk, type Compared } from './harness/wrk.js';
 
 const ROUNDS = 3;
 const SECONDS = 2;
 const TARGET = 0.5;
 
 /** Fetch every page a few times (fills the data cache and any HTML cache), then store one answer per page. */
-export async function warmAndStore(serviceUrl, pages = PAGES) {
-  const routes = {};
+export async function warmAndStore(serviceUrl: string, pages: Record<string, string> = PAGES) {
+  const routes: Record<string, StoredResponse> = {};
   for (const path of Object.values(pages)) {
     for (let i = 0; i < 3; i++) await rawGet(serviceUrl + path, BROWSER_HEADERS);
     const answer = await rawGet(serviceUrl + path, BROWSER_HEADERS);
@@ -37,10 +26,13 @@ export async function warmAndStore(serviceUrl, pages = PAGES) {
   return routes;
 }
 
-export function pageRows(results, routes) {
+/** Each page's figures: the service's and the baseline's (and others), by target. */
+export type PageResults = Record<string, Record<string, Compared>>;
+
+export function pageRows(results: PageResults, routes: Record<string, StoredResponse>) {
   return Object.entries(PAGES).map(([name, path]) => {
-    const { service: s, baseline: b } = results[name];
-    const r = routes[path];
+    const { service: s, baseline: b } = results[name] as { service: Compared; baseline: Compared };
+    const r = routes[path] as StoredResponse;
     const ratio = s.rps / b.rps;
     return [
       `${name} \`${decodeURIComponent(path)}\` (${Buffer.from(r.body, 'base64').length} B ${r.headers['content-encoding'] ?? 'identity'})`,
@@ -76,8 +68,8 @@ export async function benchPages() {
   const service = await startService();
   try {
     const routes = await warmAndStore(service.url);
-    const results = {};
-    let quietHome;
+    const results: PageResults = {};
+    let quietHome: Compared | undefined;
     const baseline = await rawBaseline('pages', { routes });
     try {
       // For the home page, also the service without its per-request log line (LOG_LEVEL=warn):
@@ -86,11 +78,11 @@ export async function benchPages() {
       try {
         await warmAndStore(quiet.url, { home: PAGES.home });
         for (const [name, path] of Object.entries(PAGES)) {
-          const targets = { service: service.url + path, baseline: baseline.url + path };
+          const targets: Record<string, string> = { service: service.url + path, baseline: baseline.url + path };
           if (path === PAGES.home) targets.quiet = quiet.url + path;
           results[name] = compare(targets, { rounds: ROUNDS, seconds: SECONDS, headers: BROWSER_HEADERS });
         }
-        quietHome = results.home.quiet;
+        quietHome = results.home?.quiet;
       } finally {
         await quiet.stop();
       }
@@ -98,7 +90,8 @@ export async function benchPages() {
       await baseline.stop();
     }
     const rows = pageRows(results, routes);
-    const b = results.home.baseline;
+    const b = results.home?.baseline;
+    if (!quietHome || !b) throw new Error('the home page was not measured');
     rows.push([
       'home `/`, service with `LOG_LEVEL=warn` (no request log line)',
       fmt(quietHome.rps),
@@ -111,7 +104,7 @@ export async function benchPages() {
       fmt(quietHome.p99 / b.p99, 2),
       String(quietHome.errors),
     ]);
-    const ratios = Object.values(results).map((r) => r.service.rps / r.baseline.rps);
+    const ratios = Object.values(results).map((r) => r.service!.rps / r.baseline!.rps);
     const met = ratios.every((r) => r >= TARGET);
     const tableText = table(PAGE_HEAD, rows);
     const markdown = `## Pages, warm cache, vs raw node:http answering the same HTML bytes

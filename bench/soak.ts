@@ -1,4 +1,4 @@
-// Soak (`node bench/soak.js`, about 90 s): 60 s of mixed page and API traffic (wrk, a Lua
+// Soak (`npm run bench -- soak`, about 90 s): 60 s of mixed page and API traffic (wrk, a Lua
 // script rotating over the 20 page routes and the 21 API paths) while the content API fails
 // and recovers behind a controllable proxy in this process:
 //   15 s healthy → 10 s refusing connections → 10 s hanging → 10 s answering 500 → 15 s healthy.
@@ -8,34 +8,26 @@
 // and p99, the service's warnings, and its RSS (VmRSS) from start to end. Loopback only;
 // bounded in time; every process and server it starts is stopped, also on failure.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest } from 'node:http';
-import {
-  BROWSER_HEADERS,
-  commandLine,
-  ensureBuild,
-  ensureWrk,
-  fmt,
-  isMain,
-  rawGet,
-  ROOT,
-  stamp,
-  startService,
-  table,
-  wrkAsync,
-  writeSection,
-  tempPath,
-  readArgs,
-} from './lib.js';
+import { Agent, createServer, request as httpRequest, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { benchArgs, isMain } from './harness/args.js';
+import { fmt, stamp, table } from './harness/figures.js';
+import { BROWSER_HEADERS, rawGet } from './harness/http.js';
+import { ROOT, ensureBuild, ensureWrk, tempPath } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { startService, type ServiceProcess } from './harness/service.js';
+import { wrkAsync, type WrkFigures } from './harness/wrk.js';
 
 /** `--cycles=N` (1…10, default 1) repeats the failing part and the recovery N times. */
-const CYCLES = Math.min(10, Math.max(1, Number(readArgs({ cycles: { type: 'string', default: '1' } }).values.cycles) || 1));
-const CYCLE = (n) => [
+const CYCLES = Math.min(10, Math.max(1, Number(benchArgs({ cycles: { type: 'string' } }).values.cycles ?? 1) || 1));
+type Mode = 'healthy' | 'refuse' | 'hang' | 'error';
+const CYCLE = (n: string): { name: string; mode: Mode; seconds: number }[] => [
   { name: `refusing connections${n}`, mode: 'refuse', seconds: 10 },
   { name: `hanging (never answers)${n}`, mode: 'hang', seconds: 10 },
   { name: `answering 500${n}`, mode: 'error', seconds: 10 },
   { name: `healthy again${n}`, mode: 'healthy', seconds: 15 },
 ];
-const PHASES = [
+const PHASES: { name: string; mode: Mode; seconds: number }[] = [
   { name: 'healthy', mode: 'healthy', seconds: 15 },
   ...Array.from({ length: CYCLES }, (_, i) => CYCLE(CYCLES > 1 ? ` #${i + 1}` : '')).flat(),
 ];
@@ -50,8 +42,8 @@ const SERVICE_ENV = {
 /** The 20 page routes (read from shared/site/route-table.ts; detail pages get an existing id). */
 function pageUrls() {
   const source = readFileSync(`${ROOT}shared/site/route-table.ts`, 'utf8');
-  const paths = [...source.matchAll(/\bpath: '([^']+)'/g)].map((m) => m[1]);
-  const query = {
+  const paths = [...source.matchAll(/\bpath: '([^']+)'/g)].map((m) => m[1] ?? '');
+  const query: Record<string, string> = {
     '/hzhf/kpzsDetail': '?id=101',
     '/gnyy/detail': '?id=201',
     '/zjxz/detail': '?id=1',
@@ -85,8 +77,8 @@ const API_URLS = [
 ];
 
 /** wrk Lua: rotate over the URLs, count answers by status, print them when done. */
-function luaScript(urls) {
-  return `local paths = { ${urls.map((u) => JSON.stringify(u)).join(', ')} }
+function luaScript(urls: string[]) {
+  return `local paths = { ${urls.map((u: string) => JSON.stringify(u)).join(', ')} }
 local i = 0
 counts = {}
 request = function()
@@ -113,11 +105,11 @@ end
  * 'refuse' closes the listener and every connection (connections are refused), 'hang' accepts
  * and never answers, 'error' answers 500.
  */
-async function startFlakyProxy(target) {
+async function startFlakyProxy(target: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const sockets = new Set();
-  const hanging = new Set();
-  let mode = 'healthy';
+  const sockets = new Set<Socket>();
+  const hanging = new Set<ServerResponse>();
+  let mode: Mode | 'closed' = 'healthy';
   const server = createServer((req, res) => {
     if (mode === 'hang') {
       hanging.add(res);
@@ -129,7 +121,7 @@ async function startFlakyProxy(target) {
       res.end('{"error":{"code":"internal","message":"soak: failing on purpose"}}');
       return;
     }
-    const up = httpRequest(target + req.url, { method: req.method, headers: { accept: 'application/json' }, agent }, (upRes) => {
+    const up = httpRequest(target + (req.url ?? '/'), { method: req.method, headers: { accept: 'application/json' }, agent }, (upRes) => {
       res.writeHead(upRes.statusCode ?? 502, upRes.headers);
       upRes.pipe(res);
     });
@@ -141,12 +133,12 @@ async function startFlakyProxy(target) {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  const listen = (port) =>
-    new Promise((resolve, reject) => {
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => {
         server.off('error', reject);
-        resolve(server.address().port);
+        resolve((server.address() as AddressInfo).port);
       });
     });
   const port = await listen(0);
@@ -156,14 +148,14 @@ async function startFlakyProxy(target) {
   };
   return {
     url: `http://127.0.0.1:${port}`,
-    async setMode(next) {
+    async setMode(next: Mode) {
       if (next === mode) return;
       if (mode === 'refuse') await listen(port);
       // Leaving 'hang': the held requests end (their sockets are reset).
       for (const res of hanging) res.destroy();
       mode = next;
       if (next === 'refuse') {
-        await new Promise((resolve) => {
+        await new Promise<void>((resolve) => {
           server.close(() => resolve());
           dropAll();
         });
@@ -173,12 +165,12 @@ async function startFlakyProxy(target) {
       mode = 'closed';
       dropAll();
       agent.destroy();
-      if (server.listening) await new Promise((resolve) => server.close(() => resolve()));
+      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
 
-function rssKiB(pid) {
+function rssKiB(pid: number | undefined) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     return { rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]), hwm: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) };
@@ -196,7 +188,7 @@ const MEMORY_METRICS = [
 ];
 
 /** Unlabelled gauges from the service's /metrics. */
-async function metrics(serviceUrl, names = MEMORY_METRICS) {
+async function metrics(serviceUrl: string, names = MEMORY_METRICS): Promise<Record<string, number>> {
   const text = (await rawGet(`${serviceUrl}/metrics`)).body.toString('utf8');
   return Object.fromEntries(
     names.map((name) => {
@@ -212,20 +204,20 @@ export async function soak() {
   ensureWrk();
   ensureBuild();
   const content = await startService();
-  let proxy;
-  let service;
-  let sampler;
+  let proxy: Awaited<ReturnType<typeof startFlakyProxy>> | undefined;
+  let service: ServiceProcess | undefined;
+  let sampler: NodeJS.Timeout | undefined;
   try {
     if (!content.embeddedUrl) throw new Error('the first instance did not start its embedded content API');
     proxy = await startFlakyProxy(content.embeddedUrl);
     let phase = 'start';
-    const warnings = {};
+    const warnings: Record<string, number> = {};
     service = await startService({
       env: { UPSTREAM_URL: proxy.url, ...SERVICE_ENV },
       onLine: (line) => {
         if (!line.includes('"level":4') && !line.includes('"level":5') && !line.includes('"level":6')) return;
         try {
-          const entry = JSON.parse(line);
+          const entry = JSON.parse(line) as { level: number; msg: string; kind?: string };
           const key = `${phase}|${entry.level >= 50 ? 'error' : 'warn'}: ${entry.msg}${entry.kind ? ` (${entry.kind})` : ''}`;
           warnings[key] = (warnings[key] ?? 0) + 1;
         } catch {
@@ -237,7 +229,7 @@ export async function soak() {
 
     // Every URL must answer 200 while the upstream is healthy; the cache is warm after this.
     const urls = [...pageUrls(), ...API_URLS];
-    const bad = [];
+    const bad: string[] = [];
     for (const u of urls) {
       const r = await rawGet(service.url + u, BROWSER_HEADERS);
       if (r.status !== 200) bad.push(`${u} → ${r.status}`);
@@ -246,8 +238,7 @@ export async function soak() {
     const lua = tempPath('soak.lua');
     writeFileSync(lua, luaScript(urls));
 
-    const memory = { start: rssKiB(pid), peak: 0, samples: [] };
-    memory.metricsStart = await metrics(service.url);
+    const memory: Memory = { start: rssKiB(pid), peak: 0, samples: [], metricsStart: await metrics(service.url) };
     const t0 = Date.now();
     sampler = setInterval(() => {
       const m = rssKiB(pid);
@@ -255,7 +246,7 @@ export async function soak() {
       memory.samples.push([Math.round((Date.now() - t0) / 1000), m.rss]);
     }, 1_000);
 
-    const results = [];
+    const results: PhaseResult[] = [];
     for (const p of PHASES) {
       phase = p.name;
       await proxy.setMode(p.mode);
@@ -267,7 +258,9 @@ export async function soak() {
         script: lua,
         timeout: '10s',
       });
-      const statuses = Object.fromEntries([...r.out.matchAll(/^status (\d+) (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+      const statuses: Record<string, number> = Object.fromEntries(
+        [...r.out.matchAll(/^status (\d+) (\d+)$/gm)].map((m) => [m[1] ?? '', Number(m[2])]),
+      );
       const errors = /^errors (.*)$/m.exec(r.out)?.[1] ?? '';
       results.push({
         ...p,
@@ -276,7 +269,7 @@ export async function soak() {
         errors,
         rssBefore,
         rssAfter: rssKiB(pid).rss,
-        heapAfter: (await metrics(service.url)).nodejs_heap_size_used_bytes,
+        heapAfter: (await metrics(service.url)).nodejs_heap_size_used_bytes ?? NaN,
       });
     }
     await proxy.setMode('healthy');
@@ -287,7 +280,7 @@ export async function soak() {
     await new Promise((r) => setTimeout(r, IDLE_AFTER_MS));
     memory.idle = rssKiB(pid);
     memory.metricsIdle = await metrics(service.url);
-    return report(results, memory, warnings, urls);
+    return report(results, memory as Required<Memory>, warnings, urls);
   } finally {
     clearInterval(sampler);
     await service?.stop();
@@ -296,10 +289,26 @@ export async function soak() {
   }
 }
 
-const mib = (kib) => fmt(kib / 1024, 1);
-const mb = (bytes) => fmt(bytes / 1024 / 1024, 1);
+const mib = (kib: number) => fmt(kib / 1024, 1);
+const mb = (bytes: number | undefined) => fmt((bytes ?? NaN) / 1024 / 1024, 1);
 
-function report(results, memory, warnings, urls) {
+type Rss = ReturnType<typeof rssKiB>;
+
+interface Memory {
+  start: Rss;
+  peak: number;
+  samples: [number, number][];
+  metricsStart: Record<string, number>;
+  end?: Rss;
+  metricsEnd?: Record<string, number>;
+  idle?: Rss;
+  metricsIdle?: Record<string, number>;
+}
+
+type PhaseResult = (typeof PHASES)[number] &
+  WrkFigures & { statuses: Record<string, number>; errors: string; rssBefore: number; rssAfter: number; heapAfter: number };
+
+function report(results: PhaseResult[], memory: Required<Memory>, warnings: Record<string, number>, urls: string[]) {
   const rows = results.map((r) => {
     const served = Object.values(r.statuses).reduce((a, b) => a + b, 0);
     const ok = r.statuses['200'] ?? 0;
@@ -320,14 +329,14 @@ function report(results, memory, warnings, urls) {
     ];
   });
   const total = results.reduce((a, r) => a + Object.values(r.statuses).reduce((x, y) => x + y, 0), 0);
-  const byStatus = {};
+  const byStatus: Record<string, number> = {};
   for (const r of results) for (const [s, n] of Object.entries(r.statuses)) byStatus[s] = (byStatus[s] ?? 0) + n;
   const growthKiB = memory.end.rss - memory.start.rss;
-  const memRow = (m) => [
+  const memRow = (m: Record<string, number>) => [
     mb(m.nodejs_heap_size_used_bytes),
     mb(m.nodejs_heap_size_total_bytes),
     mb(m.nodejs_external_memory_bytes),
-    `${fmt(m.proxy_cache_bytes / 1024, 1)} (${m.proxy_cache_entries})`,
+    `${fmt((m.proxy_cache_bytes ?? NaN) / 1024, 1)} (${m.proxy_cache_entries})`,
   ];
   const beyond = growthKiB * 1024 > CACHE_MAX_BYTES;
   const warnRows = Object.entries(warnings).map(([k, n]) => {

@@ -1,4 +1,4 @@
-// Search over a large content API (`node bench/search.js`, about two minutes): the built service
+// Search over a large content API (`npm run bench -- search`, about two minutes): the built service
 // in front of a content API of 60,000 items (news and research lists of 30,000 each, made as they
 // are paged, with bodies on their details; every other path is the demo content's). Measured: how
 // long the index takes to build (the service's own log line), what it weighs (the process's heap
@@ -6,22 +6,14 @@
 // computed anew and from the cache of answers (p50, p95), and how soon a newly published item is
 // found. Everything on loopback, started here and stopped by this script.
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import {
-  commandLine,
-  ensureBuild,
-  fmt,
-  freePort,
-  isMain,
-  logLines,
-  quantile,
-  rssMiB,
-  stamp,
-  startNode,
-  startService,
-  writeSection,
-} from './lib.js';
+import { isMain } from './harness/args.js';
+import { fmt, quantile, stamp } from './harness/figures.js';
+import { ensureBuild, freePort, logLines, rssMiB, startNode } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { startService, type ServiceProcess } from './harness/service.js';
 
 /** Items in each of the two large lists (BENCH_SEARCH_PER_LIST for a quicker run). */
 const PER_LIST = Number(process.env.BENCH_SEARCH_PER_LIST ?? 30_000);
@@ -97,8 +89,18 @@ const QUERIES = [
 ];
 
 /** The item at a position of a list: its words drawn from the vocabulary by its number; newest first. */
-function madeItem(id, index, categories) {
-  const pick = (list, n) => list[n % list.length];
+interface Item {
+  id: number;
+  categoryId: number;
+  title: string;
+  summary: string;
+  cover: string;
+  date: string;
+}
+
+const pick = <T>(list: readonly T[], n: number): T => list[n % list.length]!;
+
+function madeItem(id: number, index: number, categories: readonly number[]): Item {
   const date = new Date(Date.UTC(2025, 11, 31) - Math.floor(index / 40) * 86_400_000).toISOString().slice(0, 10);
   return {
     id,
@@ -110,52 +112,59 @@ function madeItem(id, index, categories) {
   };
 }
 
-function detailOf(item) {
-  const paragraph = (n) =>
-    `<p>${PHRASES[n % PHRASES.length]}。${TOPICS[(n * 3) % TOPICS.length]}的诊疗需要${PHRASES[(n + 4) % PHRASES.length]}。</p>`;
+function detailOf(item: Item) {
+  const paragraph = (n: number) => `<p>${pick(PHRASES, n)}。${pick(TOPICS, n * 3)}的诊疗需要${pick(PHRASES, n + 4)}。</p>`;
   return { ...item, content: [0, 1, 2, 3, 4, 5].map((k) => paragraph(item.id + k)).join(''), views: item.id % 5000 };
 }
 
 /** The large content API: its two big lists and their details made here, everything else the demo content's. */
-async function startLargeContentApi(demoUrl) {
-  const lists = {
+interface List {
+  offset: number;
+  categories: number[];
+  extra: Item[];
+}
+
+async function startLargeContentApi(demoUrl: string) {
+  const lists: Record<'/api/news' | '/api/academic-research', List> = {
     '/api/news': { offset: 0, categories: NEWS_CATEGORIES, extra: [] },
     '/api/academic-research': { offset: PER_LIST, categories: RESEARCH_CATEGORIES, extra: [] },
   };
-  const state = { calls: 0, published: new Map() };
-  const itemAt = (list, index) => madeItem(FIRST_ID + list.offset + index, index, list.categories);
-  const server = createServer(async (req, res) => {
+  const state = { calls: 0, published: new Map<number, Item>() };
+  const itemAt = (list: List, index: number) => madeItem(FIRST_ID + list.offset + index, index, list.categories);
+  const server = createServer((req, res) => void answer(req.url ?? '/', res));
+  async function answer(path: string, res: ServerResponse) {
     state.calls++;
-    const url = new URL(req.url, 'http://x');
-    const send = (payload) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: payload }));
-    const list = lists[url.pathname];
+    const url = new URL(path, 'http://x');
+    const send = (payload: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: payload }));
+    const list = lists[url.pathname as keyof typeof lists] as List | undefined;
     if (list && !url.searchParams.has('categoryId')) {
       const page = Number(url.searchParams.get('page') ?? 1);
       const pageSize = Number(url.searchParams.get('pageSize') ?? 9);
       const total = PER_LIST + list.extra.length;
       const from = (page - 1) * pageSize;
-      const items = [];
+      const items: Item[] = [];
       for (let i = from; i < Math.min(total, from + pageSize); i++)
-        items.push(i < list.extra.length ? list.extra[i] : itemAt(list, i - list.extra.length));
+        items.push(i < list.extra.length ? list.extra[i]! : itemAt(list, i - list.extra.length));
       return send({ items, total, page, pageSize });
     }
     const detail = /^\/api\/news\/(\d+)$/.exec(url.pathname);
     const id = detail ? Number(detail[1]) : 0;
-    if (state.published.has(id)) return send(detailOf(state.published.get(id)));
+    const published = state.published.get(id);
+    if (published) return send(detailOf(published));
     if (id >= FIRST_ID && id < FIRST_ID + 2 * PER_LIST) {
       const which = id - FIRST_ID < PER_LIST ? lists['/api/news'] : lists['/api/academic-research'];
       return send(detailOf(itemAt(which, id - FIRST_ID - which.offset)));
     }
-    const upstream = await request(demoUrl + req.url);
+    const upstream = await request(demoUrl + path);
     res.writeHead(upstream.statusCode, { 'content-type': 'application/json' });
     res.end(Buffer.from(await upstream.body.arrayBuffer()));
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  }
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${server.address().port}`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     state,
     /** A new item at the head of the news list, as an editor publishes it. */
-    publish(title) {
+    publish(title: string) {
       const id = FIRST_ID + 2 * PER_LIST + state.published.size + 1;
       const item = { ...madeItem(id, 0, [19]), title, date: '2026-01-01' };
       state.published.set(id, item);
@@ -166,16 +175,16 @@ async function startLargeContentApi(demoUrl) {
   };
 }
 
-function signed(body) {
+function signed(body: string) {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = `sha256=${createHmac('sha256', SECRET).update(`${timestamp}.`).update(body).digest('hex')}`;
   return { 'content-type': 'application/json', 'x-webhook-timestamp': timestamp, 'x-webhook-signature': signature };
 }
 
 /** The service's gauges that say what it holds. */
-async function memoryOf(svc) {
+async function memoryOf(svc: ServiceProcess) {
   const text = await (await fetch(`${svc.url}/metrics`)).text();
-  const value = (name) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
   return {
     heapMiB: value('nodejs_heap_size_used_bytes') / 2 ** 20,
     rssMiB: rssMiB(svc.child.pid),
@@ -185,16 +194,19 @@ async function memoryOf(svc) {
 }
 
 /** Starts the service and waits for its first index; resolves with it, the build's log line and its memory then. */
-async function serviceWithIndex(env) {
-  let built;
-  const log = [];
+type LogEntry = { msg?: string; level?: number; ms?: number };
+
+async function serviceWithIndex(env: Record<string, string>) {
+  let built: LogEntry | undefined;
+  const log: LogEntry[] = [];
   const svc = await startService({
     env: { LOG_LEVEL: 'info', ...env },
     timeoutMs: 60_000,
     onLine: (line) => {
-      const entry = logLines(line)[0];
-      if (entry?.msg === 'search index built') built ??= entry;
-      if (/search index (changed|could)/.test(entry?.msg ?? '') || entry?.level >= 40) log.push(entry);
+      const entry = logLines(line)[0] as LogEntry | undefined;
+      if (!entry) return;
+      if (entry.msg === 'search index built') built ??= entry;
+      if (/search index (changed|could)/.test(entry.msg ?? '') || (entry.level ?? 0) >= 40) log.push(entry);
     },
   });
   const started = Date.now();
@@ -204,12 +216,12 @@ async function serviceWithIndex(env) {
   }
   // Settled: what stays after the build's garbage is collected (the heap is read after a scrape or two).
   await new Promise((r) => setTimeout(r, 1_000));
-  return { svc, built, log, memory: await memoryOf(svc) };
+  return { svc, built: built as LogEntry & { ms: number }, log, memory: await memoryOf(svc) };
 }
 
-async function timeQueries(svc, queries) {
-  const miss = [];
-  const hit = [];
+async function timeQueries(svc: ServiceProcess, queries: string[]) {
+  const miss: number[] = [];
+  const hit: number[] = [];
   for (const [i, q] of queries.entries()) {
     for (const times of [miss, hit]) {
       const started = performance.now();
@@ -246,9 +258,9 @@ export async function runSearch() {
     const { miss, hit } = await timeQueries(svc, [...QUERIES, ...QUERIES.map((q) => `${q} `.repeat(2).trim())]);
     // A publish: a new item at the head of the news list, and its event; the clock stops when it is found.
     const word = '琥珀大熊猫';
-    const publishes = [];
+    const publishes: number[] = [];
     for (let n = 0; n < 5; n++) {
-      const title = `${word}${n}号专题：${TOPICS[n]}新进展`;
+      const title = `${word}${n}号专题：${pick(TOPICS, n)}新进展`;
       const id = large.publish(title);
       const body = JSON.stringify({ id: `bench-${Date.now()}-${n}`, event: 'publish', items: [{ type: 'news', id }] });
       const started = performance.now();
@@ -256,7 +268,9 @@ export async function runSearch() {
       await res.body.arrayBuffer();
       if (res.statusCode !== 200) throw new Error(`webhook answered ${res.statusCode}`);
       for (;;) {
-        const answer = await (await fetch(`${svc.url}/api/search?q=${encodeURIComponent(`${word}${n}号`)}&pageSize=1`)).json();
+        const answer = (await (await fetch(`${svc.url}/api/search?q=${encodeURIComponent(`${word}${n}号`)}&pageSize=1`)).json()) as {
+          data: { items: { id: number }[] };
+        };
         if (answer.data.items[0]?.id === id) break;
         if (performance.now() - started > 10_000)
           throw new Error(`the published item was not found in 10 s: ${JSON.stringify(big.log.slice(-5))}`);

@@ -1,4 +1,4 @@
-// `node bench/phone-images.js`: a phone's first screen with a CMS's camera-sized photos. What a
+// `npm run bench -- phone-images`: a phone's first screen with a CMS's camera-sized photos. What a
 // 390 × 844 phone at 3× (Chromium, a phone's User-Agent) downloads in images before it scrolls,
 // on every page, when every picture of the content is a 4000 × 3000 camera JPEG on a CMS's media
 // host (the stub CMS of test/cms-content.test.ts, at camera size): every page's must stay within
@@ -7,25 +7,20 @@
 // while it waited for a transform (X-Cache MISS) among the preloaded ones. Beside it, in the same
 // run, the variant a phone took for the home banner before the banner had a phone crop (the whole
 // banner drawn 144vw wide: 2400 px at 3×). Loopback only; every load is bounded in time.
-import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { chromium } from 'playwright-core';
-import {
-  commandLine,
-  ensureBuild,
-  fmt,
-  isMain,
-  logLines,
-  median,
-  rawGet,
-  stamp,
-  startNode,
-  startService,
-  table,
-  writeSection,
-} from './lib.js';
-// The camera photographs, made with sharp (Node runs the TypeScript as it is).
-import { cameraJpeg } from '../test/support/media-fixtures.ts';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { BASE_FLAGS } from '../test/support/chromium-flags.js';
+import { launchOwnChromium } from '../test/support/launch-chromium.js';
+import { isMain } from './harness/args.js';
+import { fmt, median, stamp, table } from './harness/figures.js';
+import { rawGet } from './harness/http.js';
+import { ensureBuild, logLines, startNode } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { startService } from './harness/service.js';
+// The camera photographs, made with sharp.
+import { cameraJpeg } from '../test/support/media-fixtures.js';
 
 const TARGET_KB = 150;
 const LOADS = 3;
@@ -68,32 +63,32 @@ const PAGES = [
  * `/UPLOADS/…` (upper case, as editors name files), where every one is a camera photograph (four
  * scenes, so that the pictures differ).
  */
-async function startCms(apiUrl, photos) {
-  const server = createServer(async (req, res) => {
-    const path = req.url ?? '/';
+async function startCms(apiUrl: string, photos: Buffer[]) {
+  const server = createServer((req, res) => void answerCms(req.url ?? '/', res));
+  async function answerCms(path: string, res: ServerResponse) {
     if (path.startsWith('/UPLOADS/')) {
-      const body = photos[[...path].reduce((n, c) => n + c.charCodeAt(0), 0) % photos.length];
+      const body = photos[[...path].reduce((n, c) => n + c.charCodeAt(0), 0) % photos.length]!;
       res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': body.length }).end(body);
       return;
     }
     const answer = await fetch(apiUrl + path);
     const text = (await answer.text()).replace(/\/uploads\/[A-Za-z0-9/_.-]+/g, (upload) => `${cms}${upload.toUpperCase()}`);
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
-  });
+  }
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const cms = `http://127.0.0.1:${server.address().port}`;
+  const cms = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url: cms, stop: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /** The service's count of transforms made, all formats. */
-async function transforms(url) {
+async function transforms(url: string) {
   const text = (await rawGet(`${url}/metrics`)).body.toString();
   return [...text.matchAll(/^media_transform_duration_seconds_count\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
 }
 
 /** Until the service has made no transform for SETTLE_MS (a page's first screen made ahead), at most 60 s. */
-async function settled(url) {
+async function settled(url: string) {
   const deadline = Date.now() + 60_000;
   let last = -1;
   for (;;) {
@@ -105,12 +100,12 @@ async function settled(url) {
 }
 
 /** One phone load in a fresh context, no scrolling: image bytes, and the preloaded images a transform was waited for. */
-async function phoneLoad(browser, url) {
+async function phoneLoad(browser: Browser, url: string) {
   const context = await browser.newContext(PHONE);
   try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    const requests = new Map();
+    const requests = new Map<string, { url: string; type: string | undefined; first: boolean; bytes: number; cache?: string }>();
     cdp.on('Network.requestWillBeSent', (e) =>
       requests.set(e.requestId, {
         url: e.request.url,
@@ -149,25 +144,25 @@ export async function benchPhoneImages() {
     env: { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' },
     ready: 'content API listening',
   });
-  const apiUrl = logLines(api.output).find((l) => l.msg === 'content API listening').url;
+  const apiUrl = String(logLines(api.output).find((l) => l.msg === 'content API listening')?.url);
   const cms = await startCms(apiUrl, photos);
   const service = await startService({ env: { UPSTREAM_URL: cms.url, MEDIA_ORIGINS: cms.url, LOG_LEVEL: 'warn' } });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const browser = await launchOwnChromium(BASE_FLAGS);
   try {
-    const rows = [];
-    let home;
+    const rows: Row[] = [];
+    let home: Row | undefined;
     for (const path of PAGES) {
       // The first visitor's render, which makes the first screen's variants for phones ahead.
       await rawGet(service.url + path, { 'user-agent': PHONE.userAgent });
       await settled(service.url);
-      const loads = [];
+      const loads: Awaited<ReturnType<typeof phoneLoad>>[] = [];
       for (let i = 0; i < LOADS; i++) loads.push(await phoneLoad(browser, service.url + path));
       const row = {
         path,
         kb: median(loads.map((l) => l.kb)),
         count: median(loads.map((l) => l.count)),
-        first: loads[0].first,
-        waited: loads[0].waited,
+        first: loads[0]?.first ?? 0,
+        waited: loads[0]?.waited ?? 0,
       };
       if (path === '/') home = row;
       rows.push(row);
@@ -177,10 +172,12 @@ export async function benchPhoneImages() {
     }
     // The baseline: the variant a phone took for the banner before the crop (2400 px of the whole banner).
     const html = (await rawGet(`${service.url}/`, { 'user-agent': PHONE.userAgent })).body.toString();
-    const crop = /srcSet="([^"]*right-2x1[^"]*)"/.exec(html)[1].split(', ');
-    const whole = crop.at(-1).replace(/\/right-2x1\/\d+\//, '/2400/');
-    const size = async (address) => (await rawGet(service.url + address.split(' ')[0], { accept: AVIF })).body.length / 1024;
-    const banner = { crop: await size(crop.at(-1)), whole: await size(whole) };
+    const crop = (/srcSet="([^"]*right-2x1[^"]*)"/.exec(html)?.[1] ?? '').split(', ');
+    const widest = crop.at(-1) ?? '';
+    const whole = widest.replace(/\/right-2x1\/\d+\//, '/2400/');
+    const size = async (address: string) => (await rawGet(service.url + address.split(' ')[0], { accept: AVIF })).body.length / 1024;
+    const banner = { crop: await size(widest), whole: await size(whole) };
+    if (!home) throw new Error('the home page was not measured');
     return report(rows, home, banner);
   } finally {
     await browser.close();
@@ -190,7 +187,15 @@ export async function benchPhoneImages() {
   }
 }
 
-function report(rows, home, banner) {
+interface Row {
+  path: string;
+  kb: number;
+  count: number;
+  first: number;
+  waited: number;
+}
+
+function report(rows: Row[], home: Row, banner: { crop: number; whole: number }) {
   // The heaviest page, against the target: a list's cards are fetched several screens ahead.
   const heaviest = rows.reduce((a, b) => (b.kb > a.kb ? b : a));
   const met = heaviest.kb <= TARGET_KB;

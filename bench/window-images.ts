@@ -1,4 +1,4 @@
-// `node bench/window-images.js <url> [--before=<url>] [--pages=/,/zjxz/index]`: the image bytes a
+// `npm run bench -- window-images <url> [--before=<url>] [--pages=/,/zjxz/index]`: the image bytes a
 // desktop window downloads when it scrolls through each page, at a tablet's, a laptop's, the
 // design's and a wide monitor's width (device scale 1), and the pictures drawn wider than the
 // variant fetched for them. In the standard text size the page is the 1920 px design scaled to the
@@ -7,9 +7,15 @@
 // second service (another build, started by hand) measured the same way in the same run, loads
 // alternating. Each load is a fresh context with the cache off; pages are loaded once unmeasured
 // first, so that no load waits for a variant being made. Loopback only; every load is bounded.
-import { chromium } from 'playwright-core';
-import { loadPictures, upscaledIn, variantsChosen } from '../test/support/page-checks/pictures.ts';
-import { CHROME_UA, commandLine, fmt, isMain, readArgs, stamp, table, writeSection } from './lib.js';
+import type { Browser, CDPSession } from 'playwright-core';
+import { BASE_FLAGS } from '../test/support/chromium-flags.js';
+import { launchOwnChromium } from '../test/support/launch-chromium.js';
+import { loadPictures, upscaledIn, variantsChosen } from '../test/support/page-checks/pictures.js';
+import { benchArgs, isMain } from './harness/args.js';
+import { fmt, stamp, table } from './harness/figures.js';
+import { CHROME_UA } from './harness/http.js';
+import { keepNamesInPages } from './harness/pages-in-chromium.js';
+import { commandLine, writeSection } from './harness/results.js';
 
 const WIDTHS = [
   { width: 768, height: 1024 },
@@ -21,12 +27,17 @@ const DEFAULT_PAGES = ['/', '/jtjj/qywh', '/hzhf/kpzs', '/zjxz/index', '/zjxz/de
 const LOAD_TIMEOUT_MS = 45_000;
 
 /** One load in a fresh context, scrolled to the end: image bytes, and the pictures drawn wider than their variant. */
-async function load(browser, url, viewport) {
+type Viewport = (typeof WIDTHS)[number];
+type Target = { name: string; url: string };
+type Row = { width: number; sums: { kb: number; upscaled: number }[] };
+
+async function load(browser: Browser, url: string, viewport: Viewport) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, userAgent: CHROME_UA });
+  await keepNamesInPages(context);
   try {
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    const images = new Map();
+    const cdp: CDPSession = await context.newCDPSession(page);
+    const images = new Map<string, number>();
     cdp.on('Network.responseReceived', (e) => {
       if (e.type === 'Image') images.set(e.requestId, 0);
     });
@@ -50,23 +61,23 @@ async function load(browser, url, viewport) {
   }
 }
 
-export async function benchWindowImages(targets, pages) {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+export async function benchWindowImages(targets: Target[], pages: string[]) {
+  const browser = await launchOwnChromium(BASE_FLAGS);
   try {
     // Unmeasured: every variant the loads ask for is made.
     for (const { url } of targets) for (const viewport of WIDTHS) for (const path of pages) await load(browser, url + path, viewport);
-    const rows = [];
+    const rows: Row[] = [];
     for (const viewport of WIDTHS) {
       const sums = targets.map(() => ({ kb: 0, upscaled: 0 }));
       for (const path of pages)
         for (const [i, { url }] of targets.entries()) {
           const r = await load(browser, url + path, viewport);
-          sums[i].kb += r.kb;
-          sums[i].upscaled += r.upscaled;
+          sums[i]!.kb += r.kb;
+          sums[i]!.upscaled += r.upscaled;
         }
       rows.push({ width: viewport.width, sums });
       console.log(
-        `${viewport.width} px: ${sums.map((s, i) => `${targets[i].name} ${fmt(s.kb, 1)} KB, ${s.upscaled} upscaled`).join('; ')}`,
+        `${viewport.width} px: ${sums.map((s, i) => `${targets[i]?.name} ${fmt(s.kb, 1)} KB, ${s.upscaled} upscaled`).join('; ')}`,
       );
     }
     return report(targets, pages, rows);
@@ -75,7 +86,7 @@ export async function benchWindowImages(targets, pages) {
   }
 }
 
-function report(targets, pages, rows) {
+function report(targets: Target[], pages: string[], rows: Row[]) {
   const before = targets.length > 1;
   return `## A window's images, scrolled through, by width
 
@@ -85,25 +96,25 @@ photos) in a fresh context (cache off, device scale 1, the standard text size), 
 has loaded and the network is quiet (the tests' \`loadPictures\`); "images" is the sum over the pages of the image bytes
 transferred (CDP \`encodedDataLength\`), "upscaled" the pictures drawn wider than the variant Chromium chose for them when a
 wider one was on offer (the tests' check, \`upscaledIn\`, which allows for padding and \`object-fit\`). Every page was
-loaded once unmeasured first, so that no variant is made during a measured load.${before ? ` "${targets[1].name}" is the service at \`--before\`, another build, loaded in turn with "${targets[0].name}".` : ''}
+loaded once unmeasured first, so that no variant is made during a measured load.${before ? ` "${targets[1]?.name}" is the service at \`--before\`, another build, loaded in turn with "${targets[0]?.name}".` : ''}
 
 ${table(
   ['window', ...targets.flatMap((t) => [`${t.name}: images KB`, `${t.name}: upscaled`]), ...(before ? ['images, this / before'] : [])],
   rows.map((r) => [
     `${r.width} px`,
     ...r.sums.flatMap((s) => [fmt(s.kb, 1), String(s.upscaled)]),
-    ...(before ? [fmt(r.sums[0].kb / r.sums[1].kb, 2)] : []),
+    ...(before ? [fmt(r.sums[0]!.kb / r.sums[1]!.kb, 2)] : []),
   ]),
 )}
 `;
 }
 
 if (isMain(import.meta.url)) {
-  const { values: options, positionals } = readArgs({ before: { type: 'string' }, pages: { type: 'string' } });
+  const { values, positionals } = benchArgs({ before: { type: 'string' }, pages: { type: 'string' } });
   const [url] = positionals;
-  if (!url) throw new Error('usage: node bench/window-images.js <url> [--before=<url>] [--pages=/,/zjxz/index]');
-  const targets = [{ name: 'this build', url }, ...(options.before ? [{ name: 'before', url: options.before }] : [])];
-  const markdown = await benchWindowImages(targets, options.pages?.split(',') ?? DEFAULT_PAGES);
+  if (!url) throw new Error('usage: npm run bench -- window-images <url> [--before=<url>] [--pages=/,/zjxz/index]');
+  const targets = [{ name: 'this build', url }, ...(values.before ? [{ name: 'before', url: values.before }] : [])];
+  const markdown = await benchWindowImages(targets, values.pages?.split(',') ?? DEFAULT_PAGES);
   writeSection('window-images', markdown);
   console.log(markdown);
 }

@@ -4,57 +4,27 @@
 // cached hit with tracing off also sits beside raw node:http sending the same bytes, the
 // api-hit section's baseline, so that "off" can be read against that section's ratio.
 //
-// `node bench/tracing.js` measures and writes its section of RESULTS.md;
-// `node bench/tracing.js sink [port]` is the sink alone (prints `ready <port>`).
-import { createServer } from 'node:http';
-import {
-  BROWSER_HEADERS,
-  commandLine,
-  compare,
-  ensureBuild,
-  ensureWrk,
-  fmt,
-  isMain,
-  PAGES,
-  rawBaseline,
-  rawGet,
-  stamp,
-  startHelper,
-  startService,
-  table,
-  writeSection,
-} from './lib.js';
+// `npm run bench -- tracing` measures and writes its section of RESULTS.md; the sink is
+// bench/otlp-sink.ts.
+import { isMain } from './harness/args.js';
+import { fmt, stamp, table } from './harness/figures.js';
+import { BROWSER_HEADERS, PAGES, rawBaseline, rawGet } from './harness/http.js';
+import { ensureBuild, ensureWrk, startHelper, type Helper } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { startService, type ServiceProcess } from './harness/service.js';
+import { compare, type Compared } from './harness/wrk.js';
 
 const API_PATH = '/api/news-categories';
 const ROUNDS = 3;
 const SECONDS = 3;
 
-/** The collector stand-in: takes every POST, counts it and its bytes, answers 200; GET /count says how many. */
-function runSink(port) {
-  let posts = 0;
-  let bytes = 0;
-  const server = createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/count') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ posts, bytes }));
-      return;
-    }
-    req.on('data', (chunk) => (bytes += chunk.length));
-    req.on('end', () => {
-      posts++;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  server.keepAliveTimeout = 65_000;
-  server.listen(Number(port), '127.0.0.1', () => console.log(`ready ${server.address().port}`));
-}
-
-async function sinkCount(sink) {
-  return JSON.parse((await rawGet(`${sink.url}/count`)).body.toString('utf8'));
+async function sinkCount(sink: Helper): Promise<{ posts: number; bytes: number }> {
+  return JSON.parse((await rawGet(`${sink.url}/count`)).body.toString('utf8')) as { posts: number; bytes: number };
 }
 
 /** Starts the service (tracing off, or on towards the sink), watching its log for export failures. */
-async function start(env, sink, failures) {
-  const traced = sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_BSP_SCHEDULE_DELAY: '1000' } : {};
+async function start(env: Record<string, string>, sink: Helper | undefined, failures: string[]) {
+  const traced: Record<string, string> = sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_BSP_SCHEDULE_DELAY: '1000' } : {};
   return startService({
     env: { ...env, ...traced },
     onLine: (line) => {
@@ -63,7 +33,7 @@ async function start(env, sink, failures) {
   });
 }
 
-const ratioRow = (label, r) => [
+const ratioRow = (label: string, r: Record<'on' | 'off', Compared>) => [
   label,
   fmt(r.off.rps),
   fmt(r.on.rps),
@@ -76,9 +46,9 @@ const ratioRow = (label, r) => [
 export async function runTracing() {
   ensureWrk();
   ensureBuild();
-  const sink = await startHelper('bench/tracing.js', ['sink', 0]);
-  const failures = [];
-  const services = [];
+  const sink = await startHelper('bench/otlp-sink.ts', [0]);
+  const failures: string[] = [];
+  const services: ServiceProcess[] = [];
   try {
     const off = await start({}, undefined, failures);
     services.push(off);
@@ -98,7 +68,7 @@ export async function runTracing() {
     // The api-hit section's baseline: raw node:http writing the same bytes.
     const answer = await rawGet(off.url + API_PATH, { 'accept-encoding': 'identity' });
     const raw = await rawBaseline('tracing-api', { answer });
-    let api;
+    let api: Record<'on' | 'off' | 'raw', Compared>;
     try {
       api = compare({ off: off.url + API_PATH, on: on.url + API_PATH, raw: `${raw.url}${API_PATH}` }, { rounds: ROUNDS, seconds: SECONDS });
     } finally {
@@ -146,8 +116,7 @@ export failures logged: ${failures.length}; non-2xx answers: ${errors}.
   }
 }
 
-if (process.argv[2] === 'sink') runSink(process.argv[3] ?? 0);
-else if (isMain(import.meta.url)) {
+if (isMain(import.meta.url)) {
   const result = await runTracing();
   writeSection('tracing', result.markdown);
   console.log(result.markdown);

@@ -7,36 +7,27 @@
 import { writeFileSync } from 'node:fs';
 import { Agent, Pool, request } from 'undici';
 import { run } from './cold-miss.js';
-import {
-  BROWSER_HEADERS,
-  commandLine,
-  compare,
-  countingUpstream,
-  ensureBuild,
-  ensureWrk,
-  fmt,
-  isMain,
-  rawBaseline,
-  rawGet,
-  row,
-  stamp,
-  quantile,
-  startHelper,
-  startRedis,
-  startService,
-  table,
-  TABLE_HEAD,
-  tempPath,
-  writeSection,
-} from './lib.js';
+import { isMain } from './harness/args.js';
+import { TABLE_HEAD, fmt, quantile, row, stamp, table } from './harness/figures.js';
+import { BROWSER_HEADERS, rawBaseline, rawGet } from './harness/http.js';
+import { ensureBuild, ensureWrk, startHelper, tempPath } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { countingUpstream, startRedis, startService, type ServiceProcess } from './harness/service.js';
+import { compare } from './harness/wrk.js';
 
 const CONCURRENT = 300;
 const KEYS = 5;
 const UPSTREAM_DELAY_MS = 50;
 
-async function callsPerKey(source, redisUrl, instances, round, env = {}) {
-  const upstream = await countingUpstream(source.embeddedUrl, UPSTREAM_DELAY_MS);
-  const services = [];
+async function callsPerKey(
+  source: ServiceProcess,
+  redisUrl: string | undefined,
+  instances: number,
+  round: number,
+  env: Record<string, string> = {},
+) {
+  const upstream = await countingUpstream(source.embeddedUrl ?? '', UPSTREAM_DELAY_MS);
+  const services: ServiceProcess[] = [];
   try {
     for (let i = 0; i < instances; i++) {
       services.push(await startService({ env: { UPSTREAM_URL: upstream.url, ...(redisUrl ? { REDIS_URL: redisUrl } : {}), ...env } }));
@@ -44,7 +35,7 @@ async function callsPerKey(source, redisUrl, instances, round, env = {}) {
     // Each instance connected to Redis before the misses.
     await new Promise((r) => setTimeout(r, 300));
     const agent = new Agent({ connections: CONCURRENT });
-    const counts = [];
+    const counts: number[] = [];
     let failed = 0;
     for (let k = 0; k < KEYS; k++) {
       // A key no run has asked for before: its own page number.
@@ -52,7 +43,7 @@ async function callsPerKey(source, redisUrl, instances, round, env = {}) {
       const path = `/api/news?categoryId=19&page=${page}`;
       const answers = await Promise.all(
         Array.from({ length: CONCURRENT }, async (_, i) => {
-          const res = await request(services[i % instances].url + path, { dispatcher: agent });
+          const res = await request(services[i % instances]!.url + path, { dispatcher: agent });
           await res.body.arrayBuffer();
           return res.statusCode;
         }),
@@ -75,17 +66,17 @@ const MISS_DELAY_MS = 20;
  * the key's lock there, calls the content API and stores the answer back) against a miss in one
  * worker alone, on an upstream that answers after a fixed 20 ms: every request a new key.
  */
-async function missThroughTheMachine(source) {
-  const body = (await rawGet(`${source.embeddedUrl}/api/news?page=1&pageSize=9`, { 'accept-encoding': 'identity' })).body;
+async function missThroughTheMachine(source: ServiceProcess) {
+  const body = (await rawGet(`${source.embeddedUrl ?? ''}/api/news?page=1&pageSize=9`, { 'accept-encoding': 'identity' })).body;
   const file = tempPath('machine-miss.json');
   writeFileSync(file, JSON.stringify({ '/api/news': body.toString('base64') }));
-  const upstream = await startHelper('bench/slow-upstream.js', [file, MISS_DELAY_MS, 0]);
+  const upstream = await startHelper('bench/slow-upstream.ts', [file, MISS_DELAY_MS, 0]);
   const services = {
     'one worker (WORKERS=1)': await startService({ env: { UPSTREAM_URL: upstream.url, WORKERS: '1' } }),
     'two workers sharing their primary’s tier (WORKERS=2)': await startService({ env: { UPSTREAM_URL: upstream.url, WORKERS: '2' } }),
   };
   const pools = Object.fromEntries(Object.entries(services).map(([name, s]) => [name, new Pool(s.url, { connections: 4 })]));
-  const latencies = Object.fromEntries(Object.keys(services).map((name) => [name, []]));
+  const latencies = new Map<string, number[]>(Object.keys(services).map((name) => [name, []]));
   try {
     for (const pool of Object.values(pools)) await run(pool, 100, (i) => `/api/news?page=${i + 1}&pageSize=50`, {}, 4);
     let size = 10;
@@ -93,7 +84,7 @@ async function missThroughTheMachine(source) {
       for (const [name, pool] of Object.entries(pools)) {
         const pageSize = size++;
         const r = await run(pool, 200, (i) => `/api/news?page=${i + 1}&pageSize=${pageSize}`, {}, 1);
-        latencies[name].push(...r.latencies);
+        latencies.get(name)?.push(...r.latencies);
       }
     }
   } finally {
@@ -101,11 +92,12 @@ async function missThroughTheMachine(source) {
     await Promise.all(Object.values(services).map((s) => s.stop()));
     await upstream.stop();
   }
-  const [alone, shared] = Object.keys(services);
-  const p50 = (name) => quantile(latencies[name], 0.5);
-  const p99 = (name) => quantile(latencies[name], 0.99);
+  const [alone = '', shared = ''] = Object.keys(services);
+  const of = (name: string) => latencies.get(name) ?? [];
+  const p50 = (name: string) => quantile(of(name), 0.5);
+  const p99 = (name: string) => quantile(of(name), 0.99);
   return {
-    rows: Object.keys(services).map((name) => [name, String(latencies[name].length), fmt(p50(name), 2), fmt(p99(name), 2)]),
+    rows: Object.keys(services).map((name) => [name, String(of(name).length), fmt(p50(name), 2), fmt(p99(name), 2)]),
     added: { p50: p50(shared) - p50(alone), p99: p99(shared) - p99(alone) },
   };
 }
@@ -114,7 +106,7 @@ async function workersThroughput() {
   const paths = { 'cached API hit (2.3 KB)': '/api/news?categoryId=19&page=1&pageSize=9', 'warm page, home': '/' };
   const one = await startService({ env: { WORKERS: '1' } });
   const two = await startService({ env: { WORKERS: '2' } });
-  const rows = [];
+  const rows: string[] = [];
   try {
     for (const [label, path] of Object.entries(paths)) {
       const headers = path.startsWith('/api') ? {} : BROWSER_HEADERS;
@@ -140,10 +132,11 @@ export async function benchFleet() {
   ensureBuild();
   const source = await startService();
   const redis = await startRedis();
-  const shared = [];
-  const alone = [];
-  let machine;
-  let miss;
+  type Calls = Awaited<ReturnType<typeof callsPerKey>>;
+  const shared: [number, Calls][] = [];
+  const alone: [number, Calls][] = [];
+  let machine: Calls;
+  let miss: Awaited<ReturnType<typeof missThroughTheMachine>>;
   try {
     let round = 0;
     for (const n of [1, 2, 3]) {
@@ -156,11 +149,11 @@ export async function benchFleet() {
     await redis.stop();
     await source.stop();
   }
-  const describe = ({ counts, failed }) =>
+  const describe = ({ counts, failed }: Calls) =>
     `${counts.join(', ')} (mean ${fmt(counts.reduce((a, b) => a + b, 0) / counts.length, 1)})${failed ? `; ${failed} failed` : ''}`;
   const callsTable = table(
     ['instances', 'sharing Redis: upstream calls per key', 'each alone: upstream calls per key'],
-    shared.map(([n, r], i) => [String(n), describe(r), describe(alone[i][1])]),
+    shared.map(([n, r], i) => [String(n), describe(r), describe(alone[i]![1])]),
   );
   const throughput = await workersThroughput();
   const markdown = `## The fleet: upstream calls per key, and workers
@@ -177,7 +170,7 @@ One service with \`WORKERS=2\` and no Redis, the same ${CONCURRENT} requests per
 per key (the workers share their primary's tier).
 
 **A miss through the machine's tier.** Every request a key no one has asked for, one at a time over keep-alive
-connections, on an upstream that answers after ${MISS_DELAY_MS} ms (\`bench/slow-upstream.js\`); latency request sent →
+connections, on an upstream that answers after ${MISS_DELAY_MS} ms (\`bench/slow-upstream.ts\`); latency request sent →
 body read, in ms, 3 alternating rounds of 200 per service.
 
 ${table(['service', 'requests', 'p50 ms', 'p99 ms'], miss.rows)}

@@ -1,4 +1,4 @@
-// `node bench/main-thread.js [--pages=/,/zjxz/index] [--loads=N] [--compile]`: what a phone's first load asks of
+// `npm run bench -- main-thread [--pages=/,/zjxz/index] [--loads=N] [--compile]`: what a phone's first load asks of
 // the browser's main thread, page by page. Lighthouse's mobile score multiplies every main-thread
 // task of the load it observed by four and counts what passes 50 ms after the first paint, so a task
 // longer than about 12 ms here costs blocking time, and more on a slower machine (decision 053).
@@ -11,18 +11,20 @@
 // --compile also traces V8's compiler, which names what a script's task spends on compiling
 // (ParseFunction, PreParse) but makes those tasks longer: the durations are then not comparable.
 // Loopback only; every load is bounded in time.
-import { chromium } from 'playwright-core';
-import { commandLine, ensureBuild, fmt, isMain, median, readArgs, stamp, startService, table, writeSection } from './lib.js';
-import { BASE_FLAGS } from '../test/support/chromium-flags.ts';
+import type { Browser } from 'playwright-core';
+import { BASE_FLAGS } from '../test/support/chromium-flags.js';
+import { launchOwnChromium } from '../test/support/launch-chromium.js';
+import { benchArgs, isMain } from './harness/args.js';
+import { fmt, median, stamp, table } from './harness/figures.js';
+import { ensureBuild } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { startService } from './harness/service.js';
 
-const { values: options } = readArgs({
-  pages: { type: 'string', default: '/,/hzhf/kpzs,/zjxz/index,/xsyj/kyxw,/lxwm/index' },
-  loads: { type: 'string', default: '5' },
-  compile: { type: 'boolean', default: false },
-});
-const PAGES = options.pages.split(',');
-const LOADS = Number(options.loads);
-const COMPILE = options.compile;
+const args = process.argv.slice(2);
+const { values: options } = benchArgs({ pages: { type: 'string' }, loads: { type: 'string' }, compile: { type: 'boolean' } });
+const PAGES = (options.pages ?? '/,/hzhf/kpzs,/zjxz/index,/xsyj/kyxw,/lxwm/index').split(',');
+const LOADS = Number(options.loads ?? 5);
+const COMPILE = options.compile ?? false;
 const LOAD_TIMEOUT_MS = 45_000;
 /** After the load event: hydration and what follows it happen within this. */
 const SETTLE_MS = 1_500;
@@ -39,18 +41,30 @@ const CATEGORIES = [
 const SLOWDOWN = 4;
 const BLOCKING_MS = 50;
 
-const isTask = (e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
+/** A trace event, as Chromium reports it. */
+interface TraceEvent {
+  name: string;
+  ts: number;
+  dur: number;
+  pid: number;
+  tid: number;
+  ph: string;
+  args?: { data?: { isLoadingMainFrame?: boolean } };
+}
+
+const isTask = (e: TraceEvent) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
 
 /** A task's own contents: self time per trace event name inside it, largest first. */
-function contents(task, events) {
+function contents(task: TraceEvent, events: TraceEvent[]) {
   const inside = events
     .filter((e) => e !== task && e.ts >= task.ts && e.ts < task.ts + task.dur)
     .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
-  const self = new Map();
-  const stack = [];
+  const self = new Map<string, number>();
+  const stack: TraceEvent[] = [];
   for (const e of inside) {
-    while (stack.length > 0 && stack.at(-1).ts + stack.at(-1).dur <= e.ts) stack.pop();
-    if (stack.length > 0) self.set(stack.at(-1).name, (self.get(stack.at(-1).name) ?? 0) - e.dur);
+    while (stack.length > 0 && stack.at(-1)!.ts + stack.at(-1)!.dur <= e.ts) stack.pop();
+    const parent = stack.at(-1);
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur);
     self.set(e.name, (self.get(e.name) ?? 0) + e.dur);
     stack.push(e);
   }
@@ -63,13 +77,13 @@ function contents(task, events) {
 }
 
 /** One traced load in a new context: the figures of its renderer's main thread. */
-async function tracedLoad(browser, url) {
+async function tracedLoad(browser: Browser, url: string) {
   const context = await browser.newContext(PHONE);
   try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    const events = [];
-    cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+    const events: TraceEvent[] = [];
+    cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as TraceEvent[])));
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
     await page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
@@ -81,11 +95,11 @@ async function tracedLoad(browser, url) {
     if (!fcp || !start) throw new Error(`${url}: the trace has no first contentful paint`);
     // The renderer's main thread: where the paint was reported.
     const main = events.filter((e) => e.pid === fcp.pid && e.tid === fcp.tid && e.ph === 'X' && e.dur !== undefined);
-    const sum = (...names) => main.filter((e) => names.includes(e.name)).reduce((n, e) => n + e.dur, 0) / 1000;
+    const sum = (...names: string[]) => main.filter((e) => names.includes(e.name)).reduce((n, e) => n + e.dur, 0) / 1000;
     const tasks = main.filter(isTask);
     const before = tasks.filter((t) => t.ts < fcp.ts);
     const after = tasks.filter((t) => t.ts >= fcp.ts);
-    const longestAfter = after.reduce((a, b) => (b.dur > (a?.dur ?? 0) ? b : a), undefined);
+    const longestAfter = after.reduce<TraceEvent | undefined>((a, b) => (b.dur > (a?.dur ?? 0) ? b : a), undefined);
     return {
       fcp: (fcp.ts - start.ts) / 1000,
       layout: sum('Layout'),
@@ -105,24 +119,29 @@ async function tracedLoad(browser, url) {
 export async function benchMainThread() {
   ensureBuild();
   const service = await startService({ env: { LOG_LEVEL: 'warn' } });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BASE_FLAGS });
+  const browser = await launchOwnChromium(BASE_FLAGS);
   try {
-    const rows = [];
+    const rows: Row[] = [];
     for (const path of PAGES) {
       const url = service.url + path;
       // Uncounted: the page's pictures are made on this first load.
       await tracedLoad(browser, url);
-      const loads = [];
+      const loads: Load[] = [];
       for (let i = 0; i < LOADS; i++) loads.push(await tracedLoad(browser, url));
-      const m = (key) => median(loads.map((l) => l[key]));
+      const m = (key: Exclude<keyof Load, 'what'>) => median(loads.map((l) => l[key]));
       // What the longest task after the paint was made of, in the load nearest the median.
       const middle = m('longestAfter');
       const typical = loads.reduce((a, b) => (Math.abs(b.longestAfter - middle) < Math.abs(a.longestAfter - middle) ? b : a));
-      const row = {
+      const row: Row = {
         path,
-        ...Object.fromEntries(
-          ['fcp', 'layout', 'style', 'paint', 'parse', 'longestBefore', 'longestAfter', 'blocking'].map((k) => [k, m(k)]),
-        ),
+        fcp: m('fcp'),
+        layout: m('layout'),
+        style: m('style'),
+        paint: m('paint'),
+        parse: m('parse'),
+        longestBefore: m('longestBefore'),
+        longestAfter: m('longestAfter'),
+        blocking: m('blocking'),
         what: typical.what,
       };
       rows.push(row);
@@ -137,10 +156,13 @@ export async function benchMainThread() {
   }
 }
 
-function report(rows) {
+type Load = Awaited<ReturnType<typeof tracedLoad>>;
+type Row = Load & { path: string };
+
+function report(rows: Row[]) {
   const markdown = `## A phone's first load on the main thread
 
-Command: \`${[commandLine(), ...process.argv.slice(2)].join(' ')}\` (${stamp()}).
+Command: \`${[commandLine(), ...args].join(' ')}\` (${stamp()}).
 Each page loaded ${LOADS} times in a new Chromium context at Lighthouse's phone size (412 × 823, DPR 1.75), traced, after one
 uncounted load; medians, in milliseconds of this machine's main thread (no slowdown). The blocking time counts, for every task
 after the first contentful paint, what it would last past ${BLOCKING_MS} ms at ${SLOWDOWN}× slower, as Lighthouse's mobile

@@ -1,6 +1,33 @@
-// `npm run bench`: every benchmark except the soak (`node bench/soak.js`), each figure beside a
-// baseline measured in the same run. Prints each section and rewrites bench/RESULTS.md.
-import { ensureBuild, ensureWrk, fmt, orderSections, stamp, table, writeSection } from './lib.js';
+// `npm run bench`: every benchmark except the soak and the one-off comparisons, each figure beside
+// a baseline measured in the same run. Prints each section and rewrites bench/RESULTS.md.
+// `npm run bench -- <name> [its options]`: bench/<name>.ts alone, in a process of its own.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { fmt, stamp, table } from './harness/figures.js';
+import { ensureBuild, ensureWrk, ROOT } from './harness/processes.js';
+import { orderSections, writeSection } from './harness/results.js';
+
+// The name is the first argument; the options after it are the benchmark's own, read by it.
+const { tokens } = parseArgs({ args: process.argv.slice(2), strict: false, allowPositionals: true, tokens: true });
+const first = tokens[0];
+if (first) {
+  if (first.kind !== 'positional') throw new Error(`usage: npm run bench -- [<name> [its options]] (got ${process.argv[2]})`);
+  process.exit(runAlone(first.value, process.argv.slice(3)));
+}
+
+/** Runs one benchmark by its name (its file in bench/) with the given options; its exit code. */
+function runAlone(name: string, args: string[]): number {
+  // api-hit.js waits to become TypeScript with lib.js.
+  const file = ['ts', 'js'].map((ext) => `bench/${name}.${ext}`).find((f) => /^[a-z-]+$/.test(name) && existsSync(ROOT + f));
+  if (!file) throw new Error(`no benchmark called ${JSON.stringify(name)} in bench/`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', file, ...args], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_COMMAND: `npm run bench -- ${name}` },
+  });
+  return run.status ?? 1;
+}
 
 process.env.BENCH_COMMAND ??= 'npm run bench';
 const started = Date.now();
@@ -20,8 +47,8 @@ const { runTracing } = await import('./tracing.js');
 const { runMedia } = await import('./media.js');
 const { runSearch } = await import('./search.js');
 
-const verdicts = [];
-const section = (title, markdown) => {
+const verdicts: string[][] = [];
+const section = (title: string, markdown: string) => {
   console.log(`\n${markdown}`);
   console.log(`(${title} done at ${fmt((Date.now() - started) / 1000)} s)`);
 };
@@ -121,7 +148,7 @@ writeSection(
   `## Summary of the last \`npm run bench\`
 
 ${stamp()}; the whole run took ${fmt(seconds)} s. Details and baselines in the sections below; the soak is run apart
-(\`node bench/soak.js\`).
+(\`npm run bench -- soak\`).
 
 ${table(['target', 'measured (page order: home, news list, expert detail)', 'met'], verdicts)}
 `,

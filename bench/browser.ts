@@ -2,25 +2,18 @@
 // list page, at 1920×1080 and at 390×844 with 4× CPU slowdown; median of 5 loads, each in a
 // fresh context (empty cache). Baseline in the same run, at 390 px with 4× slowdown: the same
 // page's HTML with every <script> element and modulepreload link removed, served as a static
-// document with the same CSS and media (bench/browser-baseline-server.js).
+// document with the same CSS and media (bench/browser-baseline-server.ts).
 import { writeFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
-import { BASE_FLAGS } from '../test/support/chromium-flags.ts';
-import {
-  CHROME_UA,
-  commandLine,
-  ensureBuild,
-  fmt,
-  isMain,
-  median,
-  rawGet,
-  stamp,
-  startHelper,
-  startService,
-  table,
-  tempPath,
-  writeSection,
-} from './lib.js';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { BASE_FLAGS } from '../test/support/chromium-flags.js';
+import { launchOwnChromium } from '../test/support/launch-chromium.js';
+import { isMain } from './harness/args.js';
+import { fmt, median, stamp, table } from './harness/figures.js';
+import { CHROME_UA, rawGet } from './harness/http.js';
+import { keepNamesInPages } from './harness/pages-in-chromium.js';
+import { ensureBuild, startHelper, tempPath, type Helper } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { startService } from './harness/service.js';
 
 /** Loads per page and form. The mobile FCP comparison gets more: one load varies by ±30 % here. */
 const LOADS = { desktop: 3, mobile: 11 };
@@ -35,7 +28,17 @@ const PAGES = [
 ];
 
 const MOBILE_UA = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
-const FORMS = {
+interface Form {
+  label: string;
+  viewport: { width: number; height: number };
+  deviceScaleFactor: number;
+  isMobile: boolean;
+  hasTouch: boolean;
+  userAgent: string;
+  cpu: number;
+}
+
+const FORMS: Record<'desktop' | 'mobile', Form> = {
   desktop: {
     label: '1920×1080',
     viewport: { width: 1920, height: 1080 },
@@ -56,17 +59,26 @@ const FORMS = {
   },
 };
 
-const LAUNCH = {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: BASE_FLAGS,
-};
+declare global {
+  interface Window {
+    /** Long tasks as [start, duration], observed from the document's start (measure's init script). */
+    __longTasks?: [number, number][];
+  }
+}
+
+interface Vitals {
+  ttfb: number | null;
+  fcp: number | null;
+  lcp: number | null;
+  cls: number;
+  longBeforeFcp: number;
+}
 
 /** Read in the page after load + SETTLE_MS: navigation timing, paint, LCP and CLS. */
 function readVitals() {
-  return new Promise((resolve) => {
-    const nav = performance.getEntriesByType('navigation')[0];
-    const out = {
+  return new Promise<Vitals>((resolve) => {
+    const nav = performance.getEntriesByType('navigation').find((e): e is PerformanceNavigationTiming => 'responseStart' in e);
+    const out: Vitals = {
       ttfb: nav ? nav.responseStart - nav.startTime : null,
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
       lcp: null,
@@ -81,7 +93,8 @@ function readVitals() {
       for (const e of list.getEntries()) out.lcp = e.startTime;
     }).observe({ type: 'largest-contentful-paint', buffered: true });
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (!e.hadRecentInput) out.cls += e.value;
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!e.hadRecentInput) out.cls += e.value;
     }).observe({ type: 'layout-shift', buffered: true });
     // Buffered entries are delivered in a later task.
     setTimeout(() => resolve(out), 100);
@@ -89,7 +102,9 @@ function readVitals() {
 }
 
 /** One load in a fresh context: vitals, bytes by CDP resource type, the page chunks requested. */
-async function loadOnce(browser, url, form, options = {}) {
+type Load = Awaited<ReturnType<typeof measure>>;
+
+async function loadOnce(browser: Browser, url: string, form: Form, options: { blockScripts?: boolean } = {}): Promise<Load> {
   const context = await browser.newContext({
     viewport: form.viewport,
     deviceScaleFactor: form.deviceScaleFactor,
@@ -97,10 +112,10 @@ async function loadOnce(browser, url, form, options = {}) {
     hasTouch: form.hasTouch,
     userAgent: form.userAgent,
   });
-  let timer;
+  let timer: NodeJS.Timeout | undefined;
   try {
     // Every load is bounded, whatever hangs (closing the context ends a stuck evaluate).
-    const limit = new Promise((_, reject) => {
+    const limit = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`${url}: no result within ${LOAD_LIMIT_MS} ms`)), LOAD_LIMIT_MS);
     });
     const work = measure(context, url, form, options);
@@ -112,12 +127,13 @@ async function loadOnce(browser, url, form, options = {}) {
   }
 }
 
-async function measure(context, url, form, { blockScripts = false } = {}) {
+async function measure(context: BrowserContext, url: string, form: Form, { blockScripts = false } = {}) {
+  await keepNamesInPages(context);
   await context.addInitScript(() => {
     window.__longTasks = [];
     try {
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+        for (const e of list.getEntries()) window.__longTasks?.push([e.startTime, e.duration]);
       }).observe({ type: 'longtask' });
     } catch {
       // no long task timing
@@ -125,7 +141,7 @@ async function measure(context, url, form, { blockScripts = false } = {}) {
   });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  const requests = new Map();
+  const requests = new Map<string, { url: string; type: string; bytes: number }>();
   cdp.on('Network.requestWillBeSent', (e) => requests.set(e.requestId, { url: e.request.url, type: e.type ?? 'Other', bytes: 0 }));
   cdp.on('Network.responseReceived', (e) => {
     const r = requests.get(e.requestId);
@@ -143,27 +159,18 @@ async function measure(context, url, form, { blockScripts = false } = {}) {
   const response = await page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
   await page.waitForTimeout(SETTLE_MS);
   const vitals = await page.evaluate(readVitals);
-  const bytes = {};
+  const bytes: Record<string, number> = {};
   for (const r of requests.values()) bytes[r.type] = (bytes[r.type] ?? 0) + r.bytes;
   const scripts = [...requests.values()].filter((r) => r.type === 'Script' || /\.js(\?|$)/.test(r.url)).map((r) => new URL(r.url).pathname);
   const pageChunks = [
-    ...new Set(
-      scripts
-        .map((p) =>
-          p
-            .split('/')
-            .pop()
-            .replace(/-[\w-]{8}\.js$/, ''),
-        )
-        .filter((n) => n.endsWith('-page')),
-    ),
+    ...new Set(scripts.map((p) => (p.split('/').pop() ?? '').replace(/-[\w-]{8}\.js$/, '')).filter((n) => n.endsWith('-page'))),
   ];
   return { status: response?.status(), ...vitals, bytes, pageChunks, requests: requests.size };
 }
 
-function summarise(all) {
-  const loads = all.filter(Boolean);
-  const m = (f) => median(loads.map(f));
+function summarise(all: (Load | undefined)[]) {
+  const loads = all.filter((l) => l !== undefined);
+  const m = (f: (l: Load) => number | null) => median(loads.map((l) => f(l) ?? NaN));
   return {
     ttfb: m((l) => l.ttfb),
     fcp: m((l) => l.fcp),
@@ -181,17 +188,17 @@ function summarise(all) {
 }
 
 /** The page's HTML with every <script> element and modulepreload link removed. */
-export function stripScripts(html) {
+export function stripScripts(html: string) {
   return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '').replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, '');
 }
 
 export async function benchBrowser() {
   ensureBuild();
   const service = await startService();
-  let baseline;
-  let browser;
+  let baseline: Helper | undefined;
+  let browser: Browser | undefined;
   try {
-    const stripped = {};
+    const stripped: Record<string, string> = {};
     for (const p of PAGES) {
       // Warm the data cache; the baseline gets the document a mobile browser would get.
       await rawGet(service.url + p.path, { 'user-agent': MOBILE_UA });
@@ -200,21 +207,23 @@ export async function benchBrowser() {
     }
     const file = tempPath('browser.json');
     writeFileSync(file, JSON.stringify(stripped));
-    baseline = await startHelper('bench/browser-baseline-server.js', [file, 0]);
-    browser = await chromium.launch(LAUNCH);
+    baseline = await startHelper('bench/browser-baseline-server.ts', [file, 0]);
+    browser = await launchOwnChromium(BASE_FLAGS);
+    const chromium = browser;
+    const base = baseline.url;
     // One unmeasured load per target and form: Chromium and the servers warm up.
-    for (const form of Object.values(FORMS)) await loadOnce(browser, service.url + PAGES[0].path, form);
-    await loadOnce(browser, baseline.url + PAGES[0].path, FORMS.mobile);
+    for (const form of Object.values(FORMS)) await loadOnce(chromium, service.url + PAGES[0]!.path, form);
+    await loadOnce(chromium, base + PAGES[0]!.path, FORMS.mobile);
 
-    const runs = {};
-    const failures = [];
-    const add = (key, value) => (runs[key] ??= []).push(value);
+    const runs: Record<string, (Load | undefined)[]> = {};
+    const failures: string[] = [];
+    const add = (key: string, value: Load | undefined) => (runs[key] ??= []).push(value);
     /** One measured load; a failed one is counted and reported, not fatal. */
-    const tryLoad = async (url, form, options) => {
+    const tryLoad = async (url: string, form: Form, options?: { blockScripts: boolean }) => {
       try {
-        return await loadOnce(browser, url, form, options);
+        return await loadOnce(chromium, url, form, options);
       } catch (error) {
-        failures.push(String(error.message ?? error).split('\n')[0]);
+        failures.push((error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '');
         return undefined;
       }
     };
@@ -222,24 +231,26 @@ export async function benchBrowser() {
       for (const p of PAGES) {
         if (i < LOADS.desktop) add(`${p.name}|desktop|service`, await tryLoad(service.url + p.path, FORMS.desktop));
         add(`${p.name}|mobile|service`, await tryLoad(service.url + p.path, FORMS.mobile));
-        add(`${p.name}|mobile|baseline`, await tryLoad(baseline.url + p.path, FORMS.mobile));
+        add(`${p.name}|mobile|baseline`, await tryLoad(base + p.path, FORMS.mobile));
       }
     }
-    const s = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, summarise(v)]));
+    const s: Summaries = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, summarise(v)]));
     // Each service load ran right before its baseline load: the median of the pairs' ratios is
     // less sensitive to the machine's noise drifting during the run.
     for (const p of PAGES) {
-      const xs = runs[`${p.name}|mobile|service`];
-      const bs = runs[`${p.name}|mobile|baseline`];
-      s[`${p.name}|mobile|service`].pairedFcpRatio = median(xs.map((x, i) => (x && bs[i] ? x.fcp / bs[i].fcp : NaN)));
+      const xs = runs[`${p.name}|mobile|service`] ?? [];
+      const bs = runs[`${p.name}|mobile|baseline`] ?? [];
+      const service = s[`${p.name}|mobile|service`];
+      if (service) service.pairedFcpRatio = median(xs.map((x, i) => ratio(x?.fcp, bs[i]?.fcp)));
     }
     // Where a page misses the FCP target: the same page with its script files blocked, to tell
     // script work before the first paint from the document itself.
     for (const p of PAGES) {
       const x = s[`${p.name}|mobile|service`];
       const b = s[`${p.name}|mobile|baseline`];
+      if (!x || !b) continue;
       if (!(x.fcp / b.fcp > TARGETS.fcpRatio) && process.env.BENCH_BROWSER_DIAGNOSE !== '1') continue;
-      const loads = [];
+      const loads: (Load | undefined)[] = [];
       for (let i = 0; i < LOADS.mobile; i++) loads.push(await tryLoad(service.url + p.path, FORMS.mobile, { blockScripts: true }));
       s[`${p.name}|mobile|service, scripts blocked`] = summarise(loads);
     }
@@ -251,15 +262,21 @@ export async function benchBrowser() {
   }
 }
 
-const kb = (bytes) => fmt(bytes / 1024, 1);
+type Summaries = Record<string, ReturnType<typeof summarise> & { pairedFcpRatio?: number }>;
 
-function report(s, failures) {
-  const rows = [];
-  const verdicts = [];
+/** a / b, NaN when either is missing. */
+const ratio = (a: number | null | undefined, b: number | null | undefined) => (a != null && b != null ? a / b : NaN);
+
+const kb = (bytes: number) => fmt(bytes / 1024, 1);
+
+function report(s: Summaries, failures: string[]) {
+  const rows: string[][] = [];
+  const verdicts: [string, string, boolean][] = [];
   for (const p of PAGES) {
     for (const [formKey, form] of Object.entries(FORMS)) {
       const x = s[`${p.name}|${formKey}|service`];
       const b = s[`${p.name}|${formKey}|baseline`];
+      if (!x) throw new Error(`${p.name}, ${form.label}: no load succeeded`);
       const only = x.pageChunks.length === 1 && x.pageChunks[0] === p.chunk;
       rows.push([
         `${p.name} \`${decodeURIComponent(p.path)}\``,
@@ -315,7 +332,7 @@ function report(s, failures) {
         ]);
         verdicts.push([
           `FCP ratio ≤ ${TARGETS.fcpRatio}×, ${p.name}, ${form.label}`,
-          `${fmt(x.fcp / b.fcp, 2)} (median of paired loads ${fmt(x.pairedFcpRatio, 2)})`,
+          `${fmt(x.fcp / b.fcp, 2)} (median of paired loads ${fmt(x.pairedFcpRatio ?? NaN, 2)})`,
           x.fcp / b.fcp <= TARGETS.fcpRatio,
         ]);
       }
@@ -338,7 +355,7 @@ slowed 4× (CDP \`Emulation.setCPUThrottlingRate\`). TTFB is \`responseStart\` o
 without recent input (PerformanceObserver, \`buffered: true\`), read ${SETTLE_MS} ms after \`load\`. Bytes are transfer sizes
 (compressed, headers included): the sum of CDP \`Network.loadingFinished\` \`encodedDataLength\` by resource type, in KB
 of 1024 B. Baseline: the service's HTML for that URL (mobile User-Agent) with every \`<script>\` element and modulepreload
-link removed, served with the same CSS and media by \`bench/browser-baseline-server.js\` (brotli 4 from memory).
+link removed, served with the same CSS and media by \`bench/browser-baseline-server.ts\` (brotli 4 from memory).
 "Long tasks before FCP" is the main-thread time in long tasks (over 50 ms, \`longtask\` entries observed from the
 document's start) that ran before the first contentful paint. Where a page misses the FCP target, the service's page is
 loaded ${LOADS.mobile} more times with its \`.js\` requests aborted ("diagnosis" row): if its FCP then matches the baseline's, the

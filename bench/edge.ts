@@ -12,32 +12,19 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import {
-  BROWSER_HEADERS,
-  CHROME_UA,
-  commandLine,
-  compare,
-  ensureBuild,
-  ensureWrk,
-  fmt,
-  freePort,
-  isMain,
-  PAGES,
-  quantile,
-  rawGet,
-  row,
-  stamp,
-  startRedis,
-  startService,
-  TABLE_HEAD,
-  writeSection,
-} from './lib.js';
+import { isMain } from './harness/args.js';
+import { TABLE_HEAD, fmt, quantile, row, stamp } from './harness/figures.js';
+import { BROWSER_HEADERS, CHROME_UA, PAGES, rawGet } from './harness/http.js';
+import { ensureBuild, ensureWrk, freePort } from './harness/processes.js';
+import { commandLine, writeSection } from './harness/results.js';
+import { startRedis, startService, type ServiceProcess } from './harness/service.js';
+import { compare } from './harness/wrk.js';
 
 const PUBLISHES = 100;
 const SECRET = 'bench-edge-webhook-secret';
 const TOKEN = 'bench-edge-purge-token';
 
-async function startVarnish(backendPort, port) {
+async function startVarnish(backendPort: number, port: number) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-varnish-'));
   chmodSync(dir, 0o755);
   const vcl = readFileSync('deploy/varnish/default.vcl', 'utf8').replace('.port = "3000";', `.port = "${backendPort}";`);
@@ -72,7 +59,7 @@ async function startVarnish(backendPort, port) {
           encoding: 'utf8',
         },
       ).stdout;
-      const value = (name) => Number(new RegExp(`${name}\\s+(\\d+)`).exec(out)?.[1] ?? NaN);
+      const value = (name: string) => Number(new RegExp(`${name}\\s+(\\d+)`).exec(out)?.[1] ?? NaN);
       return { hit: value('MAIN.cache_hit'), miss: value('MAIN.cache_miss') };
     },
     async stop() {
@@ -84,25 +71,27 @@ async function startVarnish(backendPort, port) {
   };
 }
 
-function signed(body) {
+function signed(body: string) {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = `sha256=${createHmac('sha256', SECRET).update(`${timestamp}.`).update(body).digest('hex')}`;
   return { 'content-type': 'application/json', 'x-webhook-timestamp': timestamp, 'x-webhook-signature': signature };
 }
 
-async function publishToVisible(content, a, b, edge) {
+type Varnish = Awaited<ReturnType<typeof startVarnish>>;
+
+async function publishToVisible(content: string, a: ServiceProcess, b: ServiceProcess, edge: Varnish) {
   const agent = new Agent({ connections: 32 });
   // fetch() takes compressed answers, as a browser does, and decompresses them.
-  const text = async (url) => (await fetch(url, { headers: { 'user-agent': CHROME_UA } })).text();
-  const list = JSON.parse(await text(`${a.url}/api/news?categoryId=19&pageSize=9`)).data.items;
+  const text = async (url: string) => (await fetch(url, { headers: { 'user-agent': CHROME_UA } })).text();
+  const list = (JSON.parse(await text(`${a.url}/api/news?categoryId=19&pageSize=9`)) as { data: { items: { id: number }[] } }).data.items;
   const listPath = PAGES['news list'];
-  const latencies = [];
-  const webhookMs = [];
-  const byPlace = { 'instance a': [], 'instance b (told)': [], edge: [] };
+  const latencies: number[] = [];
+  const webhookMs: number[] = [];
+  const byPlace: Record<string, number[]> = { 'instance a': [], 'instance b (told)': [], edge: [] };
   for (let i = 0; i < PUBLISHES; i++) {
-    const item = list[i % list.length];
+    const item = list[i % list.length]!;
     const paths = [`/api/news/${item.id}`, `/gnyy/detail?id=${item.id}`, listPath];
-    const places = [
+    const places: [string, string][] = [
       ['instance a', a.url],
       ['instance b (told)', b.url],
       ['edge', edge.url],
@@ -127,22 +116,22 @@ async function publishToVisible(content, a, b, edge) {
       places.flatMap(([place, base]) =>
         paths.map(async (path) => {
           for (;;) {
-            if ((await text(base + path)).includes(title)) return [place, performance.now() - started];
+            if ((await text(base + path)).includes(title)) return [place, performance.now() - started] as const;
             if (performance.now() - started > 10_000) throw new Error(`${base}${path} did not show the change within 10 s`);
           }
         }),
       ),
     );
     latencies.push(Math.max(...seen.map(([, ms]) => ms)));
-    for (const [place] of places) byPlace[place].push(Math.max(...seen.filter(([p]) => p === place).map(([, ms]) => ms)));
+    for (const [place] of places) byPlace[place]!.push(Math.max(...seen.filter(([p]) => p === place).map(([, ms]) => ms)));
   }
   await agent.close();
   return { latencies, webhookMs, byPlace };
 }
 
-async function edgeThroughput(a, edge) {
-  const rows = [];
-  const hitRates = [];
+async function edgeThroughput(a: ServiceProcess, edge: Varnish) {
+  const rows: string[] = [];
+  const hitRates: [string, number, number][] = [];
   for (const [label, path] of Object.entries(PAGES)) {
     for (let i = 0; i < 3; i++) {
       await rawGet(a.url + path, BROWSER_HEADERS);
@@ -168,7 +157,7 @@ export async function benchEdge() {
   const redis = await startRedis();
   const edgePort = await freePort();
   const env = {
-    UPSTREAM_URL: source.embeddedUrl,
+    UPSTREAM_URL: source.embeddedUrl ?? '',
     REDIS_URL: redis.url,
     WEBHOOK_SECRET: SECRET,
     PURGE_TOKEN: TOKEN,
@@ -178,11 +167,11 @@ export async function benchEdge() {
   const a = await startService({ env });
   const b = await startService({ env });
   const edge = await startVarnish(Number(new URL(a.url).port), edgePort);
-  let published;
-  let throughput;
+  let published: Awaited<ReturnType<typeof publishToVisible>>;
+  let throughput: Awaited<ReturnType<typeof edgeThroughput>>;
   try {
     await new Promise((r) => setTimeout(r, 300));
-    published = await publishToVisible(source.embeddedUrl, a, b, edge);
+    published = await publishToVisible(source.embeddedUrl ?? '', a, b, edge);
     throughput = await edgeThroughput(a, edge);
   } finally {
     await edge.stop();
@@ -191,7 +180,7 @@ export async function benchEdge() {
     await redis.stop();
     await source.stop();
   }
-  const q = (list, p) => fmt(quantile(list, p), 1);
+  const q = (list: number[], p: number) => fmt(quantile(list, p), 1);
   const placeRows = Object.entries(published.byPlace).map(
     ([place, list]) => `| ${place} | ${q(list, 0.5)} | ${q(list, 0.99)} | ${q(list, 1)} |`,
   );

@@ -1,11 +1,18 @@
-// A content API stand-in for bench/cold-miss.js: answers GET <path>?<anything> with the fixed
+// A content API stand-in for bench/cold-miss.ts: answers GET <path>?<anything> with the fixed
 // JSON body stored for <path>, after a fixed delay. Args: <answers.json> <delay ms> [port].
 // answers.json maps a path (no query) to a base64 body. Prints "ready <port>" when listening.
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 
 const [file, delay = '20', port = '0'] = process.argv.slice(2);
-const answers = new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8'))).map(([path, body]) => [path, Buffer.from(body, 'base64')]));
+if (!file) throw new Error('usage: slow-upstream.ts <answers.json> [delay ms] [port]');
+const answers = new Map(
+  Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>).map(([path, body]) => [
+    path,
+    Buffer.from(body, 'base64'),
+  ]),
+);
 const delayMs = Number(delay);
 
 const server = createServer((req, res) => {
@@ -23,4 +30,4 @@ const server = createServer((req, res) => {
   }, delayMs);
 });
 server.keepAliveTimeout = 65_000;
-server.listen(Number(port), '127.0.0.1', () => console.log(`ready ${server.address().port}`));
+server.listen(Number(port), '127.0.0.1', () => console.log(`ready ${(server.address() as AddressInfo).port}`));
