@@ -10,17 +10,22 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { Banner } from '../../shared/contract/entities.js';
 import { bookingHref } from '../../shared/site/href.js';
-import { ContentImage } from './content-image.js';
+import { ContentImage, standardSizes } from './content-image.js';
 import { typeset } from '../typeset.js';
 import { FirstScreenEnd } from './first-screen-end.js';
 
 const AUTOPLAY_MS = 6000;
 /**
  * The banner's picture is three times as wide as it is tall and fills its box's height, cut on
- * the left: on a desktop it is drawn about 80vw wide. A phone gets its right part, twice as wide
- * as tall (the `right-2x1` crop, the shape of its box there), the screen's width.
+ * the left: on a desktop it is drawn about 80vw wide, and in the fluid range as wide as its box's
+ * height allows. A phone gets its right part, twice as wide as tall (the `right-2x1` crop, the
+ * shape of its box there), the screen's width.
  */
-const BANNER_SIZES = '(max-width: 500px) max(100vw, 360px), 80vw';
+const BANNER_SIZES = standardSizes(
+  'max(100vw, 360px)',
+  ['(max-width: 832px) min(150vw, 964px)', '(max-width: 1056px) min(114vw, 1122px)', 'min(114vw, 1283px)'],
+  '80vw',
+);
 /** The large-text mode: a box of the column's width up to 52 em (1170 px), then its right half. */
 const BANNER_LARGE_SIZES = '(max-width: 500px) max(100vw, 360px), (max-width: 1169px) min(150vw, 1080px), min(114vw, 1460px)';
 
