@@ -1,10 +1,10 @@
 /**
  * What a visitor who sees poorly meets, in real Chromium against the built service (issue 45
- * points 4 and 5): focus that stays in view with a ring that stands out, text that keeps reading
+ * points 4 to 6): focus that stays in view with a ring that stands out, text that keeps reading
  * when spaced out, pages that reflow at 320 px and at 400 % zoom of a 1280 px window with a header
- * that leaves the window to the page. Focus and text
+ * that leaves the window to the page, and a carousel that a visitor can stop. Focus and text
  * spacing on every page are checked by the every-page pass (test/every-page-*.test.ts); here,
- * that those checks find what they are asked to, and the reflow.
+ * that those checks find what they are asked to, the reflow and the carousel.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,10 @@ import { type RunningService } from './support/start-service.js';
 /** 400 % of a 1280 × 1024 window, in CSS px (WCAG 1.4.10's 320 px width). */
 const ZOOMED = { width: 320, height: 256 };
 
+/** The slide shown, by its place. */
+const shownSlide = (page: Page) =>
+  page.evaluate(() => Array.from(document.querySelectorAll('.slide')).findIndex((s) => s.getAttribute('data-current') === 'true'));
+
 /** A header that stays fixed while taking more than a quarter of the window's height. */
 function headerFaults(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -32,7 +36,7 @@ function headerFaults(page: Page): Promise<string[]> {
   });
 }
 
-describe('low vision: focus, text spacing, reflow, in Chromium', () => {
+describe('low vision: focus, text spacing, reflow, motion, in Chromium', () => {
   let svc: RunningService;
   let browser: Browser;
   beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
@@ -97,5 +101,52 @@ describe('low vision: focus, text spacing, reflow, in Chromium', () => {
       expect(await pastTheSide(w.page)).toEqual([]);
       await w.page.context().close();
     }
+  });
+
+  it('the carousel has a pause button in view at every width; paused, it holds its slide; under reduced motion it does not move until asked', async () => {
+    for (const width of [320, 390, 768, 1280, 1920]) {
+      const w = await openPage(browser, { width, height: 900 });
+      await w.page.clock.install();
+      await gotoHydrated(w.page, `${svc.url}/`);
+      const button = w.page.locator('.carousel-play');
+      await expect.poll(() => button.getAttribute('aria-label')).toBe('暂停轮播');
+      // Within the window's width, at least 24 px wide as drawn, and the control drawn at its middle.
+      await button.scrollIntoViewIfNeeded();
+      const inView = await button.evaluate((b) => {
+        const r = b.getBoundingClientRect();
+        const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+        return r.left >= 0 && r.right <= innerWidth && r.width >= 24 && hit === b;
+      });
+      expect(inView, `${width} px`).toBe(true);
+      // Moving: a slide on after its interval.
+      const first = await shownSlide(w.page);
+      await w.page.clock.runFor(6500);
+      await expect.poll(() => shownSlide(w.page)).not.toBe(first);
+      await button.click();
+      // Away from the carousel: pointing or focus inside it pauses it as well.
+      await w.page.mouse.move(1, 899);
+      await button.blur();
+      expect(await button.getAttribute('aria-label')).toBe('播放轮播');
+      const held = await shownSlide(w.page);
+      await w.page.clock.runFor(20_000);
+      expect(await shownSlide(w.page)).toBe(held);
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    }
+    const w = await openPage(browser, { width: 390, height: 844 });
+    await w.page.emulateMedia({ reducedMotion: 'reduce' });
+    await w.page.clock.install();
+    await gotoHydrated(w.page, `${svc.url}/`);
+    const button = w.page.locator('.carousel-play');
+    await expect.poll(() => button.getAttribute('aria-label')).toBe('播放轮播');
+    await w.page.clock.runFor(20_000);
+    expect(await shownSlide(w.page)).toBe(0);
+    await button.click();
+    await w.page.mouse.move(1, 843);
+    await button.blur();
+    expect(await button.getAttribute('aria-label')).toBe('暂停轮播');
+    await w.page.clock.runFor(6500);
+    await expect.poll(() => shownSlide(w.page)).not.toBe(0);
+    await w.page.context().close();
   });
 });

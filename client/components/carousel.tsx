@@ -1,6 +1,8 @@
 /**
  * The home banner carousel. The server draws the first slide; autoplay starts in the browser
- * only when the visitor has not asked for reduced motion, and pauses on hover or focus.
+ * only when the visitor has not asked for reduced motion, and pauses on hover or focus. Its
+ * pause button, shown at every width, stops it (or starts it, under reduced motion) until the
+ * visitor presses it again (WCAG 2.2.2).
  * Only the first slide's picture is in the page as served (it is the page's LCP); another
  * slide's picture is added when that slide is shown, and the next one's once the page has
  * loaded, so that it is ready for the transition without competing with the first. Each slide
@@ -33,6 +35,8 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
   const [autoplay, setAutoplay] = useState(false);
+  /** The visitor's choice by the pause button, over the motion preference (null: none made). */
+  const [chosen, setChosen] = useState<boolean | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [drawn, setDrawn] = useState<readonly number[]>([0]);
   const count = banners.length;
@@ -59,11 +63,12 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
     return () => query.removeEventListener('change', update);
   }, []);
 
+  const playing = chosen ?? autoplay;
   useEffect(() => {
-    if (!autoplay || paused || count < 2) return;
+    if (!playing || paused || count < 2) return;
     const timer = window.setInterval(() => setIndex((i) => (i + 1) % count), AUTOPLAY_MS);
     return () => window.clearInterval(timer);
-  }, [autoplay, paused, count]);
+  }, [playing, paused, count]);
 
   if (count === 0) return null;
   const go = (i: number) => setIndex((i + count) % count);
@@ -129,6 +134,13 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
       </div>
       {count > 1 ? (
         <div className="carousel-controls">
+          <button
+            type="button"
+            className="carousel-arrow carousel-play"
+            data-playing={String(playing)}
+            aria-label={playing ? '暂停轮播' : '播放轮播'}
+            onClick={() => setChosen(!playing)}
+          />
           <button type="button" className="carousel-arrow chevron prev" aria-label="上一张" onClick={() => go(index - 1)} />
           <div className="carousel-dots">
             {banners.map((b, i) => (
