@@ -26,7 +26,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
 import { BASE_FLAGS } from '../test/support/chromium-flags.ts';
-import { option } from './lib.js';
+import { readArgs } from './lib.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PORT = 3950;
@@ -43,14 +43,22 @@ const QUERY = {
 };
 
 // ---- arguments ----------------------------------------------------------------------------
-const args = process.argv.slice(2);
-const givenBase = args.find((a) => !a.startsWith('--'));
-const retries = Number(option('retries') ?? 2);
-const runsWanted = Number(option('runs') ?? 1);
-const warm = args.includes('--warm');
-const forms = (option('form') ?? 'mobile,desktop').split(',');
-const outFile = option('out') ?? join(ROOT, 'bench/LIGHTHOUSE.md');
-const reportDir = option('reports') ?? join(ROOT, '.lighthouse/reports');
+const { values: options, positionals } = readArgs({
+  pages: { type: 'string' },
+  form: { type: 'string', default: 'mobile,desktop' },
+  runs: { type: 'string', default: '1' },
+  warm: { type: 'boolean', default: false },
+  retries: { type: 'string', default: '2' },
+  out: { type: 'string', default: join(ROOT, 'bench/LIGHTHOUSE.md') },
+  reports: { type: 'string', default: join(ROOT, '.lighthouse/reports') },
+});
+const givenBase = positionals[0];
+const retries = Number(options.retries);
+const runsWanted = Number(options.runs);
+const warm = options.warm;
+const forms = options.form.split(',');
+const outFile = options.out;
+const reportDir = options.reports;
 mkdirSync(reportDir, { recursive: true });
 
 /** The 20 paths, read from the route table so the list never drifts from the site. */
@@ -59,7 +67,7 @@ function routePaths() {
   return [...src.matchAll(/\{\s*path:\s*'([^']+)'/g)].map((m) => m[1]);
 }
 let paths = routePaths();
-if (option('pages')) paths = option('pages').split(',');
+if (options.pages) paths = options.pages.split(',');
 if (paths.length === 0) throw new Error('no routes found in shared/site/route-table.ts');
 
 function assertLoopback(url) {
@@ -294,12 +302,7 @@ const cell = (r, i) => (r.error ? 'error' : String(r.scores[i]));
 const lines = [];
 lines.push('# Lighthouse scores');
 lines.push('');
-lines.push(
-  `Command: \`node bench/lighthouse.js${givenBase ? ` ${givenBase}` : ''}${args
-    .filter((a) => a.startsWith('--'))
-    .map((a) => ` ${a}`)
-    .join('')}\``,
-);
+lines.push(`Command: \`${['node bench/lighthouse.js', ...process.argv.slice(2)].join(' ')}\``);
 lines.push(`Date: ${startedAt.toISOString()}`);
 lines.push('');
 lines.push(

@@ -12,13 +12,17 @@
 // (ParseFunction, PreParse) but makes those tasks longer: the durations are then not comparable.
 // Loopback only; every load is bounded in time.
 import { chromium } from 'playwright-core';
-import { commandLine, ensureBuild, fmt, isMain, median, option, stamp, startService, table, writeSection } from './lib.js';
+import { commandLine, ensureBuild, fmt, isMain, median, readArgs, stamp, startService, table, writeSection } from './lib.js';
 import { BASE_FLAGS } from '../test/support/chromium-flags.ts';
 
-const args = process.argv.slice(2);
-const PAGES = (option('pages') ?? '/,/hzhf/kpzs,/zjxz/index,/xsyj/kyxw,/lxwm/index').split(',');
-const LOADS = Number(option('loads') ?? 5);
-const COMPILE = args.includes('--compile');
+const { values: options } = readArgs({
+  pages: { type: 'string', default: '/,/hzhf/kpzs,/zjxz/index,/xsyj/kyxw,/lxwm/index' },
+  loads: { type: 'string', default: '5' },
+  compile: { type: 'boolean', default: false },
+});
+const PAGES = options.pages.split(',');
+const LOADS = Number(options.loads);
+const COMPILE = options.compile;
 const LOAD_TIMEOUT_MS = 45_000;
 /** After the load event: hydration and what follows it happen within this. */
 const SETTLE_MS = 1_500;
@@ -136,7 +140,7 @@ export async function benchMainThread() {
 function report(rows) {
   const markdown = `## A phone's first load on the main thread
 
-Command: \`${[commandLine(), ...args].join(' ')}\` (${stamp()}).
+Command: \`${[commandLine(), ...process.argv.slice(2)].join(' ')}\` (${stamp()}).
 Each page loaded ${LOADS} times in a new Chromium context at Lighthouse's phone size (412 × 823, DPR 1.75), traced, after one
 uncounted load; medians, in milliseconds of this machine's main thread (no slowdown). The blocking time counts, for every task
 after the first contentful paint, what it would last past ${BLOCKING_MS} ms at ${SLOWDOWN}× slower, as Lighthouse's mobile

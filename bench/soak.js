@@ -24,11 +24,11 @@ import {
   wrkAsync,
   writeSection,
   tempPath,
-  option,
+  readArgs,
 } from './lib.js';
 
 /** `--cycles=N` (1…10, default 1) repeats the failing part and the recovery N times. */
-const CYCLES = Math.min(10, Math.max(1, Number(option('cycles') ?? 1) || 1));
+const CYCLES = Math.min(10, Math.max(1, Number(readArgs({ cycles: { type: 'string', default: '1' } }).values.cycles) || 1));
 const CYCLE = (n) => [
   { name: `refusing connections${n}`, mode: 'refuse', seconds: 10 },
   { name: `hanging (never answers)${n}`, mode: 'hang', seconds: 10 },

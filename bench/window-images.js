@@ -9,7 +9,7 @@
 // first, so that no load waits for a variant being made. Loopback only; every load is bounded.
 import { chromium } from 'playwright-core';
 import { loadPictures, upscaledIn, variantsChosen } from '../test/support/page-checks/pictures.ts';
-import { CHROME_UA, commandLine, fmt, isMain, option, stamp, table, writeSection } from './lib.js';
+import { CHROME_UA, commandLine, fmt, isMain, readArgs, stamp, table, writeSection } from './lib.js';
 
 const WIDTHS = [
   { width: 768, height: 1024 },
@@ -99,10 +99,11 @@ ${table(
 }
 
 if (isMain(import.meta.url)) {
-  const url = process.argv.slice(2).find((a) => !a.startsWith('--'));
+  const { values: options, positionals } = readArgs({ before: { type: 'string' }, pages: { type: 'string' } });
+  const [url] = positionals;
   if (!url) throw new Error('usage: node bench/window-images.js <url> [--before=<url>] [--pages=/,/zjxz/index]');
-  const targets = [{ name: 'this build', url }, ...(option('before') ? [{ name: 'before', url: option('before') }] : [])];
-  const markdown = await benchWindowImages(targets, option('pages')?.split(',') ?? DEFAULT_PAGES);
+  const targets = [{ name: 'this build', url }, ...(options.before ? [{ name: 'before', url: options.before }] : [])];
+  const markdown = await benchWindowImages(targets, options.pages?.split(',') ?? DEFAULT_PAGES);
   writeSection('window-images', markdown);
   console.log(markdown);
 }

@@ -2,8 +2,8 @@
  * Real-user measurement in real Chromium against the real service (docs/decisions/036): on a
  * throttled phone and at 1280 px, visiting pages and leaving them raises the histograms of those
  * routes and device classes, with the LCP the browser's own PerformanceObserver saw; client-side
- * navigations are page views of their own; the measuring code is loaded only after hydration, as
- * a file no first view names; with RUM_SAMPLE_RATE=0, or Global Privacy Control, nothing is
+ * navigations are page views of their own; the measuring code is loaded only once the page has
+ * hydrated and loaded, as a file no first view names; with RUM_SAMPLE_RATE=0, or Global Privacy Control, nothing is
  * loaded and no beacon sent.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -12,7 +12,7 @@ import { APP_MODULES_META } from '../shared/site/head-script.js';
 import { gotoHydrated, launchChromium, openPage } from './support/browser.js';
 import { CHROMIUM_FLAGS } from './support/chromium-flags.js';
 import { meta } from './support/page-head.js';
-import { metric, until } from './support/polling.js';
+import { metric } from './support/polling.js';
 import { rawRequest } from './support/raw-http.js';
 import { searchReady } from './support/search.js';
 import { startService, type RunningService } from './support/start-service.js';
@@ -86,13 +86,19 @@ async function interact(page: Page): Promise<void> {
 }
 
 /** Visits a page and waits until web-vitals measures it; a click makes an interaction for INP. Answers what the browser saw. */
-async function visit(page: Page, url: string): Promise<{ lcp: number; hydratedAt: number; chunkStart: number }> {
+async function visit(page: Page, url: string): Promise<{ lcp: number; hydratedAt: number; loadedAt: number; chunkStart: number }> {
   await gotoHydrated(page, url);
   await page.waitForFunction(() => window.__observed.includes('event'), undefined, { timeout: 20_000 });
   await interact(page);
   return page.evaluate((chunk) => {
     const entry = performance.getEntriesByType('resource').find((e) => new RegExp(chunk).test(new URL(e.name).pathname));
-    return { lcp: window.__lcp ?? -1, hydratedAt: window.__hydratedAt ?? -1, chunkStart: entry?.startTime ?? -1 };
+    const [navigation] = performance.getEntriesByType('navigation');
+    return {
+      lcp: window.__lcp ?? -1,
+      hydratedAt: window.__hydratedAt ?? -1,
+      loadedAt: navigation?.loadEventEnd ?? -1,
+      chunkStart: entry?.startTime ?? -1,
+    };
   }, MEASURE_CHUNK.source);
 }
 
@@ -121,14 +127,16 @@ describe('real-user measurement in Chromium', () => {
     await svc?.close();
   });
 
-  it('a first view names only its three files; the measuring code is another, loaded after hydration', async () => {
+  it('a first view names only its three files; the measuring code is another, loaded once the page has hydrated and loaded', async () => {
     const html = (await rawRequest(svc.url, '/')).text;
     expect(meta(html, APP_MODULES_META)).not.toMatch(/measure/);
     expect(html).not.toMatch(/measure-[\w-]+\.js/);
     const { page, problems } = await watchedPage(browser, { phone: false });
     const seen = await visit(page, `${svc.url}/jtjj/qywh`);
     expect(seen.hydratedAt).toBeGreaterThan(0);
+    expect(seen.loadedAt).toBeGreaterThan(0);
     expect(seen.chunkStart).toBeGreaterThan(seen.hydratedAt);
+    expect(seen.chunkStart).toBeGreaterThanOrEqual(seen.loadedAt);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -155,7 +163,9 @@ describe('real-user measurement in Chromium', () => {
         // about:blank, a new renderer takes over, and Chromium may end the old one, slowed 4× here,
         // before its hidden handlers have run: the beacon is then lost, as on a real phone at times.)
         await page.goto(`${svc.url}/robots.txt`);
-        await until(async () => (await lcpCount(svc, route, device)) === before + 1, `${route}'s LCP on a ${device}`, 20_000);
+        await expect
+          .poll(() => lcpCount(svc, route, device), { timeout: 20_000, message: `${route}'s LCP on a ${device}` })
+          .toBe(before + 1);
         const reported = ((await lcpSum(svc, route, device)) - sumBefore) * 1000;
         expect(Math.abs(reported - lcp) / lcp, `${path}: reported ${reported} ms, observed ${lcp} ms`).toBeLessThanOrEqual(0.2);
         for (const name of ['fcp_seconds', 'ttfb_seconds', 'cls', 'inp_seconds']) {
@@ -194,14 +204,17 @@ describe('real-user measurement in Chromium', () => {
       Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
       document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     });
-    for (const [i, route] of routes.entries()) await until(async () => (await cls(route)) >= before[i]! + 1, `${route}'s CLS`, 15_000);
+    for (const [i, route] of routes.entries())
+      await expect.poll(() => cls(route), { timeout: 15_000, message: `${route}'s CLS` }).toBeGreaterThanOrEqual(before[i]! + 1);
     // A client-side navigation's paint is measured; it waited for no response, so it has no TTFB.
     expect(await metric(svc, 'web_vitals_fcp_seconds_count{route="contact",device="desktop",variant="transform"}')).toBe(contactFcp + 1);
     expect(await metric(svc, 'web_vitals_ttfb_seconds_count{route="contact",device="desktop",variant="transform"}')).toBe(contactTtfb);
     // Sent once: hiding again, then leaving, sends nothing more.
     await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
     await page.goto('about:blank');
-    await until(async () => (await metric(svc, 'http_requests_total{route="rum",method="POST",status="204"}')) >= 3, 'the beacons');
+    await expect
+      .poll(() => metric(svc, 'http_requests_total{route="rum",method="POST",status="204"}'), { timeout: 5_000, message: 'the beacons' })
+      .toBeGreaterThanOrEqual(3);
     expect(await Promise.all(routes.map(cls))).toEqual(before.map((n) => n + 1));
     expect(problems).toEqual([]);
     await page.context().close();
@@ -226,7 +239,8 @@ describe('nothing measured', () => {
     await gotoHydrated(page, `${url}/`);
     await page.click('header a[href="/zjxz/index"]');
     await page.waitForURL('**/zjxz/index');
-    // Idle long enough for the measuring code, had it been wanted.
+    // Loaded, then idle long enough for the measuring code, had it been wanted.
+    await page.waitForFunction(() => document.readyState === 'complete');
     await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2_000 })));
     await page.goto('about:blank');
     await page.context().close();

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
 import { bookingHref, expertHref } from '../../shared/site/href.js';
 import { ContentImage, standardSizes } from './content-image.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 
 /**
  * An expert card's portrait: a column of four; beside the card's text on a phone. In the fluid
@@ -43,7 +43,7 @@ export function ExpertCard({ expert, priority, inRow }: { expert: ExpertSummary;
         <p className="expert-hospital">{expert.hospital}</p>
         <p className="expert-specialty">
           <span className="label">擅长</span>
-          {typeset(expert.specialty)}
+          <Typeset text={expert.specialty} />
         </p>
         {/* Above the card's own link: the booking section of the contact page (the site takes no bookings itself). */}
         <Link to={bookingHref()} className="expert-book">

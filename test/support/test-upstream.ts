@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { payloadFor } from '../../server/embedded-api/embedded-api.js';
 import { demoContent } from '../../server/embedded-api/demo-content/index.js';
-import { etagMatches, weakEtag } from '../../server/http/representation.js';
+import { isFresh, weakEtag } from '../../server/http/representation.js';
 import { parseApiRequest } from '../../server/proxy/api-request.js';
 import type { DemoContent } from '../../server/embedded-api/demo-content-type.js';
 
@@ -98,8 +98,8 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
         }
         case 'close-mid-body':
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
-          res.write('{"data":{"name":');
-          setTimeout(() => res.socket?.destroy(), 10);
+          // Cut once the start of the body is on its way.
+          res.write('{"data":{"name":', () => res.socket?.destroy());
           return;
         case 'ok': {
           const request = parseApiRequest(url);
@@ -110,7 +110,7 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
           }
           const body = JSON.stringify({ data: payload });
           const etag = weakEtag(body);
-          if (etagMatches(req.headers['if-none-match'], etag)) {
+          if (isFresh(req, { etag })) {
             state.notModified++;
             res.writeHead(304, { etag }).end();
             return;
