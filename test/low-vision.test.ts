@@ -9,7 +9,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
-import { expectNothingFound, gotoHydrated, onEach, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import {
+  consoleProblems,
+  expectNothingFound,
+  gotoHydrated,
+  onEach,
+  openPage,
+  startSiteAndChromium,
+  stopSiteAndChromium,
+} from './support/browser.js';
 import { pastTheSide } from './support/page-checks/drawn.js';
 import { focusFaults } from './support/page-checks/focus.js';
 import { spacedTextFaults, spacingFaults } from './support/page-checks/text-spacing.js';
