@@ -80,7 +80,7 @@ const opensSearch = (url: string) => url === '/' || url === sampleUrl('/search')
  * machine a check made after a fixed wait read a page still laid out at the width before
  * (1280 px drawn at 768's zoom). A page that has not handled it in 30 s fails.
  */
-export async function widen(page: Page, width: number): Promise<void> {
+async function widen(page: Page, width: number): Promise<void> {
   await page.evaluate(() => {
     const w = window as Window & { resized?: Promise<void>; resizeSeen?: boolean };
     w.resizeSeen = false;
