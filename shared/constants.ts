@@ -8,6 +8,12 @@ export const PANEL_HEIGHT_DEFAULT_PX = 350;
 export const DESIGN_WIDTH_PX = 1920;
 /** At this viewport width or less the scale factor is fixed at 1 (the phone layout). */
 export const UNSCALED_MAX_WIDTH_PX = 500;
+/**
+ * The narrowest window the design is scaled to whole (SITE.md section 7 as amended, docs/decisions/064):
+ * there its 18 px body text is drawn at 16 px. A narrower window keeps that factor, 1707 / 1920, and
+ * the layout flows to the window's width instead of shrinking further.
+ */
+export const SCALED_MIN_WIDTH_PX = 1707;
 
 export const CATEGORY = {
   featuredTreatments: 5,

@@ -10,8 +10,14 @@
 import { everyPagePass } from './support/every-page-pass.js';
 
 everyPagePass('every page, standard text, in Chromium', false, [
-  { width: 390, checks: ['one-page', 'axe', 'typesetting', 'collisions', 'pictures', 'controls', 'past-the-side', 'furniture'] },
+  {
+    width: 390,
+    checks: ['one-page', 'axe', 'typesetting', 'collisions', 'text-spacing', 'focus', 'pictures', 'controls', 'past-the-side', 'furniture'],
+  },
   { width: 768, checks: ['pictures', 'controls', 'past-the-side'] },
-  { width: 1280, checks: ['axe', 'typesetting', 'collisions', 'pictures', 'controls', 'small-things', 'grids', 'placeholders'] },
+  {
+    width: 1280,
+    checks: ['axe', 'typesetting', 'collisions', 'text-spacing', 'focus', 'pictures', 'controls', 'small-things', 'grids', 'placeholders'],
+  },
   { width: 1920, checks: ['typesetting', 'collisions', 'pictures', 'grids', 'furniture'] },
 ]);

@@ -304,10 +304,10 @@ describe('what a visitor sees, in Chromium', () => {
   });
 
   it('a screen of a higher pixel ratio is not taken for a zoom: the page is scaled as the spec says', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+    const context = await browser.newContext({ viewport: { width: 1800, height: 800 }, deviceScaleFactor: 2 });
     const page = await context.newPage();
     await gotoHydrated(page, `${svc.url}/`);
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--scale'))).toBe(String(1280 / 1920));
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--scale'))).toBe(String(1800 / 1920));
     await context.close();
   });
 

@@ -2,22 +2,31 @@
 import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
 import { bookingHref, expertHref } from '../../shared/site/href.js';
-import { ContentImage } from './content-image.js';
+import { ContentImage, standardSizes } from './content-image.js';
 import { Typeset } from '../typeset/typeset.js';
 
-/** An expert card's portrait: a column of four; beside the card's text on a phone. */
-const EXPERT_SIZES = '(max-width: 500px) 116px, 18vw';
+/**
+ * An expert card's portrait: a column of four; beside the card's text on a phone. In the fluid
+ * range a list's card (its grid `fill`) takes two columns under 52 em and three under 66; a row
+ * of four or eight (`inRow`, the home page's) keeps two cards a row there, its portrait beside the text.
+ */
+const EXPERT_SIZES = standardSizes(
+  '116px',
+  ['(max-width: 832px) calc(50vw - 39px)', '(max-width: 1056px) calc(33.34vw - 38px)', 'min(25vw - 32px, 286px)'],
+  '18vw',
+);
+const EXPERT_ROW_SIZES = standardSizes('116px', ['(max-width: 1056px) calc(20vw - 15px)', 'min(25vw - 32px, 286px)'], '18vw');
 /** In the large-text mode's fluid layout (a list of experts): two columns under 52 em, three under 66 em, then four. */
 const EXPERT_LARGE_SIZES =
   '(max-width: 500px) 116px, (max-width: 1169px) calc(50vw - 44px), (max-width: 1484px) calc((100vw - 120px) / 3), (max-width: 1769px) calc((100vw - 148px) / 4), 410px';
 
-export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priority?: boolean }) {
+export function ExpertCard({ expert, priority, inRow }: { expert: ExpertSummary; priority?: boolean; inRow?: boolean }) {
   return (
     <article className="card expert-card">
       <ContentImage
         className="expert-avatar media"
         image={expert.avatar}
-        sizes={EXPERT_SIZES}
+        sizes={inRow ? EXPERT_ROW_SIZES : EXPERT_SIZES}
         largeSizes={EXPERT_LARGE_SIZES}
         alt={expert.name}
         width={300}

@@ -9,7 +9,7 @@ import { CATEGORY } from '../../shared/constants.js';
 import type { Expert } from '../../shared/contract/entities.js';
 import { BookingPrompt } from '../components/booking-prompt.js';
 import { ContentCard } from '../components/content-card.js';
-import { ContentImage, designSizes } from '../components/content-image.js';
+import { ContentImage, designSizes, standardSizes } from '../components/content-image.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { categoryHref, categorySection, expertHref, href, parentOf } from '../../shared/site/href.js';
@@ -91,7 +91,7 @@ export default function ArticlePage() {
             <ContentImage
               className="article-cover media"
               image={item.cover}
-              sizes="(max-width: 500px) calc(100vw - 68px), 45vw"
+              sizes={standardSizes('calc(100vw - 68px)', ['(max-width: 1056px) calc(100vw - 183px)', 'min(100vw - 575px, 698px)'], '45vw')}
               largeSizes="(max-width: 500px) calc(100vw - 68px), (max-width: 1484px) calc(100vw - 208px), (max-width: 1769px) calc(100vw - 648px), 1138px"
               alt={item.title}
               width={800}

@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import { href, telHref } from '../../shared/site/href.js';
 import { EmptyState } from '../components/content-card.js';
-import { ContentImage } from '../components/content-image.js';
+import { ContentImage, standardSizes } from '../components/content-image.js';
 import { FactList } from '../components/fact-list.js';
 import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
@@ -28,7 +28,7 @@ export default function InternationalPage() {
                   className="media"
                   image={h.image}
                   // As tall as the text beside it: drawn wider than its column.
-                  sizes="(max-width: 500px) calc(100vw - 32px), 39vw"
+                  sizes={standardSizes('calc(100vw - 32px)', ['(max-width: 1056px) calc(100vw - 57px)', '659px'], '39vw')}
                   largeSizes="(max-width: 500px) calc(100vw - 32px), (max-width: 1484px) calc(100vw - 64px), 848px"
                   alt={h.name}
                   width={800}

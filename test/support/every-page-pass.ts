@@ -4,7 +4,8 @@
  * (./axe.ts), typesetting (page-checks/typesetting.ts), collisions (page-checks/collisions.ts),
  * pictures drawn larger than their variant or asking for far more (page-checks/pictures.ts),
  * controls drawn under something else or a row of tabs that hides that it scrolls
- * (page-checks/controls.ts), and what a visitor sees on any page (page-checks/drawn.ts: text or
+ * (page-checks/controls.ts), focus tabbed forward and back (page-checks/focus.ts), text spaced
+ * out by a visitor and the site's own line and paragraph spacing (page-checks/text-spacing.ts), and what a visitor sees on any page (page-checks/drawn.ts: text or
  * targets too small, a grid's lone last card, anything past the window's side, placeholder text,
  * the booking line, filings and WeChat code every page carries, one page under its route's title
  * once hydrated); on the home and search pages, then the header's search, open with its
@@ -36,6 +37,8 @@ import {
 } from './browser.js';
 import { collisions } from './page-checks/collisions.js';
 import { coveredControls, coveredSearch, tabRowFaults } from './page-checks/controls.js';
+import { focusFaults } from './page-checks/focus.js';
+import { spacedTextFaults, spacingFaults } from './page-checks/text-spacing.js';
 import { loneCards, missingFurniture, notOnePage, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
 import { loadPictures, overAskedIn, upscaledIn, variantsChosen } from './page-checks/pictures.js';
 import { typesetFaults } from './page-checks/typesetting.js';
@@ -53,7 +56,9 @@ export type Check =
   | 'past-the-side'
   | 'placeholders'
   | 'furniture'
-  | 'one-page';
+  | 'one-page'
+  | 'focus'
+  | 'text-spacing';
 
 export interface PassMode extends Mode {
   checks: readonly Check[];
@@ -125,6 +130,12 @@ async function lookAt(page: Page, url: string, mode: PassMode, progress: Progres
   if (has('past-the-side')) add('past-the-side', await step('past the side', () => pastTheSide(page)));
   if (has('furniture')) add('furniture', await step('furniture', () => missingFurniture(page, mode.width > 500)));
   if (has('collisions')) add('collisions', await step('collisions', () => collisions(page)));
+  if (has('text-spacing')) {
+    add('text-spacing', await step('text spacing', () => spacedTextFaults(page)));
+    add('text-spacing', await step('line and paragraph spacing', () => spacingFaults(page)));
+  }
+  // The header's and footer's controls are walked once, on the home page; elsewhere the main content.
+  if (has('focus')) add('focus', await step('focus', () => focusFaults(page, url === '/' ? 'page' : 'main')));
   if (has('pictures')) {
     const pictures = await step('pictures', () => variantsChosen(page, 'by-sizes'));
     add('pictures', [...upscaledIn(pictures), ...overAskedIn(pictures)]);
