@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { AppRenderer } from '../../client/entry-server.js';
 import { ROUTE_DESCRIPTIONS } from '../../shared/site/route-descriptions.js';
-import { canonicalHref } from '../../shared/site/href.js';
+import { canonicalHref, indexable } from '../../shared/site/href.js';
 import { documentTitle } from '../../shared/site/page-title.js';
 import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../shared/site/route-table.js';
 import { urlTag } from '../proxy/cache-tags.js';
@@ -162,7 +162,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       rumSampleRate: deps.rumSampleRate,
       assets,
       indexable: status === 200,
-      noindex: page.handle.noindex,
+      noindex: page.handle.route ? !indexable(page.handle.route, url.searchParams) : undefined,
     });
     if (deps.transformHead) head = await deps.transformHead(target, head);
     const etag = weakEtag(deps.assets.version, variant, `rum=${deps.rumSampleRate}`, canonical, String(status), ...[...reads.etags].sort());
