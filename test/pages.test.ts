@@ -33,12 +33,13 @@ describe('pages', () => {
   });
   afterAll(() => svc.close());
 
-  it.each(PAGE_ROUTES.map((r) => [r.path, r.title] as const))(
-    '%s answers 200 titled %s with the nine header items',
-    async (path, title) => {
+  it.each(PAGE_ROUTES.map((r) => [r.path, r.title, 'needsId' in r] as const))(
+    '%s answers 200 titled %s (after its item, for a page of one) with the nine header items',
+    async (path, title, ofOne) => {
       const res = await request(svc.url).get(sampleUrl(path)).expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(titleOf(res.text)).toBe(title);
+      if (ofOne) expect(titleOf(res.text)).toMatch(new RegExp(`^.+ - ${title}$`));
+      else expect(titleOf(res.text)).toBe(title);
       expect(res.text).toMatch(/^<!doctype html><html lang="zh-CN" data-scale="zoom">/);
       expect(navLabels(res.text)).toEqual(HEADER_LABELS);
       expect(res.text).toContain('<main');
@@ -145,10 +146,11 @@ describe('pages', () => {
     const sitemap = await request(svc.url).get('/sitemap.xml').expect(200);
     expect(sitemap.headers['content-type']).toMatch(/xml/);
     const locs = [...sitemap.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
-    expect(locs.length).toBe(17 + demoContent.contentItems.length + demoContent.experts.length);
+    expect(locs.length).toBe(17 + demoContent.contentItems.length + demoContent.experts.length + demoContent.domesticHospitals.length);
     expect(locs.some((l) => l.endsWith('/lxwm/index'))).toBe(true);
     expect(locs.some((l) => l.endsWith(`/gnyy/detail?id=${newsItem.id}`))).toBe(true);
     expect(locs.some((l) => l.endsWith(`/zjxz/detail?id=${expert.id}`))).toBe(true);
+    expect(locs.some((l) => l.endsWith(`/gnyy/yyxq?id=${sample.hospital.id}`))).toBe(true);
   });
 
   it('a path that looks like another host stays on this origin', async () => {

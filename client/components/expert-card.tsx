@@ -1,8 +1,13 @@
-/** An expert's card: portrait, name, title, specialty and hospital, linking to the profile, and a way to book. */
+/**
+ * An expert's card: portrait, name, title, hospital (a link to its page), specialty and clinic
+ * days, linking to the profile, and a call to book with the expert at their hospital.
+ */
 import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
-import { bookingHref, expertHref } from '../../shared/site/href.js';
+import { expertHref } from '../../shared/site/href.js';
+import { ClinicWeek } from './clinic-week.js';
 import { ContentImage } from './content-image.js';
+import { DoctorCall, HospitalLink } from './hospital-link.js';
 import { typeset } from '../typeset.js';
 
 /** An expert card's portrait: a column of four; beside the card's text on a phone. */
@@ -11,7 +16,14 @@ const EXPERT_SIZES = '(max-width: 500px) 116px, 18vw';
 const EXPERT_LARGE_SIZES =
   '(max-width: 500px) 116px, (max-width: 1169px) calc(50vw - 44px), (max-width: 1484px) calc((100vw - 120px) / 3), (max-width: 1769px) calc((100vw - 148px) / 4), 410px';
 
-export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priority?: boolean }) {
+interface ExpertCardProps {
+  expert: ExpertSummary;
+  priority?: boolean;
+  /** On its hospital's own page, which names the hospital already. */
+  atHospital?: boolean;
+}
+
+export function ExpertCard({ expert, priority, atHospital }: ExpertCardProps) {
   return (
     <article className="card expert-card">
       <ContentImage
@@ -31,15 +43,18 @@ export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priori
           </Link>
           <span className="expert-title">{expert.title}</span>
         </h3>
-        <p className="expert-hospital">{expert.hospital}</p>
+        {atHospital ? null : (
+          <p className="expert-hospital">
+            <HospitalLink name={expert.hospital} className="over-card" />
+          </p>
+        )}
         <p className="expert-specialty">
           <span className="label">擅长</span>
           {typeset(expert.specialty)}
         </p>
-        {/* Above the card's own link: the booking section of the contact page (the site takes no bookings itself). */}
-        <Link to={bookingHref()} className="expert-book">
-          预约<span className="sr-only">{expert.name}</span>
-        </Link>
+        <ClinicWeek schedule={expert.schedule} />
+        {/* Above the card's own link: a call to the expert's hospital (the site takes no bookings itself). */}
+        <DoctorCall expert={expert} className="expert-book" />
       </div>
     </article>
   );

@@ -1,6 +1,7 @@
-/** A hospital's card: picture, name, city, address, phone and departments. */
+/** A hospital in China as a card: picture, name (a link to its page), city, address, phone and departments. */
 import type { Hospital } from '../../shared/contract/entities.js';
-import { telHref } from '../../shared/site/href.js';
+import { Link } from 'react-router';
+import { hospitalHref, telHref } from '../../shared/site/href.js';
 import { CARD_LARGE_SIZES, CARD_PHONE_WIDEST, CARD_SIZES } from './content-card.js';
 import { ContentImage } from './content-image.js';
 import { FactList } from './fact-list.js';
@@ -34,7 +35,9 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
         <p className="hospital-city">
           {hospital.city} · 创立于 {hospital.founded} 年
         </p>
-        <Heading className="card-title">{typeset(hospital.name)}</Heading>
+        <Heading className="card-title">
+          <Link to={hospitalHref(hospital)}>{typeset(hospital.name)}</Link>
+        </Heading>
         <p className="card-text">{typeset(hospital.summary)}</p>
         <FactList
           facts={[

@@ -5,13 +5,13 @@
 import { telHref } from '../../shared/site/href.js';
 import { Address } from '../components/address.js';
 import { FactList } from '../components/fact-list.js';
+import { HospitalLink } from '../components/hospital-link.js';
 import { ListBlock } from '../components/list-block.js';
 import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
 import { Schedule } from '../components/schedule.js';
 import { WechatQrCode } from '../components/wechat-qr-code.js';
 import { usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
 import '../styles/hospitals.css';
 
 export default function ContactPage() {
@@ -95,7 +95,9 @@ export default function ContactPage() {
                 <ul className="branch-list">
                   {contact.branches.map((b) => (
                     <li key={b.name} className="branch-row">
-                      <h3>{typeset(b.name)}</h3>
+                      <h3>
+                        <HospitalLink name={b.name} />
+                      </h3>
                       <p className="branch-address">
                         <Address text={b.address} />
                       </p>

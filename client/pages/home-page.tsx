@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
-import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../../shared/site/href.js';
+import { categoryHref, contentHref, hospitalHref, href, sectionHref, telHref, treatmentHref } from '../../shared/site/href.js';
 import { BannerCarousel } from '../components/carousel.js';
 import { Address } from '../components/address.js';
 import { ContentRow } from '../components/content-row.js';
@@ -33,7 +33,9 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
         <p className="eyebrow-pill">
           国际医院 · {hospital.country} {hospital.city}
         </p>
-        <h3>{typeset(hospital.name)}</h3>
+        <h3>
+          <Link to={hospitalHref({ id: hospital.id, abroad: true })}>{typeset(hospital.name)}</Link>
+        </h3>
         <p className="intl-summary">{typeset(hospital.summary)}</p>
         {hospital.highlights.length > 0 ? (
           <ul className="check-list">
@@ -42,7 +44,7 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
             ))}
           </ul>
         ) : null}
-        <Link to={href('international')} className="btn btn-primary">
+        <Link to={hospitalHref({ id: hospital.id, abroad: true })} className="btn btn-primary">
           了解{hospital.name}
         </Link>
       </div>
@@ -190,11 +192,15 @@ export default function HomePage() {
               <li key={h.id} className="hospital-tile">
                 <ContentImage image={h.image} sizes="(max-width: 500px) 104px, 8vw" width={800} height={500} />
                 <div>
-                  <h3>{typeset(h.name)}</h3>
+                  <h3>
+                    <Link to={hospitalHref(h)}>{typeset(h.name)}</Link>
+                  </h3>
                   <p>
                     <Address text={h.address} />
                   </p>
-                  <p className="tile-phone">电话：{h.phone}</p>
+                  <p className="tile-phone">
+                    电话：<a href={telHref(h.phone)}>{h.phone}</a>
+                  </p>
                 </div>
               </li>
             ))}
