@@ -16,7 +16,7 @@ interface ContentRequest<N extends ApiName> {
  * filters), or shows a few of them `beside` its own content, under words it chose itself (a
  * hospital's news): such a page may be kept a little while, as a news list is.
  */
-export type SearchUse = 'results' | 'beside';
+type SearchUse = 'results' | 'beside';
 
 export interface ContentApi {
   get<N extends ApiName>(name: N, request?: ContentRequest<N>): Promise<ApiData<N>>;

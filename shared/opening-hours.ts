@@ -8,10 +8,10 @@
 import type { Hospital } from './contract/entities.js';
 
 export type OpeningHours = NonNullable<Hospital['openingHours']>;
-export type Weekday = OpeningHours[number]['days'][number];
+type Weekday = OpeningHours[number]['days'][number];
 
 const WEEK: readonly Weekday[] = ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'];
-export const WEEKDAY_NAMES: Readonly<Record<Weekday, string>> = {
+const WEEKDAY_NAMES: Readonly<Record<Weekday, string>> = {
   Mo: '周一',
   Tu: '周二',
   We: '周三',

@@ -12,7 +12,7 @@ import { useLayoutData } from '../router-hooks.js';
 import { typeset } from '../typeset.js';
 
 /** The hospital of that name, as the layout's data has it. */
-export function useHospital(name: string) {
+function useHospital(name: string) {
   return orEmpty(useLayoutData()).hospitals.find((h) => h.name === name);
 }
 

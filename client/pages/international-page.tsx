@@ -50,9 +50,10 @@ export default function InternationalPage() {
                 <section className="card intl-text" aria-labelledby={`intl-about-${h.id}`}>
                   <h3 id={`intl-about-${h.id}`}>医院介绍</h3>
                   <RichText html={h.content} />
-                  <p className="intl-aside-text">
-                    跨境就医咨询、预约与病历转诊，请致电医院或<Link to={href('contact')}>联系集团客服中心</Link>。
-                  </p>
+                  <p className="intl-aside-text">跨境就医咨询、预约与病历转诊，请致电医院或联系集团客服中心。</p>
+                  <Link to={href('contact')} className="btn btn-ghost intl-contact">
+                    联系我们
+                  </Link>
                 </section>
                 <HospitalDoctors view={view} level={3} />
                 <HospitalNews view={view} level={3} />

@@ -22,7 +22,7 @@ const NEWS_SHOWN = 4;
 const NEWS_ASKED = 10;
 
 /** A news item as the page lists it. */
-export interface HospitalNewsItem {
+interface HospitalNewsItem {
   title: string;
   url: string;
   /** Its category and date. */

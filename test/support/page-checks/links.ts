@@ -15,7 +15,7 @@ export interface Known {
 }
 
 /** The demo content's hospitals and phone numbers. */
-export const DEMO_KNOWN: Known = {
+const DEMO_KNOWN: Known = {
   hospitals: [
     ...demoContent.domesticHospitals.map((h) => ({ name: h.name, href: hospitalHref(h) })),
     ...demoContent.internationalHospitals.map((h) => ({ name: h.name, href: hospitalHref({ id: h.id, abroad: true }) })),
