@@ -94,7 +94,8 @@ describe('hospitals and doctors in Chromium', () => {
     };
     const domestic = await open('国内医院');
     const links = await domestic.locator('.panel-city-link').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
-    expect(links).toEqual(demoContent.domesticHospitals.map((h) => [h.name, hospitalHref(h)]));
+    // Each hospital is one tile that leads to its page: its city over its name.
+    expect(links).toEqual(demoContent.domesticHospitals.map((h) => [`${h.city}${h.name}`, hospitalHref(h)]));
     expect(await domestic.locator('.panel-city').allTextContents()).toEqual(demoContent.domesticHospitals.map((h) => h.city));
 
     const abroad = await open('国际医院');

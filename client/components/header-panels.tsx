@@ -46,25 +46,16 @@ function TreatmentGrid({ treatments, category }: { treatments: Layout['treatment
   );
 }
 
-/** 国内医院: the hospitals in China by city, each leading to its page. */
+/** 国内医院: the hospitals in China, each under its city's name, leading to its page. */
 function HospitalsByCity({ hospitals }: { hospitals: Layout['hospitals'] }) {
-  const cities = new Map<string, Layout['hospitals']>();
-  for (const h of hospitals) cities.set(h.city, [...(cities.get(h.city) ?? []), h]);
-  if (cities.size === 0) return null;
   return (
     <ul className="panel-cities">
-      {[...cities].map(([city, here]) => (
-        <li key={city}>
-          <p className="panel-city">{city}</p>
-          <ul>
-            {here.map((h) => (
-              <li key={h.id}>
-                <Link to={hospitalHref(h)} className="panel-city-link">
-                  {h.name}
-                </Link>
-              </li>
-            ))}
-          </ul>
+      {hospitals.map((h) => (
+        <li key={h.id}>
+          <Link to={hospitalHref(h)} className="panel-city-link">
+            <span className="panel-city">{h.city}</span>
+            {h.name}
+          </Link>
         </li>
       ))}
     </ul>

@@ -35,7 +35,9 @@ export function DoctorCall({ expert, className }: { expert: Pick<ExpertSummary, 
   return (
     <a className={className} href={telHref(phone)}>
       <span className="call-who">预约{expert.name}医生：</span>
-      <span className="call-how">致电 {phone}</span>
+      <span className="call-how">
+        致电 <span className="call-number">{phone}</span>
+      </span>
     </a>
   );
 }

@@ -74,7 +74,7 @@ export function HospitalHero({ hospital: h, eyebrow, heading: Heading, headingId
           ]}
         />
         <a className="btn btn-primary icon-phone hospital-call" href={telHref(h.phone)}>
-          致电预约 {h.phone}
+          致电预约 <span className="call-number">{h.phone}</span>
         </a>
       </div>
     </div>

@@ -4,11 +4,12 @@
  * experts' list, with their clinic days) and its news (the news items the search index finds under
  * its name). The hospital decides the status; doctors and news are left out when they cannot be
  * read. The instant the page was drawn at travels with it: the browser's first render reads the
- * hours at that instant, as the server did, and its own clock after (docs/decisions/062).
+ * hours at that instant, as the server did, and its own clock after (docs/decisions/062). A module
+ * loaded when a hospital's page is first navigated to: it stays out of every page's first script.
  */
 import { PAGE_SIZE_MAX } from '../constants.js';
 import type { ContentApi } from '../content-api.js';
-import type { ExpertSummary, Hospital, InternationalHospital, MediaImage } from '../contract/entities.js';
+import type { ExpertSummary, Hospital, InternationalHospital } from '../contract/entities.js';
 import { hospitalTimeZone, openingState } from '../opening-hours.js';
 import { pageNotFound, requiredId, valueOf } from './loader-reads.js';
 import { ROUTES } from './route-table.js';
@@ -92,37 +93,4 @@ export async function internationalPage(api: ContentApi, _url: URL, signal: Abor
   const at = Date.now();
   const experts = hospitals.length > 0 ? everyExpert(api, signal) : Promise.resolve([]);
   return { at, hospitals: await Promise.all(hospitals.map((h) => viewOf<InternationalHospital>(api, h, true, experts, at, signal))) };
-}
-
-/**
- * What every page knows of the hospitals (the layout's data, so kept small): where each one's page
- * is, its city and its phone (a doctor's booking line), and for one abroad what the header's
- * 国际医院 panel shows of it (its picture and the first sentence of its summary).
- */
-export interface LayoutHospital {
-  id: number;
-  name: string;
-  city: string;
-  phone: string;
-  abroad?: true;
-  image?: MediaImage | undefined;
-  summary?: string;
-}
-
-/** A summary's first sentence. */
-const firstSentence = (text: string) => /^[^。！？!?]*[。！？!?]?/.exec(text)![0];
-
-export function layoutHospitals(domestic: readonly Hospital[], abroad: readonly InternationalHospital[]): LayoutHospital[] {
-  return [
-    ...domestic.map(({ id, name, city, phone }) => ({ id, name, city, phone })),
-    ...abroad.map(({ id, name, city, phone, image, summary }) => ({
-      id,
-      name,
-      city,
-      phone,
-      abroad: true as const,
-      image,
-      summary: firstSentence(summary),
-    })),
-  ];
 }

@@ -9,7 +9,7 @@ import { isContentError, type ContentApi } from '../content-api.js';
 import type { ExpertSummary } from '../contract/entities.js';
 import { MAX_ID, parsePlainInt } from '../plain-int.js';
 import type { SearchAnswer, SearchHit } from '../search.js';
-import { hospitalPage, internationalPage, layoutHospitals } from './hospital-loaders.js';
+import { layoutHospitals } from './layout-hospitals.js';
 import { pageNotFound, requiredId, valueOf } from './loader-reads.js';
 import type { RouteKey } from './route-table.js';
 
@@ -225,7 +225,8 @@ export const PAGE_LOADERS = {
   knowledge: (api, url, signal) => listPage(api.get('knowledgeArticles', { query: { page: pageNumber(url) }, signal })),
   contentDetail: contentPage,
   equipment: (api, url, signal) => listPage(api.get('news', { query: { categoryId: CATEGORY.equipment, page: pageNumber(url) }, signal })),
-  international: internationalPage,
+  // The hospitals' pages' reads load with them, not with every page's first script.
+  international: async (api, url, signal) => (await import('./hospital-loaders.js')).internationalPage(api, url, signal),
   experts: expertsPage,
   expertDetail: (api, url, signal) => api.get('expert', { id: requiredId(url), signal }),
   researchInnovation: (api, url, signal) => research(api, url, signal, CATEGORY.researchInnovation),
@@ -244,7 +245,7 @@ export const PAGE_LOADERS = {
     ]);
     return { hospitals, news };
   },
-  hospital: hospitalPage,
+  hospital: async (api, url, signal) => (await import('./hospital-loaders.js')).hospitalPage(api, url, signal),
   reportDetail: contentPage,
   contact: (api, _url, signal) => api.get('contactUs', { signal }),
   search: searchPage,
