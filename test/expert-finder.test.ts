@@ -106,7 +106,9 @@ describe('the expert finder', () => {
     const hospitals = [...demoContent.domesticHospitals, ...demoContent.internationalHospitals];
     for (const expert of demoContent.experts) {
       const hospital = hospitals.find((h) => h.name === expert.hospital)!;
-      expect(html).toContain(`预约${expert.name}医生：</span><span class="call-how">致电 <span class="call-number">${hospital.phone}</span></span>`);
+      expect(html).toContain(
+        `预约${expert.name}医生：</span><span class="call-how">致电 <span class="call-number">${hospital.phone}</span></span>`,
+      );
       for (const day of expert.schedule) {
         const [when, clinic] = day.split(' ');
         expect(html, `${expert.name}: ${day}`).toContain(

@@ -66,6 +66,10 @@ describe('script budget', () => {
     // pages' and those loaded on demand (the RUM's measure, the header search's suggestions, the
     // reads of a hospital's page).
     const dynamic = [...res.text.matchAll(/import\(["'`]\.\/([^"'`]+)\.js["'`]\)/g)].map((m) => m[1]!.replace(/-[\w-]{8}$/, ''));
-    expect([...new Set(dynamic.filter((name) => !name.endsWith('-page')))].sort()).toEqual(['hospital-loaders', 'measure', 'search-suggestions']);
+    expect([...new Set(dynamic.filter((name) => !name.endsWith('-page')))].sort()).toEqual([
+      'hospital-loaders',
+      'measure',
+      'search-suggestions',
+    ]);
   });
 });
