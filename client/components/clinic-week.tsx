@@ -3,7 +3,7 @@
  * week: one tile per half-day, Monday first, its day and part of the day over its clinic. An entry
  * written otherwise is shown as written, after the others.
  */
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 
 const ENTRY = /^\s*(周[一二三四五六日天])\s*(上午|下午|全天|晚上)?\s*(.*)$/;
 const WEEK = '一二三四五六日';
@@ -38,7 +38,7 @@ export function ClinicWeek({ schedule, className = '' }: { schedule: readonly st
               {d.part}
             </span>
           ) : null}
-          {d.clinic ? <span className="clinic-kind">{typeset(d.clinic)}</span> : null}
+          {d.clinic ? <span className="clinic-kind"><Typeset text={d.clinic} /></span> : null}
         </li>
       ))}
     </ul>

@@ -8,7 +8,7 @@ import { expertHref } from '../../shared/site/href.js';
 import { ClinicWeek } from './clinic-week.js';
 import { ContentImage } from './content-image.js';
 import { DoctorCall, HospitalLink } from './hospital-link.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 
 /** An expert card's portrait: a column of four; beside the card's text on a phone. */
 const EXPERT_SIZES = '(max-width: 500px) 116px, 18vw';
@@ -50,7 +50,7 @@ export function ExpertCard({ expert, priority, atHospital }: ExpertCardProps) {
         )}
         <p className="expert-specialty">
           <span className="label">擅长</span>
-          {typeset(expert.specialty)}
+          <Typeset text={expert.specialty} />
         </p>
         <ClinicWeek schedule={expert.schedule} />
         {/* Above the card's own link: a call to the expert's hospital (the site takes no bookings itself). */}

@@ -4,7 +4,7 @@ import { hospitalHref, treatmentHref } from '../../shared/site/href.js';
 import { sectionLinks, type Layout, type NavLink } from '../../shared/site/navigation.js';
 import { SECTIONS, type SectionKey } from '../../shared/site/route-table.js';
 import { ContentImage, designSizes } from './content-image.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 
 /** A section's links; `drives` marks the one whose items the panel shows beside them. */
 function PanelLinks({ links, drives }: { links: readonly NavLink[]; drives?: string | undefined }) {
@@ -71,10 +71,10 @@ function HospitalAbroad({ hospital }: { hospital: Layout['hospitals'][number] })
         <p className="panel-hospital-city">{hospital.city}</p>
         <p className="panel-hospital-name">
           <Link to={hospitalHref(hospital)} className="panel-hospital-link">
-            {typeset(hospital.name)}
+            <Typeset text={hospital.name} />
           </Link>
         </p>
-        {hospital.summary ? <p className="panel-hospital-summary">{typeset(hospital.summary)}</p> : null}
+        {hospital.summary ? <p className="panel-hospital-summary"><Typeset text={hospital.summary} /></p> : null}
       </div>
     </div>
   );

@@ -6,7 +6,7 @@ import { CARD_LARGE_SIZES, CARD_PHONE_WIDEST, CARD_SIZES } from './content-card.
 import { ContentImage } from './content-image.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import { Address } from './address.js';
 
 interface HospitalCardProps {
@@ -36,9 +36,13 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
           {hospital.city} · 创立于 {hospital.founded} 年
         </p>
         <Heading className="card-title">
-          <Link to={hospitalHref(hospital)}>{typeset(hospital.name)}</Link>
+          <Link to={hospitalHref(hospital)}>
+            <Typeset text={hospital.name} />
+          </Link>
         </Heading>
-        <p className="card-text">{typeset(hospital.summary)}</p>
+        <p className="card-text">
+          <Typeset text={hospital.summary} />
+        </p>
         <FactList
           facts={[
             [

@@ -9,7 +9,7 @@ import type { ExpertSummary } from '../../shared/contract/entities.js';
 import { hospitalHref, telHref } from '../../shared/site/href.js';
 import { orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 
 /** The hospital of that name, as the layout's data has it. */
 function useHospital(name: string) {
@@ -18,10 +18,10 @@ function useHospital(name: string) {
 
 export function HospitalLink({ name, className }: { name: string; className?: string }) {
   const hospital = useHospital(name);
-  if (!hospital) return <span className={className}>{typeset(name)}</span>;
+  if (!hospital) return <span className={className}><Typeset text={name} /></span>;
   return (
     <Link to={hospitalHref(hospital)} className={className}>
-      {typeset(name)}
+      <Typeset text={name} />
     </Link>
   );
 }

@@ -9,7 +9,7 @@ import type { Hospital } from '../../shared/contract/entities.js';
 import { hospitalTimeZone } from '../../shared/opening-hours.js';
 import type { HospitalView } from '../../shared/site/hospital-loaders.js';
 import { telHref } from '../../shared/site/href.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import { Address } from './address.js';
 import { ContentImage } from './content-image.js';
 import { ExpertCard } from './expert-card.js';
@@ -57,8 +57,8 @@ export function HospitalHero({ hospital: h, eyebrow, heading: Heading, headingId
       />
       <div className="hospital-hero-body">
         <p className="eyebrow-pill">{eyebrow}</p>
-        <Heading id={headingId}>{typeset(h.name)}</Heading>
-        <p className="hospital-lead">{typeset(h.summary)}</p>
+        <Heading id={headingId}><Typeset text={h.name} /></Heading>
+        <p className="hospital-lead"><Typeset text={h.summary} /></p>
         <FactList
           facts={[
             ['创立', `${h.founded} 年`],
@@ -152,7 +152,7 @@ export function HospitalNews({ view, level }: { view: HospitalView<Hospital> } &
       <ul className="hospital-news-list">
         {view.news.map((n) => (
           <li key={n.url}>
-            <Link to={n.url}>{typeset(n.title)}</Link>
+            <Link to={n.url}><Typeset text={n.title} /></Link>
             <span className="hospital-news-meta">{n.meta}</span>
           </li>
         ))}

@@ -12,7 +12,7 @@ import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import '../styles/home.css';
 
 function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
@@ -34,9 +34,13 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
           国际医院 · {hospital.country} {hospital.city}
         </p>
         <h3>
-          <Link to={hospitalHref({ id: hospital.id, abroad: true })}>{typeset(hospital.name)}</Link>
+          <Link to={hospitalHref({ id: hospital.id, abroad: true })}>
+            <Typeset text={hospital.name} />
+          </Link>
         </h3>
-        <p className="intl-summary">{typeset(hospital.summary)}</p>
+        <p className="intl-summary">
+          <Typeset text={hospital.summary} />
+        </p>
         {hospital.highlights.length > 0 ? (
           <ul className="check-list">
             {hospital.highlights.slice(0, 4).map((h) => (
@@ -77,7 +81,7 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
           {first.date ? <time dateTime={first.date}>{first.date}</time> : null}
           <h4>
             <Link to={contentHref(first)} className="stretched-link">
-              {typeset(first.title)}
+              <Typeset text={first.title} />
             </Link>
           </h4>
         </article>
@@ -159,10 +163,12 @@ export default function HomePage() {
                 <ContentImage image={t.icon} sizes={designSizes(76, '56px')} width={76} height={76} />
                 <h3>
                   <Link to={treatmentHref(t.title)} className="stretched-link">
-                    {typeset(t.title)}
+                    <Typeset text={t.title} />
                   </Link>
                 </h3>
-                <p>{typeset(t.summary)}</p>
+                <p>
+                  <Typeset text={t.summary} />
+                </p>
               </li>
             ))}
           </ul>
@@ -193,7 +199,9 @@ export default function HomePage() {
                 <ContentImage image={h.image} sizes="(max-width: 500px) 104px, 8vw" width={800} height={500} />
                 <div>
                   <h3>
-                    <Link to={hospitalHref(h)}>{typeset(h.name)}</Link>
+                    <Link to={hospitalHref(h)}>
+                      <Typeset text={h.name} />
+                    </Link>
                   </h3>
                   <p>
                     <Address text={h.address} />
