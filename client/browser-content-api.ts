@@ -30,6 +30,4 @@ export const browserContentApi: ContentApi = {
   search(params, signal) {
     return read(`${SEARCH_API_PATH}?${queryString(Object.entries(params))}`, signal);
   },
-  // The browser keeps no page: what changes is drawn anew by the page itself.
-  changesAt() {},
 };

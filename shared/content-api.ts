@@ -24,9 +24,10 @@ export interface ContentApi {
   search(params: SearchParams, signal?: AbortSignal, use?: SearchUse): Promise<SearchAnswer>;
   /**
    * What the page shows changes at this instant (epoch ms) though its data does not (a hospital
-   * opens or closes): a page kept on the server or an edge is not kept past it.
+   * opens or closes): a page kept on the server or an edge is not kept past it. The browser keeps
+   * no page, and has none: what changes there is drawn anew by the page itself.
    */
-  changesAt(at: number): void;
+  changesAt?(at: number): void;
 }
 
 const BRAND = Symbol.for('site.content-error');

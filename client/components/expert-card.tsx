@@ -1,13 +1,14 @@
 /**
- * An expert's card: portrait, name, title, hospital (a link to its page), specialty and clinic
- * days, linking to the profile, and a call to book with the expert at their hospital.
+ * An expert's card: portrait, name, title, hospital (a link to its page) and specialty, linking to
+ * the profile, then how to book, which the page gives (expert-booking.tsx: clinic days and a call
+ * to the expert's hospital).
  */
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
 import { expertHref } from '../../shared/site/href.js';
-import { ClinicWeek } from './clinic-week.js';
 import { ContentImage } from './content-image.js';
-import { DoctorCall, HospitalLink } from './hospital-link.js';
+import { HospitalLink } from './hospital-link.js';
 import { Typeset } from '../typeset/typeset.js';
 
 /** An expert card's portrait: a column of four; beside the card's text on a phone. */
@@ -21,9 +22,11 @@ interface ExpertCardProps {
   priority?: boolean;
   /** On its hospital's own page, which names the hospital already. */
   atHospital?: boolean;
+  /** How to book, above the card's own link (the site takes no bookings itself). */
+  children: ReactNode;
 }
 
-export function ExpertCard({ expert, priority, atHospital }: ExpertCardProps) {
+export function ExpertCard({ expert, priority, atHospital, children }: ExpertCardProps) {
   return (
     <article className="card expert-card">
       <ContentImage
@@ -52,9 +55,7 @@ export function ExpertCard({ expert, priority, atHospital }: ExpertCardProps) {
           <span className="label">擅长</span>
           <Typeset text={expert.specialty} />
         </p>
-        <ClinicWeek schedule={expert.schedule} />
-        {/* Above the card's own link: a call to the expert's hospital (the site takes no bookings itself). */}
-        <DoctorCall expert={expert} className="expert-book" />
+        {children}
       </div>
     </article>
   );

@@ -12,6 +12,7 @@ import { telHref } from '../../shared/site/href.js';
 import { Typeset } from '../typeset/typeset.js';
 import { Address } from './address.js';
 import { ContentImage } from './content-image.js';
+import { ExpertBooking } from './expert-booking.js';
 import { ExpertCard } from './expert-card.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
@@ -57,8 +58,12 @@ export function HospitalHero({ hospital: h, eyebrow, heading: Heading, headingId
       />
       <div className="hospital-hero-body">
         <p className="eyebrow-pill">{eyebrow}</p>
-        <Heading id={headingId}><Typeset text={h.name} /></Heading>
-        <p className="hospital-lead"><Typeset text={h.summary} /></p>
+        <Heading id={headingId}>
+          <Typeset text={h.name} />
+        </Heading>
+        <p className="hospital-lead">
+          <Typeset text={h.summary} />
+        </p>
         <FactList
           facts={[
             ['创立', `${h.founded} 年`],
@@ -130,7 +135,9 @@ export function HospitalDoctors({ view, level }: { view: HospitalView<Hospital> 
       </div>
       <div className="expert-grid grid4 fill">
         {view.doctors.map((e) => (
-          <ExpertCard key={e.id} expert={e} atHospital />
+          <ExpertCard key={e.id} expert={e} atHospital>
+            <ExpertBooking expert={e} />
+          </ExpertCard>
         ))}
       </div>
     </section>
@@ -152,7 +159,9 @@ export function HospitalNews({ view, level }: { view: HospitalView<Hospital> } &
       <ul className="hospital-news-list">
         {view.news.map((n) => (
           <li key={n.url}>
-            <Link to={n.url}><Typeset text={n.title} /></Link>
+            <Link to={n.url}>
+              <Typeset text={n.title} />
+            </Link>
             <span className="hospital-news-meta">{n.meta}</span>
           </li>
         ))}

@@ -10,7 +10,7 @@ export default function HospitalPage() {
   return (
     <>
       {/* The page's own heading is the hospital's name, in its card. */}
-      <PageBanner titleAs="p" title={hospital.name} current={hospital.name} />
+      <PageBanner titleAs="p" title={hospital.name} lead="门诊时间、交通位置、出诊专家与医院动态" current={hospital.name} />
       <div className="page-body soft">
         <div className="container hospital-page">
           <HospitalHero

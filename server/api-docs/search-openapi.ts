@@ -115,7 +115,6 @@ export function searchExample(): Promise<{ summary: string; value: unknown }> {
       get: (name, request = {}) =>
         Promise.resolve(demoAnswer(apiRequestFor(name, request.id, request.query as Record<string, number>)).data as never),
       search: () => Promise.reject(problem('not_found', 'no search in the demo reader')),
-      changesAt: () => {},
     };
     const index = new SearchIndex();
     for (const doc of await new ContentSource(demo).everything(new AbortController().signal)) index.put(doc);

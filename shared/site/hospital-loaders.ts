@@ -73,7 +73,7 @@ async function viewOf<H extends Hospital>(
   signal: AbortSignal,
 ): Promise<HospitalView<H>> {
   const zone = hospitalTimeZone(hospital, abroad);
-  if (zone && hospital.openingHours?.length) api.changesAt(openingState(hospital.openingHours, zone, at).changesAt);
+  if (zone && hospital.openingHours?.length) api.changesAt?.(openingState(hospital.openingHours, zone, at).changesAt);
   const [doctors, news] = await Promise.allSettled([experts, newsOf(api, hospital.name, signal)]);
   return { hospital, doctors: valueOf(doctors)?.filter((e) => e.hospital === hospital.name) ?? null, news: valueOf(news) };
 }

@@ -216,7 +216,6 @@ export const ROUTES = {
     params: ['id'],
     needsId: true,
     page: 'hospital-page',
-    lead: '门诊时间、交通位置、出诊专家与医院动态',
   },
   reportDetail: {
     path: '/gnyy/detail',
