@@ -1,6 +1,6 @@
 /**
  * What operators read: `/metrics` (Prometheus) and `/status` (the same state drawn as a picture,
- * with this process's recent warnings and errors). Never public by accident (README "Operations"):
+ * with this process's recent warnings and errors). Never public by accident (docs/operations.md):
  * - with METRICS_PORT, only on that internal listener (what Prometheus or Kubernetes scrapes),
  *   and not on the public port at all;
  * - without it, on the public port, to a caller with the METRICS_TOKEN bearer token, or, when no
