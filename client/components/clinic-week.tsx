@@ -38,7 +38,11 @@ export function ClinicWeek({ schedule, className = '' }: { schedule: readonly st
               {d.part}
             </span>
           ) : null}
-          {d.clinic ? <span className="clinic-kind"><Typeset text={d.clinic} /></span> : null}
+          {d.clinic ? (
+            <span className="clinic-kind">
+              <Typeset text={d.clinic} />
+            </span>
+          ) : null}
         </li>
       ))}
     </ul>

@@ -74,7 +74,11 @@ function HospitalAbroad({ hospital }: { hospital: Layout['hospitals'][number] })
             <Typeset text={hospital.name} />
           </Link>
         </p>
-        {hospital.summary ? <p className="panel-hospital-summary"><Typeset text={hospital.summary} /></p> : null}
+        {hospital.summary ? (
+          <p className="panel-hospital-summary">
+            <Typeset text={hospital.summary} />
+          </p>
+        ) : null}
       </div>
     </div>
   );

@@ -18,7 +18,12 @@ function useHospital(name: string) {
 
 export function HospitalLink({ name, className }: { name: string; className?: string }) {
   const hospital = useHospital(name);
-  if (!hospital) return <span className={className}><Typeset text={name} /></span>;
+  if (!hospital)
+    return (
+      <span className={className}>
+        <Typeset text={name} />
+      </span>
+    );
   return (
     <Link to={hospitalHref(hospital)} className={className}>
       <Typeset text={name} />
