@@ -25,13 +25,20 @@ RUN npm run build \
 
 FROM ${NODE_IMAGE}
 # Share cards set Chinese titles (server/seo/share-card.ts): fontconfig's configuration and a CJK font.
+# jemalloc as the process's allocator (docs/decisions/060): glibc's keeps what libvips's and zlib's
+# threads freed, and the resident set of the mixed load grew past the pod's limit; the library's
+# path, whatever the architecture, is linked to one place for LD_PRELOAD.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends fontconfig fonts-noto-cjk \
-  && rm -rf /var/lib/apt/lists/*
+  && apt-get install -y --no-install-recommends fontconfig fonts-noto-cjk libjemalloc2 \
+  && rm -rf /var/lib/apt/lists/* \
+  && ln -s "$(dpkg -L libjemalloc2 | grep '/libjemalloc.so.2$')" /usr/local/lib/libjemalloc.so.2
 # The image runs the lockfile's Node, not the base's own (which may be another release of the line).
 COPY --from=build /usr/local/bin/node-from-lockfile /usr/local/bin/node
-# METRICS_PORT: /metrics on an internal listener, never on the public port (README "Operations").
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464
+# METRICS_PORT: /metrics on an internal listener, never on the public port (docs/operations.md,
+# "Observing and running one instance").
+# No UPSTREAM_URL: the image serves a content API it is told of, and refuses to start without one
+# (or CONTENT=demo, to show the invented demo content on purpose).
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464 LD_PRELOAD=/usr/local/lib/libjemalloc.so.2
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -7,10 +7,12 @@ import {
   fmt,
   isMain,
   measureSection,
+  profileClock,
   profileService,
   rawBaseline,
   rawGet,
   row,
+  settled,
   stamp,
   startService,
   TABLE_HEAD,
@@ -22,7 +24,7 @@ const PATH = '/api/news?categoryId=19&page=1&pageSize=9';
 const SMALL_PATH = '/api/news-categories';
 const ROUNDS = 3;
 const SECONDS = 4;
-const TARGET = { throughput: 0.5, p99: 2 };
+const TARGET = { throughput: 0.6, p99: 2 };
 
 /** One cached path against a raw node:http server answering the same bytes. */
 async function measurePath(service, path) {
@@ -49,7 +51,10 @@ export async function benchApiHit() {
   const service = await startService();
   try {
     // A page first, as in production: whatever rendering leaves behind, the hits pay for too.
+    // What it sets going in the background (images described, variants made ahead) ends first:
+    // a hit's figure is the steady state's, not a start's.
     await rawGet(`${service.url}/`);
+    await settled(service.child.pid);
     const large = await measurePath(service, PATH);
     const small = await measurePath(service, SMALL_PATH);
     const tableText = [
@@ -65,7 +70,7 @@ Command: \`${commandLine()}\` (${stamp()}).
 without \`Accept-Encoding\`. The service runs from the production build with request logging at \`info\`
 (one JSON line per request), metrics and security headers, as in production. The baseline is a
 bare \`node:http\` server writing the same status, headers and body. The service has rendered the home
-page before it is measured.
+page, and finished what that set going in the background, before it is measured.
 
 ${tableText}
 
@@ -80,15 +85,19 @@ Target: throughput ≥ ${TARGET.throughput} × baseline and p99 ≤ ${TARGET.p99
 
 /** Where the time goes: the service under --cpu-prof while wrk requests the cached path. */
 export async function profileApiHit(seconds = 4, path = SMALL_PATH) {
-  const summary = await profileService(async (url) => {
+  const summary = await profileService(async (url, pid) => {
     await rawGet(`${url}/`);
     await rawGet(url + path);
+    await settled(pid);
+    const from = profileClock();
     wrk(url + path, { seconds });
+    return { from, to: profileClock() };
   });
   return `### Where the time goes (cached API hit, small body)
 
 The service under \`node --cpu-prof\` while \`wrk -t1 -c50 -d${seconds}s\` requests \`${path}\` (one run, after the
-measurements above): with a body this small the fixed work of every request is what shows. Top self-time functions:
+measurements above), counting only the samples taken while wrk ran: with a body this small the fixed work of every
+request is what shows. Top self-time functions:
 
 ${summary}
 `;

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -167,6 +168,8 @@ export async function startService({ env: given = {}, nodeArgs = [], onLine, tim
   // 036), which the browser figures would otherwise count among a first view's bytes.
   const env = {
     WORKERS: '1',
+    // The embedded demo content unless a benchmark names an upstream (production asks for it by name).
+    CONTENT: 'demo',
     RATE_LIMIT_MISSES: '0',
     SHED_EVENT_LOOP_LAG_MS: '0',
     MAX_CONNECTIONS_PER_CLIENT: '100000',
@@ -417,12 +420,13 @@ export function commandLine() {
   return process.env.BENCH_COMMAND ?? `node bench/${process.argv[1].split('/').pop()}`;
 }
 
-/** The value of a `--name=value` argument of this script, or undefined. */
-export function option(name) {
-  return process.argv
-    .slice(2)
-    .find((a) => a.startsWith(`--${name}=`))
-    ?.slice(name.length + 3);
+/**
+ * This script's arguments, read by node's util.parseArgs: the options it declares (`--name=value`
+ * or `--name value` for a string, `--name` for a boolean) and its positionals. An option it does
+ * not declare, or a string without its value, stops it with parseArgs's error naming it.
+ */
+export function readArgs(options) {
+  return parseArgs({ options, allowPositionals: true });
 }
 
 /** Whether this module is the script node was started with. */
@@ -546,23 +550,51 @@ export function selfTimeByArea(profile) {
   return [...area.entries()].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, share: us / total }));
 }
 
+/** CPU seconds a process has used (user and system), from /proc. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /**
- * Run the service under `node --cpu-prof` while `load(serviceUrl)` runs, stop it, and
- * summarise the profile (top self-time functions and the share by package) as markdown.
+ * Resolves once a process has used less than 2 % of a core over half a second (at most
+ * `timeoutMs`): what a start or a first render set going in the background (the search index,
+ * images described, variants made ahead) is done, and a measurement sees the steady state.
+ */
+export async function settled(pid, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  let before = cpuSeconds(pid);
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = cpuSeconds(pid);
+    if (now - before < 0.01) return;
+    before = now;
+  }
+}
+
+/** Now on the clock V8's profiler stamps its samples with (CLOCK_MONOTONIC), in microseconds. */
+export const profileClock = () => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * Run the service under `node --cpu-prof` while `load(serviceUrl, pid)` runs, stop it, and
+ * summarise the profile (top self-time functions and the share by package) as markdown. When
+ * `load` answers a window `{ from, to }` (profileClock), only the samples within it count: the
+ * start and the warm-up are left out.
  */
 export async function profileService(load, { env = {}, limit = 12 } = {}) {
   const dir = join(ROOT, 'bench/.build/profiles');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const service = await startService({ env, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  let window;
   try {
-    await load(service.url);
+    window = await load(service.url, service.child.pid);
   } finally {
     await service.stop();
   }
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) return '(no profile was written)';
-  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  const profile = within(JSON.parse(readFileSync(join(dir, file), 'utf8')), window);
   const top = topSelfTime(profile, limit);
   const areas = selfTimeByArea(profile).slice(0, 8);
   return [
@@ -578,6 +610,21 @@ export async function profileService(load, { env = {}, limit = 12 } = {}) {
     '',
     `By package: ${areas.map((a) => `${a.name} ${fmt(a.share * 100, 1)} %`).join(', ')}.`,
   ].join('\n');
+}
+
+/** The profile's samples taken within `window` (profileClock), or all of them without one. */
+function within(profile, window) {
+  if (!window) return profile;
+  const samples = [];
+  const timeDeltas = [];
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i];
+    if (at < window.from || at > window.to) return;
+    samples.push(id);
+    timeDeltas.push(profile.timeDeltas[i]);
+  });
+  return { ...profile, samples, timeDeltas };
 }
 
 /**

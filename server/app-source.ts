@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Express, NextFunction, Request, Response } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import type { AppRenderer } from '../client/entry-server.js';
+import { problem } from './http/problem.js';
 import { DOCUMENT_ONLY_HEADERS } from './http/security-headers.js';
 import { observe } from './observability/request-observer.js';
 import { apiReferenceScriptUrl } from './api-docs/api-docs-page.js';
@@ -34,6 +35,17 @@ const noteStatic = (_req: Request, res: Response, next: NextFunction) => {
   observe(res, { route: 'static' });
   // On a 304 too (RFC 9110 section 15.4.5): express-static-gzip sets it only on a 200.
   res.setHeader('vary', 'Accept-Encoding');
+  next();
+};
+
+/** A path that cannot be decoded is the client's fault, refused before express-static-gzip answers it in a shape of its own. */
+const decodable = (req: Request, _res: Response, next: NextFunction) => {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    next(problem('bad_request', 'the URL cannot be decoded'));
+    return;
+  }
   next();
 };
 
@@ -67,8 +79,8 @@ export function builtApp(clientDir?: string): AppSource {
           serveStatic: { maxAge, immutable, index: false, fallthrough: false },
         });
       // Fingerprinted file names: they never change.
-      app.use('/assets', noteStatic, scriptOrStyle, precompressed('assets', YEAR_MS, true));
-      app.use('/media', noteStatic, precompressed('media', DAY_MS, false));
+      app.use('/assets', noteStatic, decodable, scriptOrStyle, precompressed('assets', YEAR_MS, true));
+      app.use('/media', noteStatic, decodable, precompressed('media', DAY_MS, false));
     },
     close: async () => {},
   };

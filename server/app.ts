@@ -3,13 +3,15 @@
  * and cached pages are answered ahead of it (server/http/front-door.ts), which has already set
  * the headers every answer carries.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppSource } from './app-source.js';
+import { clientFaultOf, describeFault, errorHeaders } from './http/client-fault.js';
 import { asProblem, problem, sendProblem } from './http/problem.js';
 import type { Logger } from './observability/logger.js';
-import { observe } from './observability/request-observer.js';
+import { factsOf, observe, requestIdOf } from './observability/request-observer.js';
 import { TEXT_SIZE_PATH } from '../shared/constants.js';
-import { BAD_ADDRESS_HTML } from './render/plain-pages.js';
+import { createRefusal } from './render/refusal.js';
 import { textSizeSwitch } from './render/text-size.js';
 
 export interface AppDeps {
@@ -19,23 +21,18 @@ export interface AppDeps {
   operatorRoutes: ((app: express.Express) => void) | undefined;
   /** Ready to serve (the content API answers, or the cache holds something), not, or too busy to take more now. */
   readiness: () => Promise<'ready' | 'not ready' | 'busy'>;
-  pages: (req: Request, res: Response) => Promise<void>;
+  pages: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** The site is served over https (PUBLIC_ORIGIN): its cookie is Secure. */
   secureCookies: boolean;
   extraRoutes?: (app: express.Express) => void;
-}
-
-/** A page request from a browser: GET or HEAD outside the API and static files, preferring HTML. */
-function wantsPage(req: Request): boolean {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  if (/^\/(api|assets|media)(\/|$)/.test(req.path)) return false;
-  return req.accepts(['json', 'html']) === 'html';
 }
 
 const ALLOW = ['allow', 'GET, HEAD'];
 
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
+  // A request refused as the client's fault, answered in the shape its reader takes; 404s with the not-found page.
+  const refuse = createRefusal(deps.pages);
   app.disable('x-powered-by');
   app.set('etag', false);
 
@@ -74,18 +71,14 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    // Express and the static handlers mark what was wrong with the request: a missing file
-    // (404) or a path that cannot be decoded (400).
-    const status = (error as { status?: number }).status;
-    if (status === 400 && wantsPage(req)) {
-      // A visitor's browser gets a page it can read; an API client, the JSON error below.
-      observe(res, { route: 'other' });
-      res.status(400).set('cache-control', 'no-store').type('html').send(BAD_ADDRESS_HTML);
-      return;
-    }
-    if (status === 404 || status === 400) {
-      observe(res, { route: 'other' });
-      sendProblem(res, status === 404 ? problem('not_found', 'no such file') : problem('bad_request', 'the URL cannot be decoded'));
+    // The static files' handlers, Express and its parsers mark what was wrong with the request
+    // (a missing file, a path that cannot be decoded or is refused): the client's fault, not ours.
+    const fault = clientFaultOf(error);
+    if (fault) {
+      const { route } = factsOf(res) ?? {};
+      deps.log.info({ reqId: requestIdOf(res), route, status: fault.status, error: describeFault(error) }, 'request refused');
+      if (res.headersSent) res.destroy();
+      else refuse(req, res, fault, errorHeaders(error));
       return;
     }
     deps.log.error({ err: error, url: req.originalUrl }, 'request failed');

@@ -9,18 +9,20 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtApp, viteApp } from './app-source.js';
 import { ConfigError, loadConfig, type Config } from './settings/config.js';
+import { memoryBudget, type MemoryBudget } from './settings/memory-budget.js';
 import { PrimaryLink } from './fleet/primary-link.js';
 import { startPrimary } from './workers.js';
-import { createLogger } from './observability/logger.js';
+import { createLogger, logCrashes } from './observability/logger.js';
 import { RecentErrors } from './observability/recent-errors.js';
 import { createService } from './service.js';
 
 // In production this file is in dist/server, beside dist/client.
 const clientDir = join(dirname(fileURLToPath(import.meta.url)), '../client');
 
-function readConfig(): Config {
+/** What `read` makes of the configuration; a ConfigError stops the service with its message. */
+function checked<T>(read: () => T): T {
   try {
-    return loadConfig();
+    return read();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);
@@ -28,12 +30,15 @@ function readConfig(): Config {
   }
 }
 
-const config = readConfig();
+const config: Config = checked(() => loadConfig());
 // Warnings and errors are kept for /status too.
 const recentErrors = new RecentErrors();
 const log = createLogger(config.LOG_LEVEL, recentErrors);
+logCrashes(log);
 const dev = process.argv.includes('--dev');
 const workers = dev ? 1 : (config.WORKERS ?? (process.env.NODE_ENV === 'production' ? availableParallelism() : 1));
+// The machine's limit is shared by every process of the service: the workers and their primary.
+const budget: MemoryBudget = checked(() => memoryBudget(config, workers > 1 ? workers + 1 : 1));
 
 /** Stops once, on the first of SIGTERM and SIGINT; forced after SHUTDOWN_TIMEOUT_MS. */
 function onStopSignal(stop: (signal: string) => Promise<void>, forceClose?: () => void): void {
@@ -77,7 +82,7 @@ function tellTerminal(url: string): void {
 }
 
 if (cluster.isPrimary && workers > 1) {
-  const primary = await startPrimary(config, workers, log, recentErrors);
+  const primary = await startPrimary(config, workers, log, recentErrors, budget);
   const url = await primary.url;
   log.info({ url, upstream: primary.upstreamUrl, workers, node: process.version }, 'listening');
   tellTerminal(url);
@@ -91,6 +96,7 @@ if (cluster.isPrimary && workers > 1) {
     logger: log,
     recentErrors,
     link,
+    budget,
   });
   // A worker's listen() shares the primary's socket, which hands connections out in turn.
   const url = await service.listen();

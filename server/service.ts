@@ -8,9 +8,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HEAD_SCRIPT } from '../shared/site/head-script.js';
 import { createApp } from './app.js';
+import { createRefusal } from './render/refusal.js';
 import { readiness } from './readiness.js';
 import { builtApp, type AppSource } from './app-source.js';
 import type { Config } from './settings/config.js';
+import { memoryBudget, type MemoryBudget } from './settings/memory-budget.js';
+import { memoryWatch } from './memory.js';
 import { startEmbeddedApi, type EmbeddedApi } from './embedded-api/embedded-api.js';
 import { embeddedPublishing } from './embedded-api/editor.js';
 import { adminRoutes } from './admin/admin-routes.js';
@@ -70,6 +73,8 @@ export interface ServiceOptions {
    * Redis, purges to the other workers, one readiness, and /metrics and /status for all workers.
    */
   link?: PrimaryLink;
+  /** This process's memory budget (main.ts: its slice of the machine's limit); by default a lone process's. */
+  budget?: MemoryBudget;
 }
 
 export interface Service {
@@ -106,6 +111,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     log.info({ url: upstreamUrl }, 'no UPSTREAM_URL: embedded content API started');
   }
   const metrics = createMetrics({ redis: config.REDIS_URL !== undefined });
+  const { budget, ...memory } = memoryWatch(options.budget ?? memoryBudget(config), { metrics, log });
   const rumMetrics = createRumMetrics(metrics.registry);
   const redis = config.REDIS_URL ? new RedisLink({ url: config.REDIS_URL, budgetMs: config.REDIS_TIMEOUT_MS, log, metrics }) : undefined;
   redis?.start();
@@ -133,6 +139,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const purges = new PurgeGeneration();
   const media = new MediaEndpoint({
     config,
+    memory: { maxBytes: budget.shares.media, ...budget.image, room: memory.room },
     contentApiUrl: upstreamUrl,
     metrics,
     log,
@@ -140,19 +147,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
     beforeOriginFetch: async (req) => (await admission.admitCall(req, 'api')).refusal,
   });
   const reader = new ContentReader({ policy: media.policy, describe: (source, options) => media.describe(source, options), metrics, log });
-  const cache = new ContentCache({ upstream, reader, config, metrics, log, shared, purges });
+  const cache = new ContentCache({ upstream, reader, config, maxBytes: budget.shares.content, metrics, log, shared, purges });
   const headScriptHash = `sha256-${createHash('sha256').update(HEAD_SCRIPT).digest('base64')}`;
   // Development injects Vite's client and React's refresh preamble as inline scripts.
   const pageHeaders = securityHeaders([headScriptHash], { csp: !source.development });
   const api = serverContentApi(cache);
-  const search = new SearchService({ api, log, metrics, firstBuild: config.SEARCH_INDEX });
+  const search = new SearchService({ api, log, metrics, firstBuild: config.SEARCH_INDEX, answersMaxBytes: budget.shares.search });
   // No page cache in development: an edit must show on the next request.
   const lanes = new RenderLanes(config.RENDERS_PER_CLIENT, config.MAX_CONNECTIONS_PER_CLIENT, trusted, (why) => admission.laneRefused(why));
   const pageCache =
-    config.PAGE_CACHE_MAX_BYTES > 0 && !source.development
-      ? new PageCache(config.PAGE_CACHE_MAX_BYTES, trusted, metrics, purges)
-      : undefined;
-
+    budget.shares.pages > 0 && !source.development ? new PageCache(budget.shares.pages, trusted, metrics, purges) : undefined;
   const bus = redis ? redisBus(redis, log) : (link?.bus ?? localBus());
   const edges = config.EDGE_PURGE_URLS ?? [];
   const purger = new Purger({ cache, pageCache, purges, media, shared, bus, edges, log, metrics, applied: search.changed });
@@ -164,7 +168,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const serviceReport = serviceReports({ metrics, admission, forwarders, recentErrors, link, zeroResults: () => search.zeroResults() });
   const cards = new ShareCards(
     () => new URL(publicOrigin()).host,
-    config.SHARE_CARD_CACHE_MAX_BYTES,
+    budget.shares['share-cards'],
     (key, ms) => log.info({ key, ms: Math.round(ms) }, 'share card drawn'),
   );
   // Search engines are told of public addresses only: the configuration requires PUBLIC_ORIGIN for them.
@@ -174,7 +178,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     config.PUBLIC_ORIGIN ?? '',
     log,
   );
-
+  memory.watch({ content: cache, pages: pageCache, media, 'share-cards': cards, search });
   const operator: OperatorDeps = {
     metricsText: async () => (link ? (await serviceReport()).metricsText : metrics.registry.metrics()),
     report: serviceReport,
@@ -182,6 +186,23 @@ export async function createService(config: Config, options: ServiceOptions = {}
     token: config.METRICS_TOKEN,
     log,
   };
+  const pages = createPageHandler({
+    renderer: () => source.renderer(),
+    cache,
+    assets: source.assets,
+    headScript: HEAD_SCRIPT,
+    rumSampleRate: config.RUM_SAMPLE_RATE,
+    publicOrigin,
+    pageCache,
+    transformHead: source.transformHead,
+    trusted,
+    admission,
+    lanes,
+    firstScreen: (srcsets) => media.ahead.page(srcsets),
+    windows: config,
+    log,
+    search,
+  });
   const app = createApp({
     source,
     log,
@@ -207,23 +228,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       })(app);
     },
     readiness: readiness({ admission, cache, link, registry: metrics.registry }),
-    pages: createPageHandler({
-      renderer: () => source.renderer(),
-      cache,
-      assets: source.assets,
-      headScript: HEAD_SCRIPT,
-      rumSampleRate: config.RUM_SAMPLE_RATE,
-      publicOrigin,
-      pageCache,
-      transformHead: source.transformHead,
-      trusted,
-      admission,
-      lanes,
-      firstScreen: (srcsets) => media.ahead.page(srcsets),
-      windows: config,
-      log,
-      search,
-    }),
+    pages,
   });
   // The reference page sends requests to the document's server: PUBLIC_ORIGIN, else this service on localhost.
   const documentServer = config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).origin : 'http://localhost:*';
@@ -246,6 +251,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       cachedPage: pageCache && ((req, res) => pageCache.serve(req, res)),
       media: media.handle,
       app,
+      refuse: createRefusal(pages),
     },
     { maxUrlBytes: config.MAX_URL_BYTES, turns: new FairTurns(config.REQUESTS_PER_TURN, trusted) },
   );
@@ -275,6 +281,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     async close() {
       clearInterval(warmth);
+      memory.stop();
       search.stop();
       guard.stop();
       admission.stop();

@@ -17,6 +17,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import type { Config } from './settings/config.js';
+import type { MemoryBudget } from './settings/memory-budget.js';
 import { startEmbeddedApi } from './embedded-api/embedded-api.js';
 import { warnUntrustedForwarder } from './http/untrusted-forwarders.js';
 import type { Logger } from './observability/logger.js';
@@ -50,7 +51,13 @@ export interface Primary {
   stop(signal: string): Promise<void>;
 }
 
-export async function startPrimary(config: Config, count: number, log: Logger, recentErrors: RecentErrors | undefined): Promise<Primary> {
+export async function startPrimary(
+  config: Config,
+  count: number,
+  log: Logger,
+  recentErrors: RecentErrors | undefined,
+  budget: MemoryBudget,
+): Promise<Primary> {
   let listening: string | undefined;
   const embedded = config.UPSTREAM_URL
     ? undefined
@@ -61,7 +68,7 @@ export async function startPrimary(config: Config, count: number, log: Logger, r
   cluster.setupPrimary({ serialization: 'advanced' });
   const tier = config.REDIS_URL
     ? undefined
-    : new MemoryTier(config.CACHE_MAX_BYTES, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000);
+    : new MemoryTier(budget.shares.content, Math.max(config.CACHE_STALE_WHILE_REVALIDATE_S, config.CACHE_STALE_IF_ERROR_S) * 1000);
   if (!config.REDIS_URL) new RateLimiterClusterMaster();
   const states = new Map<number, { warm: boolean; busy: boolean }>();
   const warned = new Set<string>();

@@ -11,6 +11,7 @@ const PROBLEM_STATUS = {
   method_not_allowed: 405,
   unauthorized: 401,
   forbidden: 403,
+  precondition_failed: 412,
   payload_too_large: 413,
   uri_too_long: 414,
   range_not_satisfiable: 416,

@@ -78,7 +78,7 @@ function cacheOver(log: Logger, purges: PurgeGeneration, shared?: SharedTier): C
   const metrics = createMetrics({ defaultMetrics: false });
   // Images are not what these cases are about: none is described.
   const reader = new ContentReader({ policy: new SourcePolicy(upstream.url), describe: () => Promise.resolve(undefined), metrics, log });
-  return new ContentCache({ upstream: client, reader, config, metrics, log, purges, shared });
+  return new ContentCache({ upstream: client, reader, config, maxBytes: 64 * 1024 * 1024, metrics, log, purges, shared });
 }
 
 const banner = apiRequestFor('banner');

@@ -81,6 +81,9 @@ describe('the embedded content API’s uploads', () => {
     const bytes = new Uint8Array(await whole.arrayBuffer());
     const again = await fetch(api.url + film, { headers: { 'if-none-match': whole.headers.get('etag')! } });
     expect(again.status).toBe(304);
+    // As a CMS's file server does, by date too (jshttp's fresh, which Express and send use).
+    const since = await fetch(api.url + film, { headers: { 'if-modified-since': whole.headers.get('last-modified')! } });
+    expect(since.status).toBe(304);
     const part = await fetch(api.url + film, { headers: { range: 'bytes=10-19' } });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 10-19/${bytes.length}`);

@@ -11,7 +11,13 @@ import { plainJpegs } from './support/media-fixtures.js';
 describe('image lanes', () => {
   it('forty analyses at once all finish while a burst of variants meets its bound', async () => {
     const refused: GateRefusal[] = [];
-    const transformer = new Transformer({ transforms: 1, maxPixels: 50_000_000, timeoutMs: 10_000, onRefused: (why) => refused.push(why) });
+    const transformer = new Transformer({
+      transforms: 1,
+      threads: 1,
+      maxPixels: 50_000_000,
+      timeoutMs: 10_000,
+      onRefused: (why) => refused.push(why),
+    });
     const images = await plainJpegs(40, 640, 480);
     // One slot and sixteen waiting: of forty variants asked at once, the rest are refused.
     const variants = Promise.allSettled(

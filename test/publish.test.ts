@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 describe('publish: the content API changes an item and sends its event to one instance', () => {
-  // How fast (under a second, p99 over 100 publishes) is bench/edge.js's to measure; here, that it arrives everywhere.
+  // How fast (under a second, p99 over 100 publishes) is bench/edge.ts's to measure; here, that it arrives everywhere.
   it('both instances and the edge serve the change on its API path, its detail page and its list', async () => {
     const list = (await (await fetch(`${a.url}/api/news?categoryId=19`)).json()) as {
       data: { items: { id: number; categoryId: number; title: string }[] };

@@ -2,8 +2,8 @@
  * Real-user measurement in real Chromium against the real service (docs/decisions/036): on a
  * throttled phone and at 1280 px, visiting pages and leaving them raises the histograms of those
  * routes and device classes, with the LCP the browser's own PerformanceObserver saw; client-side
- * navigations are page views of their own; the measuring code is loaded only after hydration, as
- * a file no first view names; with RUM_SAMPLE_RATE=0, or Global Privacy Control, nothing is
+ * navigations are page views of their own; the measuring code is loaded only once the page has
+ * hydrated and loaded, as a file no first view names; with RUM_SAMPLE_RATE=0, or Global Privacy Control, nothing is
  * loaded and no beacon sent.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -86,13 +86,19 @@ async function interact(page: Page): Promise<void> {
 }
 
 /** Visits a page and waits until web-vitals measures it; a click makes an interaction for INP. Answers what the browser saw. */
-async function visit(page: Page, url: string): Promise<{ lcp: number; hydratedAt: number; chunkStart: number }> {
+async function visit(page: Page, url: string): Promise<{ lcp: number; hydratedAt: number; loadedAt: number; chunkStart: number }> {
   await gotoHydrated(page, url);
   await page.waitForFunction(() => window.__observed.includes('event'), undefined, { timeout: 20_000 });
   await interact(page);
   return page.evaluate((chunk) => {
     const entry = performance.getEntriesByType('resource').find((e) => new RegExp(chunk).test(new URL(e.name).pathname));
-    return { lcp: window.__lcp ?? -1, hydratedAt: window.__hydratedAt ?? -1, chunkStart: entry?.startTime ?? -1 };
+    const [navigation] = performance.getEntriesByType('navigation');
+    return {
+      lcp: window.__lcp ?? -1,
+      hydratedAt: window.__hydratedAt ?? -1,
+      loadedAt: navigation?.loadEventEnd ?? -1,
+      chunkStart: entry?.startTime ?? -1,
+    };
   }, MEASURE_CHUNK.source);
 }
 
@@ -121,14 +127,16 @@ describe('real-user measurement in Chromium', () => {
     await svc?.close();
   });
 
-  it('a first view names only its three files; the measuring code is another, loaded after hydration', async () => {
+  it('a first view names only its three files; the measuring code is another, loaded once the page has hydrated and loaded', async () => {
     const html = (await rawRequest(svc.url, '/')).text;
     expect(meta(html, APP_MODULES_META)).not.toMatch(/measure/);
     expect(html).not.toMatch(/measure-[\w-]+\.js/);
     const { page, problems } = await watchedPage(browser, { phone: false });
     const seen = await visit(page, `${svc.url}/jtjj/qywh`);
     expect(seen.hydratedAt).toBeGreaterThan(0);
+    expect(seen.loadedAt).toBeGreaterThan(0);
     expect(seen.chunkStart).toBeGreaterThan(seen.hydratedAt);
+    expect(seen.chunkStart).toBeGreaterThanOrEqual(seen.loadedAt);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -231,7 +239,8 @@ describe('nothing measured', () => {
     await gotoHydrated(page, `${url}/`);
     await page.click('header a[href="/zjxz/index"]');
     await page.waitForURL('**/zjxz/index');
-    // Idle long enough for the measuring code, had it been wanted.
+    // Loaded, then idle long enough for the measuring code, had it been wanted.
+    await page.waitForFunction(() => document.readyState === 'complete');
     await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2_000 })));
     await page.goto('about:blank');
     await page.context().close();

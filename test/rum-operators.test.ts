@@ -80,7 +80,13 @@ describe('a page’s Content-Security-Policy', () => {
 
 describe('WORKERS=2', () => {
   it('one scrape and one status page sum the beacons every worker took', { timeout: 60_000 }, async () => {
-    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production', WORKERS: '2', RUM_SAMPLE_RATE: '1' });
+    const server = await startBuiltServer({
+      UPSTREAM_URL: '',
+      NODE_ENV: 'production',
+      CONTENT: 'demo',
+      WORKERS: '2',
+      RUM_SAMPLE_RATE: '1',
+    });
     try {
       // Each beacon on a connection of its own, so that the primary hands them to both workers.
       const fresh = new Agent({ pipelining: 0, keepAliveTimeout: 1 });

@@ -2,7 +2,10 @@
  * The JavaScript a first view downloads (docs/decisions/030): the home page's scripts, as the real
  * service sends them to a browser that takes brotli, headers included, stay within 100 KB; and
  * the entry is one file that imports no other, so React and the router never arrive as a chunk
- * of their own (React DOM's client included, though the entry evaluates it later).
+ * of their own (React DOM's client included, though the entry evaluates it later). A sampled
+ * view's measuring code (client/rum/) is no part of the first view: a file no page names, loaded
+ * after the page has (docs/decisions/058; test/rum-browser.test.ts watches when, in Chromium),
+ * within a budget of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_MODULES_META } from '../shared/site/head-script.js';
@@ -13,6 +16,8 @@ import { sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
 
 const BUDGET_BYTES = 100 * 1024;
+/** The measuring code a sampled view loads once the page has loaded. */
+const MEASURE_BUDGET_BYTES = 5 * 1024;
 
 /** The scripts a page loads, the entry first: its head script reads them from this element. */
 const scriptsOf = (html: string): string[] => meta(html, APP_MODULES_META)?.split(' ') ?? [];
@@ -43,6 +48,14 @@ describe('script budget', () => {
     let total = 0;
     for (const script of homeScripts) total += await transferSize(svc.url, script);
     expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+
+  it('a sampled view’s measuring code is one more file, named by no page, at most 5 KB on the wire', async () => {
+    const entry = (await rawRequest(svc.url, homeScripts[0]!)).text;
+    const measure = /import\(["'`]\.\/(measure-[\w-]+\.js)["'`]\)/.exec(entry)?.[1];
+    expect(measure).toBeDefined();
+    expect(homeScripts.filter((script) => script.includes('measure'))).toEqual([]);
+    expect(await transferSize(svc.url, `/assets/${measure}`)).toBeLessThanOrEqual(MEASURE_BUDGET_BYTES);
   });
 
   it.each(Object.values(ROUTES).map((r) => [r.path] as const))('%s loads the same entry and its own page file', async (path) => {

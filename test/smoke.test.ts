@@ -9,7 +9,7 @@ const MAJOR = runtime.version.split('.')[0]!;
 
 describe('smoke: node dist/server/index.js', () => {
   it('serves the home page and the API from the embedded content, with empty stderr', async () => {
-    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production' });
+    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production', CONTENT: 'demo' });
     try {
       expect(server.stdout()).toContain('embedded content API started');
       const page = await fetch(`${server.url}/`);
@@ -37,7 +37,7 @@ describe('smoke: node dist/server/index.js', () => {
   });
 
   it('runs on the pinned Node and says so in /metrics', async () => {
-    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production' });
+    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production', CONTENT: 'demo' });
     try {
       const metrics = await (await fetch(`${server.url}/metrics`)).text();
       expect(metrics).toContain(`nodejs_version_info{version="v${runtime.version}",major="${MAJOR}"`);

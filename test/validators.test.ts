@@ -67,3 +67,31 @@ describe('validators and Vary on 200 and 304', () => {
     expect(res.header('vary')).toBe('Accept-Encoding');
   });
 });
+
+describe('a conditional request, read as Express and send read it (jshttp’s fresh)', () => {
+  const conditional = async (path: string, headers: Record<string, string>) => (await get(cached.url + path, headers)).status;
+
+  it.each(['/api/award-honors', '/lxwm/index'])('%s: its tag compared weakly, in a list or as *', async (path) => {
+    const etag = (await get(cached.url + path, {})).header('etag')!;
+    expect(etag).toMatch(/^W\/"/);
+    expect(await conditional(path, { 'if-none-match': etag.slice(2) })).toBe(304);
+    expect(await conditional(path, { 'if-none-match': `"other", ${etag}` })).toBe(304);
+    expect(await conditional(path, { 'if-none-match': '*' })).toBe(304);
+    expect(await conditional(path, { 'if-none-match': 'W/"other"' })).toBe(200);
+  });
+
+  it.each(['/api/award-honors', '/lxwm/index'])(
+    '%s: a conditional request that says Cache-Control: no-cache still gets its 304',
+    async (path) => {
+      // fetch() adds it to every conditional request a script makes; fresh alone would answer the whole body.
+      const etag = (await get(cached.url + path, {})).header('etag')!;
+      expect(await conditional(path, { 'if-none-match': etag, 'cache-control': 'no-cache' })).toBe(304);
+      const fetched = await fetch(cached.url + path, { headers: { 'if-none-match': etag } });
+      expect(fetched.status).toBe(304);
+    },
+  );
+
+  it('If-Modified-Since alone is no match for an answer that names no Last-Modified', async () => {
+    expect(await conditional('/api/award-honors', { 'if-modified-since': new Date(Date.now() + 60_000).toUTCString() })).toBe(200);
+  });
+});

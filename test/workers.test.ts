@@ -35,7 +35,7 @@ function answeredBy(server: BuiltServer, url: string): Set<number> {
 describe('WORKERS=2', () => {
   // 120 requests to two cold workers, each building its search index: longer than a test's default on a busy machine.
   it('serves one port from two workers, /metrics totals every request, SIGTERM stops them all', { timeout: 90_000 }, async () => {
-    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production', WORKERS: '2' });
+    const server = await startBuiltServer({ UPSTREAM_URL: '', NODE_ENV: 'production', CONTENT: 'demo', WORKERS: '2' });
     try {
       // Each request on a connection of its own, so that the primary hands them to both workers.
       const fresh = new Agent({ pipelining: 0, keepAliveTimeout: 1 });
@@ -84,6 +84,7 @@ describe('WORKERS=2 with the embedded content API and no Redis', () => {
     const server = await startBuiltServer({
       UPSTREAM_URL: '',
       NODE_ENV: 'production',
+      CONTENT: 'demo',
       WORKERS: '2',
       WEBHOOK_SECRET: secret,
       EMBEDDED_API_PORT: String(contentPort),

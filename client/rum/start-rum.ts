@@ -2,7 +2,9 @@
  * Whether this page view is measured, decided in the entry (a few hundred bytes): the measuring
  * code (measure.ts, with web-vitals) is a chunk of its own, loaded only when the page carries a
  * sample rate, the visitor does not ask for privacy (Global Privacy Control), and the draw says
- * yes; then only once React has hydrated and the browser is idle, never on the first view's path.
+ * yes; then only once React has hydrated, the page has loaded (its pictures, its scripts) and the
+ * browser is idle: never on the first view's path, nor competing with it (docs/decisions/058).
+ * web-vitals reads what the browser buffered before it was loaded, as its README advises.
  */
 import { useEffect } from 'react';
 import { RUM_SAMPLE_META } from '../../shared/rum.js';
@@ -26,6 +28,8 @@ function startRum(): void {
   if (!(rate > 0) || privacy || Math.random() >= rate) return;
   const load = () => void import('./measure.js').then((m) => m.measure());
   // Safari has no requestIdleCallback: a timeout lets the current work finish first.
-  if (window.requestIdleCallback) window.requestIdleCallback(load, { timeout: IDLE_TIMEOUT_MS });
-  else setTimeout(load, 1);
+  const whenIdle = () =>
+    window.requestIdleCallback ? window.requestIdleCallback(load, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(load, 1);
+  if (document.readyState === 'complete') whenIdle();
+  else addEventListener('load', whenIdle, { once: true });
 }

@@ -1,9 +1,10 @@
 vcl 4.1;
 
-# The edge in front of the site (docs/decisions/018, README "The edge"). It keeps pages and API
-# answers as the service's Cache-Control says (s-maxage, then stale-if-error while the service is
-# down), one copy per page variant and encoding, keyed on the page's own query parameters, and
-# lets go of what a purge names (Cache-Tag, via the xkey vmod from Debian's varnish-modules).
+# The edge in front of the site (docs/decisions/018; docs/operations.md, "Publishing and the
+# edge"). It keeps pages and API answers as the service's Cache-Control says (s-maxage, then
+# stale-if-error while the service is down), one copy per page variant and encoding, keyed on the
+# page's own query parameters, and lets go of what a purge names (Cache-Tag, via the xkey vmod
+# from Debian's varnish-modules).
 # Media variants are kept one copy per format (AVIF, WebP, JPEG or PNG), a year when their
 # address names the original's version (Cache-Control: immutable).
 #

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { NEWS_CATEGORY_IDS, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../../shared/constants.js';
 import type { ApiName } from '../../shared/contract/api-paths.js';
 import type { ContentSummary, Expert } from './demo-content-type.js';
-import { etagMatches, weakEtag } from '../http/representation.js';
+import { isFresh, weakEtag } from '../http/representation.js';
 import { parseApiRequest, type ApiRequest } from '../proxy/api-request.js';
 import { demoContent } from './demo-content/index.js';
 import type { DemoContent } from './demo-content-type.js';
@@ -131,7 +131,7 @@ export async function startEmbeddedApi(options: EmbeddedApiOptions = {}): Promis
     }
     // Validators, as a real CMS sends them: a refresh of an unchanged answer costs a 304.
     const etag = weakEtag(body);
-    if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
+    if (status === 200 && isFresh(req, { etag })) {
       res.writeHead(304, { etag }).end();
       return;
     }

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { etagMatches } from '../http/representation.js';
+import { isFresh } from '../http/representation.js';
 import { byteRange } from '../media/media-response.js';
 
 /** Where the files are: beside this module in the source, and beside the server's chunks when built. */
@@ -104,7 +104,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, target: string)
     'cache-control': 'public, max-age=300',
     'accept-ranges': 'bytes',
   };
-  if (etagMatches(req.headers['if-none-match'], upload.etag)) {
+  if (isFresh(req, headers)) {
     res.writeHead(304, headers).end();
     return;
   }

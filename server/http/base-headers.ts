@@ -1,7 +1,10 @@
 /**
- * The headers every answer carries: the security headers of its layer (chosen by the front door)
- * and its request id. Layers that write their own head take them from here, as flat name/value
- * pairs for one writeHead; Express's answers get them set one by one.
+ * The headers every answer carries: the security headers of its layer (chosen by the front door),
+ * its request id, and to a visitor the Keep-Alive its connection is promised (connection-guard.ts).
+ * Layers that write their own head take them from here, as flat name/value pairs for one
+ * writeHead; Express's answers get them set one by one. The Keep-Alive travels here rather than
+ * being set on the response by the guard: a header set before writeHead makes node:http copy every
+ * pair of the answer into its own table first.
  */
 import type { ServerResponse } from 'node:http';
 import { requestIdOf } from '../observability/request-observer.js';
@@ -14,7 +17,10 @@ export function useHeaderSet(res: ServerResponse, pairs: readonly string[]): voi
 
 /** The headers every answer carries, as flat name/value pairs for one writeHead. */
 export function baseHeaders(res: ServerResponse): string[] {
-  return [...(contextOf(res).headerSet ?? []), 'x-request-id', requestIdOf(res)];
+  const context = contextOf(res);
+  const pairs = [...(context.headerSet ?? []), 'x-request-id', requestIdOf(res)];
+  if (context.keepAlive !== undefined) pairs.push('keep-alive', context.keepAlive);
+  return pairs;
 }
 
 /** The same headers set one by one, for layers that write their own (Express). */

@@ -12,6 +12,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Config } from '../settings/config.js';
 import { BurstLog } from '../observability/burst-log.js';
+import { contextOf } from '../observability/response-context.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { clientKey, type TrustedProxies } from './trusted-proxies.js';
@@ -85,12 +86,17 @@ export function guardConnections(
   // client reads it; node:http then keeps it for keepAliveTimeout, which only a proxy needs. A
   // visitor is told how long its idle connection really lasts: a client that believed node's
   // keepAliveTimeout would send its next request on a connection being closed (ECONNRESET).
-  // Before the app's own listener, which may answer at once.
+  // Before the app's own listener, which may answer at once. The header goes out with the
+  // answer's own (base-headers.ts): one set here would make node:http merge every header of it.
   const visitorKeepAlive = `timeout=${visitorIdleSeconds(config)}`;
+  // After node:http's own listener, which has set the socket's timeout to keepAliveTimeout.
+  function idleAsPromised(this: ServerResponse) {
+    this.req.socket.setTimeout(config.CLIENT_TIMEOUT_MS);
+  }
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     if (trusted.trusts(req.socket.remoteAddress)) return;
-    res.setHeader('Keep-Alive', visitorKeepAlive);
-    res.once('finish', () => req.socket.setTimeout(config.CLIENT_TIMEOUT_MS));
+    contextOf(res).keepAlive = visitorKeepAlive;
+    res.on('finish', idleAsPromised);
   });
 
   // A reader stalls when data waits for it and the kernel takes none of it for CLIENT_TIMEOUT_MS.

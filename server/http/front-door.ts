@@ -1,12 +1,14 @@
 /**
  * Every request enters here. The front door gives it its id and its log record, refuses a
  * target longer than MAX_URL_BYTES (414) before anything parses it, waits for its client's turn
- * (fair-turns.ts), turns the target into a path, and hands it to the first layer that answers:
+ * (fair-turns.ts), turns the target into a path, refuses a path with a dot segment (400) whatever
+ * it is under, and hands the rest to the first layer that answers:
  * the API reference page, the proxy API, the page cache, then Express. The headers every answer
  * carries (security headers, the request id) are decided here once, by layer (the API's JSON is
  * read across origins, pages are not), and every layer takes them from base-headers.ts.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { ContentError } from '../../shared/content-api.js';
 import type { RequestObserver } from '../observability/request-observer.js';
 import { API_DOCS_PATH } from './api-docs-paths.js';
 import { applyBaseHeaders, useHeaderSet } from './base-headers.js';
@@ -50,6 +52,8 @@ export interface Layers {
   cachedPage?: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   /** Express: health, metrics, static files, pages. */
   app: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Answers a request refused here in the shape its reader takes (render/refusal.ts); a JSON problem without it. */
+  refuse?: ((req: IncomingMessage, res: ServerResponse, error: ContentError) => void) | undefined;
 }
 
 const pairsOf = (headers: HeaderSet) => Object.freeze(Object.entries(headers).flat());
@@ -59,6 +63,14 @@ const pathOf = (url: string) => {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 };
+
+/**
+ * A dot segment (`.` or `..`, RFC 3986 section 3.3), its dots and separators percent-encoded or
+ * not, with `\` read as a separator as Windows reads it. No address of the site has one and
+ * browsers resolve them before they send an address: only a client reaching for a file outside a
+ * folder sends one, and no layer (the static folders least of all) is left to make sense of it.
+ */
+const DOT_SEGMENT = /(?:^|[/\\]|%2f|%5c)(?:\.|%2e){1,2}(?=$|[/\\]|%2f|%5c)/i;
 
 /** What the public listener's front door holds every request to (docs/decisions/032). */
 export interface DoorLimits {
@@ -92,6 +104,12 @@ export function createFrontDoor(
       return;
     }
     req.url = url;
+    if (DOT_SEGMENT.test(pathOf(url))) {
+      const refused = problem('bad_request', 'the path has a dot segment (. or ..), which no address of this site has');
+      if (layers.refuse) layers.refuse(req, res, refused);
+      else sendProblem(res, refused);
+      return;
+    }
     if (layers.api && layers.apiDocs && (url.startsWith('/api/') || url === '/api')) {
       if (pathOf(url) === API_DOCS_PATH) {
         useHeaderSet(res, apiDocsPairs);

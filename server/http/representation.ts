@@ -4,6 +4,7 @@
  * made (docs/decisions/014).
  */
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import {
   brotliCompressSync,
   constants as zlib,
@@ -16,6 +17,7 @@ import {
   type Gzip,
   type ZstdCompress,
 } from 'node:zlib';
+import fresh from 'fresh';
 import Negotiator from 'negotiator';
 import { clientMemo } from './client-memo.js';
 
@@ -27,7 +29,9 @@ const encodingMemo = clientMemo<readonly Encoding[]>();
 
 /** The encodings the client accepts, best first; each distinct Accept-Encoding is worked out once. */
 function acceptedEncodings(acceptEncoding: string | undefined): readonly Encoding[] {
-  const header = acceptEncoding ?? '';
+  // No header: the body as it is (what negotiator says too).
+  if (acceptEncoding === undefined) return IDENTITY;
+  const header = acceptEncoding;
   let found = encodingMemo.get(header);
   if (!found) {
     // negotiator 1.x takes the tie-break order; its published types predate the option.
@@ -41,12 +45,24 @@ function acceptedEncodings(acceptEncoding: string | undefined): readonly Encodin
   return found;
 }
 
-/** Weak comparison (RFC 9110 section 13.1.2): If-None-Match matches on the opaque tag alone. */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const opaque = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
+/** What a client's conditional request is compared with; made once per answer where it is kept. */
+export interface ValidatorHeaders extends fresh.Headers {
+  readonly etag: string;
+  readonly 'last-modified'?: string;
+}
+
+/**
+ * Whether the client's copy is current, so that a 304 answers (RFC 9110 section 13.1), decided by
+ * jshttp's `fresh` as Express and send decide it: If-None-Match by weak comparison, else
+ * If-Modified-Since against Last-Modified. It is not shown the request's Cache-Control: `fresh`
+ * answers `no-cache` with the whole body, and the Fetch standard adds `Cache-Control: no-cache` to
+ * every conditional request a script makes (a partner's fetch() with If-None-Match would never get
+ * its 304), while RFC 9111 asks only caches, not the origin, to validate on `no-cache`.
+ */
+export function isFresh(req: IncomingMessage, validators: ValidatorHeaders): boolean {
+  const { 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince } = req.headers;
+  if (ifNoneMatch === undefined && ifModifiedSince === undefined) return false;
+  return fresh({ 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince }, validators);
 }
 
 /** A weak ETag naming the given parts (a body, or what a page was made from). */
@@ -72,51 +88,59 @@ const brotliOptions = (size: number) => ({
 const gzipOptions = (size: number) => ({ level: 6, windowBits: windowBits(size, 9, 15), memLevel: 8 });
 const zstdOptions = { params: { [zlib.ZSTD_c_compressionLevel]: 3 } };
 
+/** A body as it is sent: its bytes and the headers that describe them (Content-Encoding, Content-Length), made once. */
+export interface Sendable {
+  readonly bytes: Buffer;
+  readonly head: readonly string[];
+}
+
+const sendable = (bytes: Buffer, encoding?: 'br' | 'zstd' | 'gzip'): Sendable => ({
+  bytes,
+  head: Object.freeze([...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(bytes.length)]),
+});
+
 /**
  * A stored body and its compressed copies, each made the first time a client asks for that
- * encoding, then kept: the work is done once per stored body, and not at all for encodings
- * nobody asks for. Brotli is the smallest but takes two to three times as long to make, so
- * the first compressed answer of a body (usually to the miss that fetched it, which is waiting)
- * is zstd or gzip when the client takes one of them; brotli is made for the next one.
+ * encoding, then kept with the headers that describe it: the work is done once per stored body,
+ * and not at all for encodings nobody asks for. Brotli is the smallest but takes two to three
+ * times as long to make, so the first compressed answer of a body (usually to the miss that
+ * fetched it, which is waiting) is zstd or gzip when the client takes one of them; brotli is made
+ * for the next one.
  */
 export class Representation {
   /** Weak: one tag names all encodings of the body. */
   readonly etag: string;
-  #copies: Partial<Record<'br' | 'zstd' | 'gzip', Buffer>> = {};
+  /** The ETag as a conditional request is compared with it (isFresh). */
+  readonly validators: ValidatorHeaders;
+  readonly #identity: Sendable;
+  #copies: Partial<Record<'br' | 'zstd' | 'gzip', Sendable>> = {};
 
   constructor(
     readonly body: Buffer,
     etag?: string,
   ) {
     this.etag = etag ?? weakEtag(body);
+    this.validators = { etag: this.etag };
+    this.#identity = sendable(body);
   }
 
-  /** The bytes to send for the client's Accept-Encoding, and the Content-Encoding to name. */
-  pick(acceptEncoding: string | undefined): { body: Buffer; encoding?: 'br' | 'zstd' | 'gzip' } {
-    if (this.body.length < COMPRESS_MIN_BYTES) return { body: this.body };
+  /** The bytes to send for the client's Accept-Encoding, with the headers that name them. */
+  pick(acceptEncoding: string | undefined): Sendable {
+    if (this.body.length < COMPRESS_MIN_BYTES) return this.#identity;
     const accepted = acceptedEncodings(acceptEncoding);
     let wanted = accepted[0]!;
-    if (wanted === 'identity') return { body: this.body };
+    if (wanted === 'identity') return this.#identity;
     if (wanted === 'br' && Object.keys(this.#copies).length === 0) {
       // The body is new: answer with a quick encoding now, make brotli for the next request.
       wanted = accepted.find((e) => e === 'zstd' || e === 'gzip') ?? wanted;
     }
-    return { body: this.#copy(wanted), encoding: wanted };
+    return (this.#copies[wanted] ??= sendable(this.#compress(wanted), wanted));
   }
 
-  #copy(encoding: 'br' | 'zstd' | 'gzip'): Buffer {
-    let copy = this.#copies[encoding];
-    if (!copy) {
-      const size = this.body.length;
-      copy =
-        encoding === 'br'
-          ? brotliCompressSync(this.body, brotliOptions(size))
-          : encoding === 'zstd'
-            ? zstdCompressSync(this.body, zstdOptions)
-            : gzipSync(this.body, gzipOptions(size));
-      this.#copies[encoding] = copy;
-    }
-    return copy;
+  #compress(encoding: 'br' | 'zstd' | 'gzip'): Buffer {
+    const size = this.body.length;
+    if (encoding === 'br') return brotliCompressSync(this.body, brotliOptions(size));
+    return encoding === 'zstd' ? zstdCompressSync(this.body, zstdOptions) : gzipSync(this.body, gzipOptions(size));
   }
 
   /** The most it will hold: compressed copies are smaller than the body. */

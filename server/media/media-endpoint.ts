@@ -6,14 +6,13 @@
  * disk, immutable when the version is current. A file address passes a video or captions file
  * through, with byte ranges. `describe()` tells pages an original's size, version and colour.
  */
-import { availableParallelism } from 'node:os';
 import { clientMemo } from '../http/client-memo.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
 import type { Config } from '../settings/config.js';
 import { asProblem, problem, sendProblem } from '../http/problem.js';
-import { etagMatches } from '../http/representation.js';
+import { isFresh } from '../http/representation.js';
 import type { Logger } from '../observability/logger.js';
 import { gaugeOnScrape, type Metrics } from '../observability/metrics.js';
 import { observe } from '../observability/request-observer.js';
@@ -23,11 +22,11 @@ import { ALL_TAG } from '../fleet/purge-message.js';
 import { DiskStore } from './disk-store.js';
 import { mediaTag, parseMediaAddress, RefusedAddress, SourcePolicy, type MediaAddress } from './media-address.js';
 import { acceptClass, IMMUTABLE, mediaBaseHeaders, outputFormat, sendFileBytes, SHORT_LIVED, xCache } from './media-response.js';
-import { FILE_CONTENT_TYPE, IMAGE_EXTENSION, isImageType, type SourceType } from './media-types.js';
+import { FILE_CONTENT_TYPE, IMAGE_EXTENSION, isImageType, type MediaDescription } from './media-types.js';
 import type { MEDIA_SETTINGS } from '../settings/media-settings.js';
 import { MediaError, OriginClient } from './origin-client.js';
 import { Originals, type Original } from './originals.js';
-import { Transformer } from './transform.js';
+import { Transformer, type TransformMemory } from './transform.js';
 import { MadeAhead } from './ahead.js';
 import { OriginalChanged, servedWidth, Variants, type VariantSource } from './variants.js';
 
@@ -49,17 +48,8 @@ export interface MediaDeps {
    * gets here.
    */
   beforeOriginFetch?: ((req: IncomingMessage) => Promise<ContentError | undefined>) | undefined;
-}
-
-/** What pages learn of an original: enough for `srcset`, `width`/`height` and a placeholder. */
-export interface MediaDescription {
-  v: string;
-  width: number;
-  height: number;
-  type: SourceType;
-  color: string;
-  /** No transparent pixel: its colour may stand behind it while it loads. */
-  opaque: boolean;
+  /** Its part of the memory budget: the caches' bound in bytes, the transforms at once, the wait for room near the limit. */
+  memory: TransformMemory & { maxBytes: number };
 }
 
 /** Keep-alive connections per media origin. */
@@ -84,7 +74,7 @@ export class MediaEndpoint {
   /** Each distinct address is checked once; the answer (an address or a refusal) is reused. */
   readonly #parsed = clientMemo<MediaAddress | RefusedAddress>();
 
-  constructor({ config, contentApiUrl, metrics, log, beforeOriginFetch }: MediaDeps) {
+  constructor({ config, contentApiUrl, metrics, log, beforeOriginFetch, memory }: MediaDeps) {
     this.policy = new SourcePolicy(contentApiUrl, config.MEDIA_ORIGINS ?? []);
     this.#metrics = metrics.media;
     this.#log = log;
@@ -99,13 +89,12 @@ export class MediaEndpoint {
         log[state === 'open' ? 'warn' : 'info']({ origin, state }, `media origin circuit breaker ${state}`),
     });
     this.#transformer = new Transformer({
-      transforms: config.MEDIA_TRANSFORMS ?? availableParallelism(),
+      ...memory,
       maxPixels: config.MEDIA_MAX_PIXELS,
       timeoutMs: config.MEDIA_TIMEOUT_MS,
       onRefused: this.#warnOncePerBurst('image transforms refused: all slots busy (once per burst)'),
     });
     const disk = config.MEDIA_CACHE_DIR ? new DiskStore(config.MEDIA_CACHE_DIR, config.MEDIA_CACHE_DIR_MAX_BYTES, log) : undefined;
-    const memory = config.MEDIA_CACHE_MAX_BYTES;
     this.#originals = new Originals({
       client: this.#client,
       transformer: this.#transformer,
@@ -113,13 +102,13 @@ export class MediaEndpoint {
       canonical: (source) => this.policy.canonical(source),
       freshMs: config.MEDIA_FRESH_S * 1000,
       // A quarter for originals, but always room for the largest one accepted.
-      maxBytes: Math.max(Math.floor(memory / 4), config.MEDIA_MAX_BYTES + 1024),
+      maxBytes: Math.max(Math.floor(memory.maxBytes / 4), config.MEDIA_MAX_BYTES + 1024),
       beforeOriginFetch,
       onRefused: this.#warnOncePerBurst('new originals refused: too many being fetched (once per burst)'),
       metrics: this.#metrics,
       log,
     });
-    this.#variants = new Variants(Math.floor((memory * 3) / 4), this.#transformer, disk, this.#metrics, log);
+    this.#variants = new Variants(Math.floor((memory.maxBytes * 3) / 4), this.#transformer, disk, this.#metrics, log);
     gaugeOnScrape(
       metrics.registry,
       {
@@ -136,6 +125,14 @@ export class MediaEndpoint {
       log,
     );
   }
+
+  /** Bytes the caches hold in memory; near the memory limit, both shrunk in proportion to at most `bytes` (least recently used out). */
+  readonly memoryHeld = () => this.#variants.bytesHeld + this.#originals.bytesHeld;
+  readonly shrinkTo = (bytes: number) => {
+    const kept = bytes / Math.max(1, this.memoryHeld());
+    this.#variants.shrinkTo(Math.floor(this.#variants.bytesHeld * kept));
+    this.#originals.shrinkTo(Math.floor(this.#originals.bytesHeld * kept));
+  };
 
   /** Makes the AVIF of one variant a page will want, as a request for it would (without the request's budget). */
   async #makeAhead(path: string): Promise<void> {
@@ -248,7 +245,7 @@ export class MediaEndpoint {
       xCache(from, stale),
     ];
     this.#sent(res, from, stale);
-    if (etagMatches(req.headers['if-none-match'], variant.etag)) {
+    if (isFresh(req, { etag: variant.etag })) {
       this.#metrics.requests('not_modified', '').inc();
       res.writeHead(304, head).end();
       return;

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { problem, sendProblem } from '../http/problem.js';
-import { etagMatches } from '../http/representation.js';
+import { isFresh } from '../http/representation.js';
 import { baseHeaders } from '../http/base-headers.js';
 import { clientMemo } from '../http/client-memo.js';
 import { ALL_TAG } from '../fleet/purge-message.js';
@@ -78,7 +78,7 @@ export function xCache(from: VariantSource, stale: boolean): string {
 
 /** A file's answer: 304 while the client's copy is current, else its bytes, or the range asked for (If-Range honoured). */
 export function sendFileBytes(req: IncomingMessage, res: ServerResponse, head: string[], etag: string, bytes: Buffer): void {
-  if (etagMatches(req.headers['if-none-match'], etag)) {
+  if (isFresh(req, { etag })) {
     res.writeHead(304, head).end();
     return;
   }

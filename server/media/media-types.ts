@@ -9,6 +9,17 @@ export type ImageType = (typeof IMAGE_TYPES)[number];
 export type FileType = 'mp4' | 'webm' | 'vtt';
 export type SourceType = ImageType | FileType;
 
+/** What pages learn of an original: enough for `srcset`, `width`/`height` and a placeholder. */
+export interface MediaDescription {
+  v: string;
+  width: number;
+  height: number;
+  type: SourceType;
+  color: string;
+  /** No transparent pixel: its colour may stand behind it while it loads. */
+  opaque: boolean;
+}
+
 /** What an address may name, by its extension (any letter case). */
 export const IMAGE_EXTENSION = /\.(?:jpe?g|png|webp|avif|gif|svg)$/i;
 export const FILE_EXTENSION = /\.(?:mp4|webm|vtt)$/i;

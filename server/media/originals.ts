@@ -23,6 +23,7 @@ import type { DiskStore } from './disk-store.js';
 import { isImageType, sniff, type SourceType } from './media-types.js';
 import { mediaError, MediaError, type OriginClient } from './origin-client.js';
 import { IMAGE_WAIT_MS, type Transformer } from './transform.js';
+import { shrinkLru } from '../reliability/memory-pressure.js';
 
 export interface Original {
   url: string;
@@ -128,10 +129,11 @@ export class Originals {
     this.#bytes = new LRUCache<string, Buffer>({ maxSize: deps.maxBytes, sizeCalculation: (b) => b.length + 64 });
   }
 
-  /** Bytes of originals held in memory. */
+  /** Bytes of originals held in memory; near the memory limit, shrunk to at most `bytes` (least recently used out). */
   get bytesHeld(): number {
     return this.#bytes.calculatedSize;
   }
+  readonly shrinkTo = (bytes: number) => shrinkLru(this.#bytes, bytes);
 
   /**
    * The current record of a source: held and current, read from disk, or asked of the origin

@@ -70,12 +70,24 @@ export interface ImageFacts {
   color: string;
 }
 
-export interface TransformerOptions {
+/** What the memory budget decides of image work (settings/memory-budget.ts, docs/decisions/055). */
+export interface TransformMemory {
+  /** Transforms at once. */
   transforms: number;
+  /** libvips threads per transform (sharp.concurrency). */
+  threads: number;
+  /** Asked before a transform starts: near the memory limit it waits for room, and throws `busy` if none comes (memory-pressure.ts). */
+  room?: ((waitMs: number) => Promise<void>) | undefined;
+}
+
+export interface TransformerOptions extends TransformMemory {
   maxPixels: number;
   timeoutMs: number;
   onRefused?: (why: GateRefusal) => void;
 }
+
+/** How long a new transform waits for the resident set to fall back under the memory line before it is refused. */
+const ROOM_WAIT_MS = 10_000;
 
 const hex = (n: number) => n.toString(16).padStart(2, '0');
 
@@ -84,12 +96,15 @@ export class Transformer {
   readonly #analyses: ConcurrencyGate;
   readonly #maxPixels: number;
   readonly #timeoutS: number;
+  readonly #room: TransformMemory['room'];
 
   constructor(options: TransformerOptions) {
-    // One libvips thread per transform: `transforms` bounds the cores image work takes. And no
-    // operation cache: every original is decoded once per variant, and memory stays bounded.
-    sharp.concurrency(1);
+    // `threads` libvips threads per transform: `transforms` × `threads` bounds the cores image work
+    // takes. No operation cache (docs/decisions/055): every original is decoded once per variant,
+    // and what libvips holds is only what transforms under way use.
+    sharp.concurrency(options.threads);
     sharp.cache(false);
+    this.#room = options.room;
     this.#variants = new ConcurrencyGate(options.transforms, options.transforms * QUEUE_PER_SLOT, IMAGE_WAIT_MS, options.onRefused, {
       many: 'image transforms',
       one: 'image transform',
@@ -167,6 +182,7 @@ export class Transformer {
     crop?: MediaCrop,
   ): Promise<{ body: Buffer; width: number; height: number }> {
     return this.#variants.run(async () => {
+      await this.#room?.(ROOM_WAIT_MS);
       const kept = crop ? cropWidth(crop, facts.width, facts.height) : facts.width;
       const wanted = type === 'svg' ? Math.min(width, MAX_SVG_WIDTH) : Math.min(width, kept);
       // The whole picture's width for that: its own at most (an SVG is drawn at any width).

@@ -14,6 +14,7 @@ import { cropWidth, type MediaCrop } from '../../shared/media-url.js';
 import type { ImageType } from './media-types.js';
 import type { Original } from './originals.js';
 import { OUTPUT_CONTENT_TYPE, type OutputFormat, type Transformer } from './transform.js';
+import { shrinkLru } from '../reliability/memory-pressure.js';
 
 export interface Variant {
   body: Buffer;
@@ -58,6 +59,11 @@ export class Variants {
 
   get bytesHeld(): number {
     return this.#lru.calculatedSize;
+  }
+
+  /** Near the memory limit: the least recently used variants let go until at most `bytes` are held. */
+  shrinkTo(bytes: number): void {
+    shrinkLru(this.#lru, bytes);
   }
 
   /** The variant of an original at a width and format, cut to a named shape when given: from memory, from disk, or made now. */

@@ -132,8 +132,14 @@ export function createMetrics(options: { defaultMetrics?: boolean; redis?: boole
     }),
     shed: labelledCounter({
       name: 'load_shed_total',
-      help: 'Requests refused (503) to keep the service answering, by reason: event_loop (busy), upstream_queue (too many content API calls waiting), render_lane (a client waited too long for its turn to render).',
+      help: 'Requests refused (503) to keep the service answering, by reason: event_loop (busy), upstream_queue (too many content API calls waiting), render_lane (a client waited too long for its turn to render), memory (a picture transform found no room under the memory limit in time).',
       labelNames: ['reason'],
+      registers,
+    }),
+    memoryShed: labelledCounter({
+      name: 'memory_shed_total',
+      help: 'Times the caches were halved (least recently used out) because the resident set was near the memory limit.',
+      labelNames: [],
       registers,
     }),
     forwardedUntrusted: labelledCounter({
@@ -190,14 +196,22 @@ function labelledHistogram(config: { name: string; help: string; labelName: stri
 /**
  * Each combination of label values asks prom-client for its child once and keeps it: `labels()`
  * makes a labels object and closures on every call, garbage on the path of every request. The
- * values are bounded by design (routes, methods, statuses, reasons), and so is this map.
+ * children are found through one map per label, never through a key joined from the values (a new
+ * string, hashed anew, for every request). The values are bounded by design (routes, methods,
+ * statuses, reasons), and so are these maps.
  */
 function childrenOf<C>(labels: (...values: string[]) => C): (...values: string[]) => C {
-  const children = new Map<string, C>();
+  const root = new Map<string, unknown>();
   return (...values) => {
-    const key = values.join('\u0000');
-    let child = children.get(key);
-    if (child === undefined) children.set(key, (child = labels(...values)));
+    let level = root;
+    for (let i = 0; i < values.length - 1; i++) {
+      let next = level.get(values[i]!) as Map<string, unknown> | undefined;
+      if (next === undefined) level.set(values[i]!, (next = new Map()));
+      level = next;
+    }
+    const last = values[values.length - 1]!;
+    let child = level.get(last) as C | undefined;
+    if (child === undefined) level.set(last, (child = labels(...values)));
     return child;
   };
 }

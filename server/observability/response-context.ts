@@ -36,11 +36,14 @@ export interface ResponseContext {
   record?: RequestRecord | undefined;
   /** The security headers the front door chose for the answer's layer (base-headers.ts). */
   headerSet?: readonly string[] | undefined;
+  /** The Keep-Alive a visitor's connection is promised (http/connection-guard.ts); none for a trusted proxy. */
+  keepAlive?: string | undefined;
 }
 
 export class SiteResponse extends ServerResponse implements ResponseContext {
   record: RequestRecord | undefined = undefined;
   headerSet: readonly string[] | undefined = undefined;
+  keepAlive: string | undefined = undefined;
 }
 
 /**

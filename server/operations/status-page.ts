@@ -48,6 +48,8 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
     calls: total('upstream_request_duration_seconds', (s) => s.metricName?.endsWith('_count') === true),
   };
   const ready = total('service_ready') > 0;
+  const resident = total('process_resident_memory_bytes');
+  const limit = samples('memory_limit_bytes')[0];
   const breakerOpen = total('upstream_circuit_open') > 0;
 
   const rows: [string, string, string?][] = [
@@ -83,7 +85,8 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
     ],
     [
       'Memory',
-      `resident ${bytes(total('process_resident_memory_bytes'))} · heap used ${bytes(total('nodejs_heap_size_used_bytes'))} · event-loop lag p99 ${seconds(total('nodejs_eventloop_lag_p99_seconds'))}`,
+      `resident ${bytes(resident)} of ${limit ? `${bytes(limit.value)} (${String(limit.labels.source)})` : 'n/a'} · heap used ${bytes(total('nodejs_heap_size_used_bytes'))} · caches shrunk near the limit ${count(total('memory_shed_total'))} times · event-loop lag p99 ${seconds(total('nodejs_eventloop_lag_p99_seconds'))}`,
+      total('memory_pressure') > 0 ? 'bad' : undefined,
     ],
   ];
   const forwarded =
@@ -145,6 +148,7 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
       rows.map(([k, v]) => [k, v]),
       rows.map(([, , tone]) => tone),
     )}</section>`,
+    `<section><h2>Memory budget: what each part holds against its share</h2>${memorySection(samples, resident)}</section>`,
     `<section><h2>Visitors: 75th percentile of what browsers measured, by route and device</h2>${visitorsSection(samples, histogramQuantile)}</section>`,
     `<section><h2>Clients that cost the content API most (this window and the last)</h2>${spenders}</section>`,
     `<section><h2>Partners</h2>${partners}</section>`,
@@ -153,6 +157,25 @@ export function renderStatusPage({ report, now, process }: StatusPageInput): str
     `<section><h2>Recent warnings and errors</h2>${recent}</section>`,
     '</main></body></html>',
   ].join('');
+}
+
+/** Each part of the memory budget against its share, and the rest of the resident set against the headroom the shares leave. */
+function memorySection(samples: (name: string) => Sample[], resident: number): string {
+  const byPart = (name: string) => new Map(samples(name).map((s) => [String(s.labels.part), s.value]));
+  const shares = byPart('memory_budget_bytes');
+  const held = byPart('memory_part_bytes');
+  const slice = shares.get('slice');
+  if (slice === undefined) return '<p class="none">No memory budget reported.</p>';
+  shares.delete('slice');
+  const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
+  const rows = [...shares].map(([part, share]) => [part, bytes(held.get(part) ?? 0), bytes(share)]);
+  rows.push([
+    'the rest: V8 heap, libvips, allocator (measured)',
+    bytes(resident - sum(held.values())),
+    bytes(slice - sum(shares.values())),
+  ]);
+  rows.push(['resident set (with workers, summed)', bytes(resident), bytes(slice)]);
+  return table(['part', 'holds', 'share'], rows);
 }
 
 /** A table; every cell escaped; `tones` colour a row's last cell (ok, warn, bad). */

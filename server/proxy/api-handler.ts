@@ -40,6 +40,9 @@ const ALLOW = ['allow', 'GET, HEAD'];
 /** An API key is refused with a challenge naming where it goes. */
 const KEY_CHALLENGE = ['www-authenticate', 'ApiKey realm="api", header="X-API-Key"'];
 
+/** What an answer from this process's memory says of itself: the same every time, made once. */
+const HIT_PAIRS = Object.freeze(['x-cache', 'HIT', 'server-timing', 'cache;desc=HIT']);
+
 function send(req: IncomingMessage, res: ServerResponse, answer: CachedAnswer, status: CacheStatus, budget: Budget | undefined): void {
   const fetched = status === 'MISS' || status === 'REFRESH';
   const timing = fetched ? `cache;desc=${status}, upstream;dur=${answer.upstreamMs.toFixed(1)}` : `cache;desc=${status}`;
@@ -139,7 +142,7 @@ export function createApiHandler({ cache, openApi, log, admission, partners, met
     const hit = cache.hit(request);
     if (hit) {
       observe(res, { cache: 'HIT' });
-      send(req, res, hit.answer, 'HIT', undefined);
+      sendStored(req, res, hit.answer, HIT_PAIRS);
       return;
     }
     void answerWhenFetched(req, res, request, partner);

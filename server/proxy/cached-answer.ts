@@ -40,6 +40,17 @@ export interface CachedAnswer extends StoredAnswer {
  */
 export type CacheStatus = 'HIT' | 'SHARED' | 'MISS' | 'STALE' | 'REFRESH';
 
+/**
+ * How a lookup was answered: stale, else from where its load found the answer (the shared tier), else
+ * as lru-cache's fetch status says.
+ */
+export function statusOf(stale: boolean, outcome: 'SHARED' | 'STALE' | undefined, fetch: string | undefined): CacheStatus {
+  if (stale || outcome === 'STALE') return 'STALE';
+  if (outcome === 'SHARED') return 'SHARED';
+  if (fetch === 'hit') return 'HIT';
+  return fetch === 'refresh' || fetch === 'stale' ? 'REFRESH' : 'MISS';
+}
+
 export interface CacheResult {
   answer: CachedAnswer;
   status: CacheStatus;
@@ -65,10 +76,10 @@ interface FetchDeps {
   config: CacheWindows;
 }
 
-/** The settings of the cache's size and windows. */
+/** The settings of the cache's windows. */
 export type CacheWindows = Pick<
   Config,
-  'CACHE_MAX_BYTES' | 'CACHE_MAX_AGE_MS' | 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S' | 'CACHE_NOT_FOUND_TTL_S'
+  'CACHE_MAX_AGE_MS' | 'CACHE_STALE_WHILE_REVALIDATE_S' | 'CACHE_STALE_IF_ERROR_S' | 'CACHE_NOT_FOUND_TTL_S'
 >;
 
 /** Freshness is shortened by up to this share, at random, when an answer is fetched. */

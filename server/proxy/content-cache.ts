@@ -26,15 +26,16 @@ import {
   asPurged,
   fetchAnswer,
   purgedFreshUntil,
+  statusOf,
   toShared,
   type Admit,
   type CachedAnswer,
   type CacheResult,
-  type CacheStatus,
   type CacheWindows,
 } from './cached-answer.js';
 import type { ContentReader } from './content-reader.js';
 import { WALL_CLOCK } from '../reliability/wall-clock.js';
+import { shrinkLru } from '../reliability/memory-pressure.js';
 
 interface FetchContext {
   request: ApiRequest;
@@ -57,6 +58,8 @@ export interface ContentCacheDeps {
   /** Makes what the content API sent into what the service answers. */
   reader: ContentReader;
   config: CacheWindows & Pick<Config, 'UPSTREAM_TIMEOUT_MS'>;
+  /** Its bound, in bytes: its share of the memory budget (settings/memory-budget.ts). */
+  maxBytes: number;
   metrics: Metrics;
   log: Logger;
   /** The tier the service's processes share: Redis, or one machine's primary; none for a lone process. */
@@ -78,7 +81,7 @@ export class ContentCache {
     this.#config = deps.config;
     this.#keepAfterFreshMs = Math.max(this.#config.CACHE_STALE_WHILE_REVALIDATE_S, this.#config.CACHE_STALE_IF_ERROR_S) * 1000;
     this.#lru = new LRUCache<string, CachedAnswer, FetchContext>({
-      maxSize: this.#config.CACHE_MAX_BYTES,
+      maxSize: deps.maxBytes,
       sizeCalculation: (a, key) =>
         // The parsed payload is held too; count it as about twice its JSON.
         key.length + a.body.maxBytes + a.body.body.length * 2 + 256,
@@ -163,16 +166,7 @@ export class ContentCache {
     }
     // Answered at once with what it had, while a refresh runs (lru-cache says so only of what it found stale itself).
     const answeredStale = status.returnedStale === true || (withinSwr && answer.freshUntil <= now && status.fetch === 'refresh');
-    const result: CacheStatus =
-      answeredStale || context.outcome === 'STALE' || answer.freshUntil <= Date.now()
-        ? 'STALE'
-        : context.outcome === 'SHARED'
-          ? 'SHARED'
-          : status.fetch === 'hit'
-            ? 'HIT'
-            : status.fetch === 'refresh' || status.fetch === 'stale'
-              ? 'REFRESH'
-              : 'MISS';
+    const result = statusOf(answeredStale || answer.freshUntil <= Date.now(), context.outcome, status.fetch);
     this.#deps.metrics.cacheEvents(API_PATHS[request.name].template, result.toLowerCase()).inc();
     if (lookup) {
       lookup.status = result;
@@ -210,6 +204,10 @@ export class ContentCache {
   purgedFreshUntil(): number {
     return purgedFreshUntil(this.#config);
   }
+
+  /** Bytes held; and near the memory limit, the least recently used answers let go until at most `bytes` are. */
+  readonly memoryHeld = () => this.#lru.calculatedSize;
+  readonly shrinkTo = (bytes: number) => shrinkLru(this.#lru, bytes);
 
   /** An answer held, fresh or stale (readiness); not `size`, which counts a call under way. Iterators skip calls; `peek` sees a refresh's. */
   get warm(): boolean {

@@ -11,7 +11,7 @@ import { API_PATHS } from '../../shared/contract/api-paths.js';
 import { imageSource, type MediaFile, type MediaImage } from '../../shared/contract/entities.js';
 import { encodeRef, filePath, mediaPath, srcset } from '../../shared/media-url.js';
 import { RefusedAddress, type SourcePolicy } from '../media/media-address.js';
-import type { MediaDescription } from '../media/media-endpoint.js';
+import type { MediaDescription } from '../media/media-types.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { upstreamError } from '../upstream/upstream-client.js';

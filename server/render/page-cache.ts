@@ -15,6 +15,7 @@ import { gaugeOnScrape, type Metrics } from '../observability/metrics.js';
 import { notFoundKey, pageKey } from './page-key.js';
 import { variantOf, varyOf } from './page-variant.js';
 import { WALL_CLOCK } from '../reliability/wall-clock.js';
+import { shrinkLru } from '../reliability/memory-pressure.js';
 
 export interface CachedPage extends StoredAnswer {
   /** The metrics label of the page's route. */
@@ -98,4 +99,8 @@ export class PageCache {
   get size(): number {
     return this.#lru.size;
   }
+
+  /** Bytes held; and near the memory limit, the least recently used pages let go until at most `bytes` are. */
+  readonly memoryHeld = () => this.#lru.calculatedSize;
+  readonly shrinkTo = (bytes: number) => shrinkLru(this.#lru, bytes);
 }

@@ -17,7 +17,7 @@ import { documentTitle } from '../../shared/site/page-title.js';
 import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../shared/site/route-table.js';
 import { pageStatus } from '../../shared/problems.js';
 import { routerSafe } from '../../shared/router-safe.js';
-import { etagMatches, Representation, streamEncoder } from '../http/representation.js';
+import { isFresh, Representation, streamEncoder } from '../http/representation.js';
 import type { Config } from '../settings/config.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
@@ -102,7 +102,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     // a parameter that names nothing, an address the router reads as a route that is not its own,
     // a page of search results drawn from the search's cache of answers).
     if (!(answer.key && deps.pageCache!.keeps(job.reads.reuseUntil)) && !job.admitted) deps.admission.charge(req);
-    if (status === 200 && etagMatches(req.headers['if-none-match'], answer.etag)) {
+    if (status === 200 && isFresh(req, { etag: answer.etag })) {
       if (job.observed) job.observed.notModified = true;
       res.writeHead(304, [...answer.headers, ...answer.vary, 'etag', answer.etag]).end();
       return;

@@ -1,6 +1,7 @@
 /**
  * Whole documents for the cases where the app cannot or should not render a page: a render that
- * failed (500), a page address that cannot be decoded (400), a process too busy to render now
+ * failed (500), a page address that cannot be decoded (400), an address refused for another fault
+ * of the request (403 and the like: refusal.ts), a process too busy to render now
  * (503, docs/decisions/020), and a client refused a render until its budget's window ends (429,
  * docs/decisions/032). No script and no stylesheet, so they show whatever else is
  * broken and cost nothing to send; readable, in Chinese, with a way back home.
@@ -20,6 +21,8 @@ export const UNAVAILABLE_HTML = plainPage(UNAVAILABLE_TITLE, '内容暂时无法
 export const BUSY_HTML = plainPage(UNAVAILABLE_TITLE, '访问人数较多', '网站正忙，请稍候几秒再刷新页面。已浏览过的页面仍可正常访问。');
 
 export const BAD_ADDRESS_HTML = plainPage('网址无法识别', '网址有误', '该网址含有无法识别的字符，请检查后重试。');
+
+export const REFUSED_HTML = plainPage('无法访问', '无法访问此网址', '该网址不对外开放，或请求无法处理。请返回首页继续浏览。');
 
 export const TOO_MANY_HTML = plainPage(
   TOO_MANY_TITLE,

@@ -11,7 +11,7 @@ import type { Express, Request, Response } from 'express';
 import { isContentError, type ContentError } from '../../shared/content-api.js';
 import type { Config } from '../settings/config.js';
 import { problem, sendProblem } from '../http/problem.js';
-import { etagMatches, weakEtag } from '../http/representation.js';
+import { isFresh, weakEtag } from '../http/representation.js';
 import type { Logger } from '../observability/logger.js';
 import { observe } from '../observability/request-observer.js';
 import { urlTag } from '../proxy/cache-tags.js';
@@ -65,7 +65,7 @@ export function shareCardRoutes(deps: ShareCardDeps) {
           'cache-tag': [...new Set([ALL_TAG, urlTag(path), ...reads.tags])].join(', '),
           etag,
         };
-        if (etagMatches(req.headers['if-none-match'], etag)) {
+        if (isFresh(req, { etag })) {
           res.status(304).set(headers).end();
           return;
         }

@@ -19,6 +19,7 @@ import { ContentSource } from './content-source.js';
 import { answerFrom } from './search-answer.js';
 import { SearchIndex } from './search-index.js';
 import { ZeroResults } from './zero-results.js';
+import { shrinkLru } from '../reliability/memory-pressure.js';
 
 /** The whole index is read again this often, for what no purge named (a deletion without an event). */
 const REBUILD_EVERY_MS = 10 * 60_000;
@@ -32,8 +33,6 @@ const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
  * (SHED_EVENT_LOOP_LAG_MS), on a busy machine as on a quiet one.
  */
 const SLICE_MS = 10;
-/** The cache of answers: a few thousand typical ones. */
-const ANSWERS_MAX_BYTES = 8 * 1024 * 1024;
 /** A query that takes longer than this is logged (once per minute), with how many terms it had. */
 const SLOW_QUERY_MS = 50;
 /** Before the first index, a query waits this long for it (a few seconds on the demo content), then is refused 503. */
@@ -54,6 +53,8 @@ export interface SearchServiceDeps {
   metrics: Metrics;
   /** Built as the service starts, or when first searched (SEARCH_INDEX). */
   firstBuild: 'start' | 'first-use';
+  /** The bound of the cache of answers (a few thousand typical ones): its share of the memory budget. */
+  answersMaxBytes: number;
 }
 
 const keyOf = (q: SearchQuery) => [q.q, q.kind ?? '', q.page, q.pageSize, q.hospital ?? '', q.specialty ?? ''].join('\u0000');
@@ -63,10 +64,7 @@ export class SearchService {
   readonly #source: ContentSource;
   #index: SearchIndex | undefined;
   #version = 0;
-  readonly #answers = new LRUCache<string, StoredSearch>({
-    maxSize: ANSWERS_MAX_BYTES,
-    sizeCalculation: (s, key) => key.length * 2 + s.body.maxBytes * 3 + 512,
-  });
+  readonly #answers: LRUCache<string, StoredSearch>;
   readonly #zero = new ZeroResults();
   readonly #slow = new BurstLog(60_000);
   /** One build or change at a time, in order. */
@@ -77,12 +75,19 @@ export class SearchService {
   #building = false;
   readonly #rebuildTimer: NodeJS.Timeout;
   readonly #stopping = new AbortController();
+  /** Bytes of answers held; and near the memory limit, the least recently used let go until at most `bytes` are. */
+  readonly memoryHeld = () => this.#answers.calculatedSize;
+  readonly shrinkTo = (bytes: number) => shrinkLru(this.#answers, bytes);
   /** Resolves when the first index is in use. */
   #builtNow: () => void = () => {};
   readonly #firstBuilt = new Promise<void>((resolve) => (this.#builtNow = resolve));
 
   constructor(deps: SearchServiceDeps) {
     this.#deps = deps;
+    this.#answers = new LRUCache({
+      maxSize: deps.answersMaxBytes,
+      sizeCalculation: (s, key) => key.length * 2 + s.body.maxBytes * 3 + 512,
+    });
     this.#source = new ContentSource(deps.api);
     gaugeOnScrape(
       deps.metrics.registry,

@@ -14,6 +14,7 @@ import { escapeHtml } from '../../shared/escape-json.js';
 import { plainLine } from './plain-text.js';
 import type { CardText } from './share-card-text.js';
 import { SHARE_CARD_HEIGHT as H, SHARE_CARD_WIDTH as W } from './share-card-address.js';
+import { shrinkLru } from '../reliability/memory-pressure.js';
 
 /** Changed whenever the drawing changes, so that no card drawn by an older template is served. */
 const TEMPLATE_VERSION = '1';
@@ -105,6 +106,10 @@ export class ShareCards {
   ) {
     this.#cards = new LRUCache({ maxSize: maxBytes, sizeCalculation: (png) => png.length });
   }
+
+  /** Bytes held; and near the memory limit, the least recently used cards let go until at most `bytes` are. */
+  readonly memoryHeld = () => this.#cards.calculatedSize;
+  readonly shrinkTo = (bytes: number) => shrinkLru(this.#cards, bytes);
 
   /** What names a card: its text, the host it prints and the template. */
   keyOf(text: CardText): string {

@@ -1,26 +1,18 @@
 /**
  * Configuration from the environment, validated once at start: a bad value stops the service
  * with a message naming the variable. The schema is the one statement of every setting: its
- * keys are the variables' names, the Config type is derived from it, and the README's table is
- * made from it (`configTable`, checked by test/config.test.ts).
+ * keys are the variables' names, the Config type is derived from it, and the table in
+ * docs/configuration.md is made from it (`configTable`, checked by test/config.test.ts).
  */
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parsePartnerKeys } from './partner-key-settings.js';
 import { MEDIA_SETTINGS } from './media-settings.js';
 import { TRACING_SETTINGS } from './tracing-settings.js';
 import { RUM_SETTINGS } from './rum-settings.js';
+import { TRUSTED_PROXY_SETTINGS } from './trusted-proxy-settings.js';
+import { MEMORY_SETTINGS } from './memory-settings.js';
 import { commaList, int } from './setting-kinds.js';
-
-/** An address, or a CIDR range of them. */
-function addressOrRange(entry: string): boolean {
-  const [address, bits, extra] = entry.split('/');
-  const family = isIP(address ?? '');
-  if (!family || extra !== undefined) return false;
-  if (bits === undefined) return true;
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-}
 
 const schema = z.object({
   PORT: int(0, 65_535).default(3000).describe('listening port'),
@@ -28,7 +20,15 @@ const schema = z.object({
   UPSTREAM_URL: z
     .url({ protocol: /^https?$/ })
     .optional()
-    .describe('the content API; unset starts the embedded content API on loopback'),
+    .describe(
+      'the content API; unset starts the embedded content API (invented demo content) on loopback, which with `NODE_ENV=production` needs `CONTENT=demo`',
+    ),
+  CONTENT: z
+    .enum(['demo'])
+    .optional()
+    .describe(
+      '`demo`: with no `UPSTREAM_URL`, serve the embedded demo content (invented hospitals and doctors) even with `NODE_ENV=production`, where the service otherwise refuses to start without `UPSTREAM_URL`; `npm start` sets it; an `UPSTREAM_URL` always wins',
+    ),
   PUBLIC_ORIGIN: z
     .url({ protocol: /^https?$/ })
     .optional()
@@ -47,8 +47,8 @@ const schema = z.object({
   UPSTREAM_BREAKER_THRESHOLD: int(1, 1_000).default(5).describe('consecutive upstream failures that open the circuit breaker'),
   UPSTREAM_BREAKER_COOLDOWN_MS: int(100, 600_000).default(5_000).describe('how long the open circuit keeps calls away before one probe'),
   CACHE_MAX_BYTES: int(1024 * 1024, 4 * 1024 * 1024 * 1024)
-    .default(64 * 1024 * 1024)
-    .describe('bound of the proxy cache, in bytes'),
+    .optional()
+    .describe('bound of the proxy cache, in bytes; unset: its share of the memory budget (`MEMORY_LIMIT_BYTES`), 1/16'),
   CACHE_MAX_AGE_MS: int(1, 86_400_000)
     .optional()
     .describe("overrides every path's freshness (each path has its own, see the OpenAPI document)"),
@@ -112,14 +112,9 @@ const schema = z.object({
       "page renders one client address runs at once (trusted proxies' clients each count as one): the rest wait their turn, so one client cannot make pages late for others; `0` turns the limit off",
     ),
   PAGE_CACHE_MAX_BYTES: int(0, 4 * 1024 * 1024 * 1024)
-    .default(64 * 1024 * 1024)
-    .describe('bound of the rendered-page cache; `0` switches it off'),
-  TRUSTED_PROXIES: commaList()
-    .refine((entries) => entries.every(addressOrRange), 'each entry must be an IP address or a CIDR range')
     .optional()
-    .describe(
-      'comma-separated addresses or CIDR ranges of the proxies or edges in front, whose `X-Forwarded-For` and page variant are believed',
-    ),
+    .describe('bound of the rendered-page cache; `0` switches it off; unset: its share of the memory budget (`MEMORY_LIMIT_BYTES`), 1/16'),
+  ...TRUSTED_PROXY_SETTINGS,
   REDIS_URL: z
     .url({ protocol: /^rediss?$/ })
     .optional()
@@ -143,8 +138,10 @@ const schema = z.object({
     .optional()
     .describe('comma-separated addresses of the edges (Varnish) that purges are passed on to'),
   SHARE_CARD_CACHE_MAX_BYTES: int(1024 * 1024, 1024 * 1024 * 1024)
-    .default(32 * 1024 * 1024)
-    .describe("bound of the drawn share cards kept in memory (each page's og:image, about 60-100 KB each)"),
+    .optional()
+    .describe(
+      "bound of the drawn share cards kept in memory (each page's og:image, about 60-100 KB each); unset: its share of the memory budget (`MEMORY_LIMIT_BYTES`), 1/32",
+    ),
   INDEXNOW_KEY: z
     .string()
     .regex(/^[A-Za-z0-9-]{8,128}$/, 'must be 8 to 128 letters, digits or dashes (IndexNow)')
@@ -190,6 +187,7 @@ const schema = z.object({
     .describe(
       'when the search index is first built (it is then rebuilt every 10 minutes and changed by every purge): `start`, off the request path as the service starts; `first-use`, when first searched (that search waits for it): for a process that may never be searched',
     ),
+  ...MEMORY_SETTINGS,
   ...MEDIA_SETTINGS,
   ...TRACING_SETTINGS,
   ...RUM_SETTINGS,
@@ -201,10 +199,19 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Read the configuration; empty strings count as unset. */
+/**
+ * Read the configuration; empty strings count as unset. With `NODE_ENV=production` the content must
+ * be named: an UPSTREAM_URL, or the demo content asked for by name (CONTENT=demo), never the
+ * invented hospitals of the demo because a variable was mistyped or a secret missing.
+ */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(Object.keys(schema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
   const parsed = schema
+    .refine((c) => env.NODE_ENV !== 'production' || c.UPSTREAM_URL !== undefined || c.CONTENT === 'demo', {
+      path: ['UPSTREAM_URL'],
+      message:
+        "must be set with NODE_ENV=production: the content API's address (e.g. http://content-api:4000); to serve the invented demo content instead, set CONTENT=demo",
+    })
     .refine((c) => c.METRICS_PORT === undefined || c.METRICS_PORT !== c.PORT, {
       path: ['METRICS_PORT'],
       message: 'must differ from PORT: it is the internal listener',
@@ -256,7 +263,7 @@ function partnerKeys(config: z.output<typeof schema>): { name: string; key: stri
   return all;
 }
 
-/** The README's configuration table, made from the schema: variable, default, meaning. */
+/** The configuration table of docs/configuration.md, made from the schema: variable, default, meaning. */
 export function configTable(): string {
   const rows = Object.entries(schema.shape).map(([name, field]) => {
     const fallback = field instanceof z.ZodDefault ? `\`${String(field.def.defaultValue)}\`` : 'unset';

@@ -32,7 +32,7 @@ export const MEDIA_SETTINGS = {
   MEDIA_TRANSFORMS: int(1, 256)
     .optional()
     .describe(
-      'image transforms at once (a queue of sixteen per transform waits behind them, each up to 30 s; past the queue, 503 `busy`), and half as many analyses of new originals in a lane of their own; default: the number of cores',
+      'image transforms at once (a queue of sixteen per transform waits behind them, each up to 30 s; past the queue, 503 `busy`), and half as many analyses of new originals in a lane of their own; default: one per 256 MiB of the memory budget per process, at most the number of cores (docs/operations/memory.md)',
     ),
   MEDIA_MAKE_AHEAD: z
     .enum(['on', 'off'])
@@ -41,8 +41,10 @@ export const MEDIA_SETTINGS = {
       'whether the phone-sized AVIF variants of the pictures a rendered page preloads are made in the background, while no visitor’s transform runs or waits (docs/decisions/039); `off`: made when first asked for',
     ),
   MEDIA_CACHE_MAX_BYTES: int(1024 * 1024, 16 * 1024 * 1024 * 1024)
-    .default(64 * 1024 * 1024)
-    .describe('bound of the in-memory media caches: three quarters for variants, a quarter for the originals they are made from'),
+    .optional()
+    .describe(
+      'bound of the in-memory media caches: three quarters for variants, a quarter for the originals they are made from; unset: its share of the memory budget (`MEMORY_LIMIT_BYTES`), 1/8',
+    ),
   MEDIA_CACHE_DIR: z
     .string()
     .min(1)

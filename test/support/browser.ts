@@ -3,7 +3,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { TEXT_SIZE_COOKIE } from '../../shared/constants.js';
 import { MEDIA_PREFIX } from '../../shared/media-url.js';
-import { CHROMIUM_FLAGS } from './chromium-flags.js';
+import { launchOwnChromium } from './launch-chromium.js';
 import { searchReady } from './search.js';
 import { startService, type RunningService } from './start-service.js';
 
@@ -18,10 +18,7 @@ export function launchChromium(): Promise<Browser> {
   return shared ? chromium.connect(shared) : launchOwnChromium();
 }
 
-/** A Chromium of this process's own, started with the project's flags. */
-export function launchOwnChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-}
+export { launchOwnChromium };
 
 export interface WatchedPage {
   page: Page;

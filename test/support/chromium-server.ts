@@ -8,6 +8,7 @@
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { SHARED_CHROMIUM_FLAGS } from './chromium-flags.js';
+import { CHROMIUM_PATH } from './launch-chromium.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,7 +17,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', args: SHARED_CHROMIUM_FLAGS, host: '127.0.0.1' });
+  const server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: SHARED_CHROMIUM_FLAGS, host: '127.0.0.1' });
   project.provide('chromiumEndpoint', server.wsEndpoint());
   return () => server.close();
 }

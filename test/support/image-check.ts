@@ -74,7 +74,7 @@ async function run(command: string, args: string[], options: { cwd?: string; inp
   return result.stdout;
 }
 
-const podman = (...args: string[]) => exec('podman', args);
+export const podman = (...args: string[]) => exec('podman', args);
 
 async function makeBaseImage(log: (line: string) => void): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'node-base-'));
@@ -240,40 +240,90 @@ export async function buildImage(log: (line: string) => void = () => {}): Promis
   return { image, built };
 }
 
+/** The site and the demo content API it reads, each in a container of the image, as the manifests run them. */
+export interface RunningPair {
+  /** The site's container (it shares the content API's network: the content API is on its 127.0.0.1:4000). */
+  name: string;
+  /** The content API's container, which publishes the site's ports. */
+  content: string;
+  port: number;
+  metricsPort: number;
+  remove(): Promise<void>;
+}
+
 /**
- * Builds the image if its context changed, runs it, and returns what it did. `env` is added to
- * the container's environment (a test gives a bad setting, to see the check fail).
+ * Starts the demo content API (`node dist/server/demo-content-api.js`) and the site reading it
+ * (UPSTREAM_URL), each the way an operator starts it (read-only root filesystem, no capabilities,
+ * no new privileges). `env` is added to the site's environment; `siteFlags` to its `podman run`
+ * (a memory limit).
+ */
+export async function startPair(image: string, env: Record<string, string> = {}, siteFlags: string[] = []): Promise<RunningPair> {
+  const flags = containerFlags();
+  const hardened = ['--read-only', '--read-only-tmpfs=false', '--cap-drop=ALL', '--security-opt=no-new-privileges'];
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const name = `site-check-${process.pid}-${Date.now()}`;
+  const content = `${name}-content`;
+  const remove = async () => {
+    await podman('rm', '--force', name);
+    await podman('rm', '--force', content);
+  };
+  // prettier-ignore
+  await run('podman', [
+    'run', '--detach', '--name', content, ...flags, ...hardened,
+    '--publish', `127.0.0.1:${port}:3000`, '--publish', `127.0.0.1:${metricsPort}:9464`,
+    // On 4000, as the manifests run it: the image's PORT (3000) is the site's, in the network the two share.
+    '--env', 'PORT=4000',
+    image, 'node', 'dist/server/demo-content-api.js',
+  ]);
+  try {
+    // prettier-ignore
+    await run('podman', [
+      'run', '--detach', '--name', name, ...flags, ...hardened, ...siteFlags,
+      '--network', `container:${content}`,
+      '--env', 'UPSTREAM_URL=http://127.0.0.1:4000',
+      ...Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]),
+      image,
+    ]);
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { name, content, port, metricsPort, remove };
+}
+
+/** The image run alone, as `podman run <image>` with nothing else but `env`: its exit status and what it printed. */
+export function runAlone(image: string, env: Record<string, string> = {}): Promise<Result> {
+  return podman('run', '--rm', ...containerFlags(), ...Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]), image);
+}
+
+/** Runs the image's own HEALTHCHECK until it passes (30 s at most, or until the container exits): how long it took, and what it said last. */
+export async function untilHealthy(name: string): Promise<{ healthyAfterMs: number | undefined; health: string }> {
+  const started = Date.now();
+  let health = '';
+  while (Date.now() - started < 30_000) {
+    const check = await podman('healthcheck', 'run', name);
+    health = `${check.status}: ${check.stdout}${check.stderr}`;
+    if (check.status === 0) return { healthyAfterMs: Date.now() - started, health };
+    // A container that has exited will not become healthy.
+    if ((await podman('inspect', '--format', '{{.State.Running}}', name)).stdout.trim() !== 'true') break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { healthyAfterMs: undefined, health };
+}
+
+/**
+ * Builds the image if its context changed, runs it beside the demo content API, and returns what
+ * it did. `env` is added to the site's environment (a test gives a bad setting, to see the check fail).
  */
 export async function proveImage(log: (line: string) => void = () => {}, env: Record<string, string> = {}): Promise<ImageProof> {
-  const flags = containerFlags();
   const { image, built } = await buildImage(log);
   const healthcheck = JSON.parse(
     (await run('podman', ['image', 'inspect', '--format', '{{json .Config.Healthcheck.Test}}', image])).trim() || 'null',
   ) as string[] | null;
-
-  const [port, metricsPort] = [await freePort(), await freePort()];
-  const name = `site-check-${process.pid}-${Date.now()}`;
-  log(`podman run ${name} (read-only, no capabilities) on 127.0.0.1:${port}`);
-  // prettier-ignore
-  await run('podman', [
-    'run', '--detach', '--name', name, ...flags,
-    '--read-only', '--read-only-tmpfs=false', '--cap-drop=ALL', '--security-opt=no-new-privileges',
-    '--publish', `127.0.0.1:${port}:3000`, '--publish', `127.0.0.1:${metricsPort}:9464`,
-    ...Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]),
-    image,
-  ]);
+  log('podman run: the demo content API, and the site beside it (read-only, no capabilities)');
+  const { name, port, metricsPort, remove } = await startPair(image, env);
   try {
-    const started = Date.now();
-    let healthyAfterMs: number | undefined;
-    let health = '';
-    while (healthyAfterMs === undefined && Date.now() - started < 30_000) {
-      const check = await podman('healthcheck', 'run', name);
-      health = `${check.status}: ${check.stdout}${check.stderr}`;
-      if (check.status === 0) healthyAfterMs = Date.now() - started;
-      // A container that has exited will not become healthy.
-      else if ((await podman('inspect', '--format', '{{.State.Running}}', name)).stdout.trim() !== 'true') break;
-      else await new Promise((r) => setTimeout(r, 250));
-    }
+    const { healthyAfterMs, health } = await untilHealthy(name);
     log(healthyAfterMs === undefined ? 'the HEALTHCHECK never passed' : `healthy after ${healthyAfterMs} ms`);
     const answers: Answer[] = [];
     if (healthyAfterMs !== undefined) {
@@ -310,7 +360,7 @@ export async function proveImage(log: (line: string) => void = () => {}, env: Re
       stop: { exitCode, seconds, stdout: logs.stdout, stderr: logs.stderr },
     };
   } finally {
-    await podman('rm', '--force', name);
+    await remove();
   }
 }
 

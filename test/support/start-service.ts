@@ -5,6 +5,7 @@ import { builtApp } from '../../server/app-source.js';
 import { loadConfig } from '../../server/settings/config.js';
 import { createService, type Service } from '../../server/service.js';
 import { demoMediaDir } from './demo-media-dir.js';
+import { LIMITS_OFF } from './limits-off.js';
 
 export interface RunningService {
   service: Service;
@@ -21,19 +22,14 @@ export async function startService(env: Record<string, string> = {}, options: { 
       done();
     },
   });
-  // The per-client limits and load shedding are off unless a test asks for them: most tests send
-  // many misses and renders over many connections from one address, on a machine busy with other test files.
-  // So is real-user measurement, whose beacons would add requests to what browser suites count.
-  // The search index is built when first searched: most tests count the calls to the content API.
+  // The per-client limits, load shedding and real-user measurement are off unless a test asks for
+  // them (LIMITS_OFF): most tests send many misses and renders over many connections from one
+  // address, on a machine busy with other test files. The search index is built when first searched: most tests count the calls to the content API.
   // Nothing is made ahead for phones: that work, while test files run side by side, would only
   // make the pictures the browser suites ask for wait.
   const config = loadConfig({
     LOG_LEVEL: 'info',
-    RUM_SAMPLE_RATE: '0',
-    RATE_LIMIT_MISSES: '0',
-    SHED_EVENT_LOOP_LAG_MS: '0',
-    MAX_CONNECTIONS_PER_CLIENT: '100000',
-    RENDERS_PER_CLIENT: '0',
+    ...LIMITS_OFF,
     SEARCH_INDEX: 'first-use',
     MEDIA_MAKE_AHEAD: 'off',
     // On the demo content, the run's media cache directory, unless the test names one.

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { payloadFor } from '../../server/embedded-api/embedded-api.js';
 import { demoContent } from '../../server/embedded-api/demo-content/index.js';
-import { etagMatches, weakEtag } from '../../server/http/representation.js';
+import { isFresh, weakEtag } from '../../server/http/representation.js';
 import { parseApiRequest } from '../../server/proxy/api-request.js';
 import type { DemoContent } from '../../server/embedded-api/demo-content-type.js';
 
@@ -110,7 +110,7 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
           }
           const body = JSON.stringify({ data: payload });
           const etag = weakEtag(body);
-          if (etagMatches(req.headers['if-none-match'], etag)) {
+          if (isFresh(req, { etag })) {
             state.notModified++;
             res.writeHead(304, { etag }).end();
             return;
