@@ -17,6 +17,7 @@ import { categoryName, orEmpty } from '../../shared/site/navigation.js';
 import { CATEGORY_ROUTES, ROUTES, type CategoryId, type RouteFacts } from '../../shared/site/route-table.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
 import { Typeset } from '../typeset/typeset.js';
+import { HospitalLink } from '../components/hospital-link.js';
 import '../styles/article.css';
 
 /** The expert named as the text's reviewer, linking to the profile. */
@@ -35,7 +36,9 @@ function Reviewer({ expert }: { expert: Expert }) {
             </Link>
             <span className="expert-title">{expert.title}</span>
           </p>
-          <p className="reviewer-hospital">{expert.hospital}</p>
+          <p className="reviewer-hospital">
+            <HospitalLink name={expert.hospital} className="over-card" />
+          </p>
         </div>
       </div>
     </section>

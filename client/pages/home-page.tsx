@@ -2,12 +2,13 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
-import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../../shared/site/href.js';
+import { categoryHref, contentHref, hospitalHref, href, sectionHref, telHref, treatmentHref } from '../../shared/site/href.js';
 import { BannerCarousel } from '../components/carousel.js';
 import { Address } from '../components/address.js';
 import { ContentRow } from '../components/content-row.js';
 import { ContentImage, designSizes, standardSizes } from '../components/content-image.js';
 import { ExpertCard } from '../components/expert-card.js';
+import { DoctorCall } from '../components/hospital-link.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../../shared/site/navigation.js';
@@ -34,7 +35,9 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
           国际医院 · {hospital.country} {hospital.city}
         </p>
         <h3>
-          <Typeset text={hospital.name} />
+          <Link to={hospitalHref({ id: hospital.id, abroad: true })}>
+            <Typeset text={hospital.name} />
+          </Link>
         </h3>
         <p className="intl-summary">
           <Typeset text={hospital.summary} />
@@ -46,7 +49,7 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
             ))}
           </ul>
         ) : null}
-        <Link to={href('international')} className="btn btn-primary">
+        <Link to={hospitalHref({ id: hospital.id, abroad: true })} className="btn btn-primary">
           了解{hospital.name}
         </Link>
       </div>
@@ -177,7 +180,9 @@ export default function HomePage() {
         <HomeSection id="home-experts" soft eyebrow="名医荟萃" title={expertGroup.title} lead={expertGroup.summary}>
           <div className="expert-grid grid4">
             {expertGroup.experts.slice(0, 4).map((e) => (
-              <ExpertCard key={e.id} expert={e} inRow />
+              <ExpertCard key={e.id} expert={e} inRow>
+                <DoctorCall expert={e} className="expert-book" />
+              </ExpertCard>
             ))}
           </div>
           <MoreLink to={href('experts')} label="查看全部专家" />
@@ -197,12 +202,16 @@ export default function HomePage() {
                 <ContentImage image={h.image} sizes={designSizes(160, '104px')} width={800} height={500} />
                 <div>
                   <h3>
-                    <Typeset text={h.name} />
+                    <Link to={hospitalHref(h)}>
+                      <Typeset text={h.name} />
+                    </Link>
                   </h3>
                   <p>
                     <Address text={h.address} />
                   </p>
-                  <p className="tile-phone">电话：{h.phone}</p>
+                  <p className="tile-phone">
+                    电话：<a href={telHref(h.phone)}>{h.phone}</a>
+                  </p>
                 </div>
               </li>
             ))}

@@ -81,6 +81,10 @@ export function contentHref(item: { id: number; categoryId: number }): string {
 
 export const expertHref = (id: number) => href('expertDetail', { id });
 
+/** A hospital's page: a hospital in China has its own (医院详情); one abroad is shown on 国际医院, which keeps its address. */
+export const hospitalHref = (hospital: { id: number; abroad?: boolean | undefined }) =>
+  hospital.abroad ? href('international') : href('hospital', { id: hospital.id });
+
 /** A featured treatment's page (opened with id=5, name and title). */
 export const treatmentHref = (title: string) => href('treatments', { title });
 
@@ -134,4 +138,10 @@ export function canonicalHref(pathname: string, search: URLSearchParams): string
   const key = routeAt(pathname);
   if (key === undefined) return undefined;
   return build(ROUTES[key], paramsOf(key, search));
+}
+
+/** Whether search engines should keep the page at this address: not search results, nor a list narrowed by a filter. */
+export function indexable(key: RouteKey, search: URLSearchParams): boolean {
+  const route: RouteFacts = ROUTES[key];
+  return !route.noindex && !route.filters?.some((param) => search.get(urlName(param)));
 }

@@ -8,7 +8,8 @@
  * out by a visitor and the site's own line and paragraph spacing (page-checks/text-spacing.ts), and what a visitor sees on any page (page-checks/drawn.ts: text or
  * targets too small, a grid's lone last card, anything past the window's side, placeholder text,
  * the booking line, filings and WeChat code every page carries, one page under its route's title
- * once hydrated); on the home and search pages, then the header's search, open with its
+ * once hydrated), hospitals' names and phone numbers that are not links of their kind
+ * (page-checks/links.ts); on the home and search pages, then the header's search, open with its
  * suggestions, on the same visit. Each suite that owns a check keeps the tests that show the
  * check finds what it should (test/accessibility, collisions, controls, pictures, typesetting,
  * visual). Loading the pictures scrolls through the page and back to its top; axe follows it.
@@ -40,6 +41,7 @@ import { coveredControls, coveredSearch, tabRowFaults } from './page-checks/cont
 import { focusFaults } from './page-checks/focus.js';
 import { spacedTextFaults, spacingFaults } from './page-checks/text-spacing.js';
 import { loneCards, missingFurniture, notOnePage, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
+import { unlinkedNamesAndPhones } from './page-checks/links.js';
 import { loadPictures, overAskedIn, upscaledIn, variantsChosen } from './page-checks/pictures.js';
 import { typesetFaults } from './page-checks/typesetting.js';
 import { EVERY_PAGE, sampleUrl } from './sample-urls.js';
@@ -58,7 +60,8 @@ export type Check =
   | 'furniture'
   | 'one-page'
   | 'focus'
-  | 'text-spacing';
+  | 'text-spacing'
+  | 'links';
 
 export interface PassMode extends Mode {
   checks: readonly Check[];
@@ -129,6 +132,7 @@ async function lookAt(page: Page, url: string, mode: PassMode, progress: Progres
   if (has('placeholders')) add('placeholders', await step('placeholders', () => placeholders(page)));
   if (has('past-the-side')) add('past-the-side', await step('past the side', () => pastTheSide(page)));
   if (has('furniture')) add('furniture', await step('furniture', () => missingFurniture(page, mode.width > 500)));
+  if (has('links')) add('links', await step('links', () => unlinkedNamesAndPhones(page)));
   if (has('collisions')) add('collisions', await step('collisions', () => collisions(page)));
   if (has('text-spacing')) {
     add('text-spacing', await step('text spacing', () => spacedTextFaults(page)));
