@@ -103,7 +103,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
     };
 
     // What observers (tracing) see of this render, when any listens.
-    const observed: RenderEvent | undefined = renderChannel.hasSubscribers ? { res, variant, bytes: 0 } : undefined;
+    const observed: RenderEvent | undefined = renderChannel.hasSubscribers ? { res, variant: variant.name, bytes: 0 } : undefined;
     const started = performance.now();
     const renderedAt = deps.pageCache?.generation ?? 0;
     const reads = new RenderReads();
@@ -123,7 +123,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
         renderer.render(
           new Request(url, { signal: controller.signal }),
           serverContentApi(deps.cache, reads, admit, deps.search),
-          variant === 'large',
+          variant.layout === 'large',
         );
       page = await (observed ? renderChannel.tracePromise(draw, observed) : draw());
     } catch (error) {
@@ -165,7 +165,14 @@ export function createPageHandler(deps: PageHandlerDeps) {
       noindex: page.handle.noindex,
     });
     if (deps.transformHead) head = await deps.transformHead(target, head);
-    const etag = weakEtag(deps.assets.version, variant, `rum=${deps.rumSampleRate}`, canonical, String(status), ...[...reads.etags].sort());
+    const etag = weakEtag(
+      deps.assets.version,
+      variant.name,
+      `rum=${deps.rumSampleRate}`,
+      canonical,
+      String(status),
+      ...[...reads.etags].sort(),
+    );
     const path = canonicalHref(url.pathname, url.searchParams) ?? url.pathname;
     const tags = [...new Set([ALL_TAG, urlTag(path), ...reads.tags])];
     const sharedMaxAge = Math.max(0, Math.floor((reads.reuseUntil - Date.now()) / 1000));
