@@ -21,6 +21,7 @@ import { ContentImage, designSizes } from './content-image.js';
 import { PanelContent } from './header-panels.js';
 import { SearchBox, SearchEntry } from './search-entry.js';
 import { TextSizeSwitch } from './text-size-prompt.js';
+import { A11yToolbar } from './a11y-toolbar.js';
 
 /** The header's nine items, one per section, in the route table's order. */
 const NAV_ITEMS = (Object.keys(SECTIONS) as SectionKey[]).map((section) => ({
@@ -163,6 +164,7 @@ export function Header() {
               </a>
             ) : null}
             <TextSizeSwitch />
+            <A11yToolbar place="bar" />
           </div>
         </div>
       </div>
@@ -188,6 +190,7 @@ export function Header() {
         <nav aria-label="主导航" id="site-nav" className="site-nav">
           {menuOpen ? <SearchBox id="menu-search" /> : null}
           {menuOpen && bookingPhone ? <MenuBooking phone={bookingPhone} /> : null}
+          {menuOpen ? <A11yToolbar place="menu" /> : null}
           <ul className="nav-list">
             {NAV_ITEMS.map((item, index) => {
               const open = item.panel !== undefined && active === index;

@@ -5,6 +5,8 @@ import { Header } from './header.js';
 import { NavigationEffects } from './navigation-effects.js';
 import { TextSizePrompt } from './text-size-prompt.js';
 import '../styles/global.css';
+import '../styles/contrast.css';
+import '../styles/large-cursor.css';
 
 export function Layout() {
   return (

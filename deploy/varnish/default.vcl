@@ -181,6 +181,8 @@ sub page_query {
     set req.url = regsuball(req.url, "([?&])(?!(?:id)=)[^&]*", "\1");
   } elsif (req.url ~ "^/lxwm/index/?(\?|$)") {
     set req.url = regsub(req.url, "\?.*$", "");
+  } elsif (req.url ~ "^/wza/index/?(\?|$)") {
+    set req.url = regsub(req.url, "\?.*$", "");
   } elsif (req.url ~ "^/search/?(\?|$)") {
     set req.url = regsuball(req.url, "([?&])(?!(?:q|kind|page)=)[^&]*", "\1");
     set req.url = regsuball(req.url, "([?&])page=1(?=&|$)", "\1");

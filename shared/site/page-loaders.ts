@@ -261,6 +261,8 @@ export const PAGE_LOADERS = {
   },
   reportDetail: contentPage,
   contact: (api, _url, signal) => api.get('contactUs', { signal }),
+  // How to ask the hospital for help: its phone and hours, from the content.
+  accessibility: (api, _url, signal) => api.get('contactUs', { signal }),
   search: searchPage,
 } satisfies Record<RouteKey | 'layout', Loader>;
 
