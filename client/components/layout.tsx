@@ -7,6 +7,7 @@ import { TextSizePrompt } from './text-size-prompt.js';
 import '../styles/global.css';
 import '../styles/contrast.css';
 import '../styles/large-cursor.css';
+import '../styles/forced-colors.css';
 
 export function Layout() {
   return (
