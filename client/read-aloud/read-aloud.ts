@@ -67,7 +67,11 @@ export function startReading(from: HTMLElement): void {
   });
 }
 
-/** Stops reading and takes the bar away; the focus goes back to where reading was started, or to the main content. */
+/**
+ * Stops reading and takes the bar away. The focus, if it was in the bar, goes back to where
+ * reading was started: the button, or the 辅助浏览 button of the list that closed over it, or the
+ * main content.
+ */
 export function stopReading(): void {
   if (!reading) return;
   const { reader, root, host, from } = reading;
@@ -77,6 +81,6 @@ export function stopReading(): void {
   root?.unmount();
   host.remove();
   if (!hadFocus) return;
-  if (from.isConnected && from.checkVisibility()) from.focus();
-  else document.querySelector<HTMLElement>('main')?.focus();
+  const back = [from, from.closest('details')?.querySelector('summary'), document.querySelector('main')];
+  back.find((el): el is HTMLElement => el instanceof HTMLElement && el.isConnected && el.checkVisibility())?.focus();
 }

@@ -9,7 +9,7 @@
  */
 
 export interface Sentence {
-  /** What is spoken: the text, its runs of white space made one space. */
+  /** What is spoken: the text, its runs of white space made one space, the characters that are not said left out. */
   text: string;
   range: Range;
 }
@@ -38,6 +38,8 @@ const MAX_CHARS = 60;
 const SENTENCE_END = /[。！？；!?;…]+[”’」』）)]*/g;
 /** Where a long sentence may be cut: after a comma, an enumeration comma, a colon. */
 const PAUSE = /[，,、：:]/g;
+/** Characters that are not said: word joiners, zero-width spaces and soft hyphens a typesetter may have written. */
+const UNSAID = /[\u2060\u200b\u00ad]/g;
 /** Something to say: a letter or a digit, in any script. */
 const SAYABLE = /[\p{L}\p{N}]/u;
 
@@ -142,7 +144,7 @@ export function sentencesIn(root: Element): Sentence[] {
       const range = document.createRange();
       range.setStart(...pointAt(block, start, false));
       range.setEnd(...pointAt(block, end, true));
-      sentences.push({ text: raw.trim().replace(/\s+/g, ' '), range });
+      sentences.push({ text: raw.trim().replace(/\s+/g, ' ').replace(UNSAID, ''), range });
     }
   }
   return sentences;
