@@ -10,7 +10,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURSOR_COOKIE, THEME_COOKIE } from '../shared/constants.js';
+import { axeViolations } from './support/axe.js';
 import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { themeContrastFaults } from './support/page-checks/theme-contrast.js';
 import { sampleUrl } from './support/sample-urls.js';
 import type { RunningService } from './support/start-service.js';
 
@@ -148,6 +150,41 @@ describe('辅助浏览 and 语音朗读, in Chromium', () => {
     expect(await page.evaluate(() => getComputedStyle(document.body).color)).toBe('rgb(28, 43, 58)');
     expect(consoleProblems(w)).toEqual([]);
     await page.context().close();
+  });
+
+  it('in the high-contrast theme, what opens over the page meets it too: the 辅助浏览 list, each header panel, the phone menu', async () => {
+    const found: string[] = [];
+    const settled = (page: Page) => page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    const look = async (page: Page, what: string) => {
+      await settled(page);
+      found.push(...(await axeViolations(page, { enhancedContrast: true })).map((v) => `${what}: ${v}`));
+      found.push(...(await themeContrastFaults(page)).map((v) => `${what}: ${v}`));
+    };
+    for (const width of [1920, 390]) {
+      const w = await openPage(browser, { width, height: width < 500 ? 844 : 1080 });
+      const { page } = w;
+      await page.context().addCookies([{ name: THEME_COOKIE, value: 'contrast', url: svc.url }]);
+      await gotoHydrated(page, `${svc.url}/lxwm/index`);
+      if (width < 500) {
+        await page.locator('.menu-toggle').click();
+        await page.locator('.site-nav .a11y-toggle').click();
+        await look(page, 'the phone menu with 辅助浏览 open');
+      } else {
+        await page.locator('.top-bar .a11y-toggle').click();
+        await look(page, '辅助浏览');
+        await page.keyboard.press('Escape');
+        const items = page.locator('.nav-link[aria-controls]');
+        for (let i = 0; i < (await items.count()); i++) {
+          const panel = page.locator(`#${(await items.nth(i).getAttribute('aria-controls'))!}`);
+          await items.nth(i).hover();
+          await expect.poll(() => panel.isVisible(), { message: `panel ${i}` }).toBe(true);
+          await look(page, `the panel of ${await items.nth(i).textContent()}`);
+        }
+      }
+      expect(consoleProblems(w)).toEqual([]);
+      await page.context().close();
+    }
+    expect(found).toEqual([]);
   });
 
   it('the list is used by keyboard: Enter opens it, Tab goes through its switches, Escape closes it back to its button', async () => {

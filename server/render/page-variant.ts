@@ -22,7 +22,7 @@ import type { TrustedProxies } from '../http/trusted-proxies.js';
 
 type ScaleMode = 'zoom' | 'transform';
 export type PageLayout = ScaleMode | 'large';
-export type PageTheme = 'auto' | 'contrast' | 'plain';
+type PageTheme = 'auto' | 'contrast' | 'plain';
 
 export interface PageVariant {
   readonly layout: PageLayout;
