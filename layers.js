@@ -2,7 +2,7 @@
  * The server's floors, from the top down. A file may import files of its own floor and of the
  * floors below it, never of a floor above: what the service is made of runs one way, from the
  * composition at the top to the settings at the ground (docs/decisions/040). `layerRules` below
- * enforces it in eslint.config.js, README's "Architecture" lists the floors (`npm run
+ * enforces it in eslint.config.js, README's code map lists the floors (`npm run
  * docs:layers`), and test/layers.test.ts checks that the rule bites.
  */
 import boundaries from 'eslint-plugin-boundaries';

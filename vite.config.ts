@@ -128,6 +128,10 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   ],
   logLevel: command === 'build' ? 'warn' : 'info',
   publicDir: 'client/public',
+  // BudouX is bundled, as in the browser's files, to its parser and Chinese model: the server does not
+  // load its HTML processor's DOM (linkedom), and the image installs none of its dependencies
+  // (docs/decisions/061).
+  ssr: { noExternal: ['budoux'] },
   build: isSsrBuild
     ? {
         outDir: 'dist/server',

@@ -20,6 +20,8 @@ import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, RouterContextProvider, StaticRouterProvider } from 'react-router';
 import { contentApiContext, createRoutes, ROUTER_DATA_ID } from '../client/app-routes.js';
+import { PhrasesContext } from '../client/typeset/phrases.js';
+import { PhraseTable, renderPhrases } from '../client/typeset/server-phrases.js';
 import { streamEncoder } from '../server/http/representation.js';
 import { pathFor } from '../shared/contract/api-templates.js';
 import { ContentError, type ContentApi } from '../shared/content-api.js';
@@ -87,13 +89,18 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
     }
     const router = createStaticRouter(handler.dataRoutes, context);
     const hydration = { loaderData: context.loaderData, actionData: context.actionData, errors: context.errors };
+    // Titles are typeset as the service's pages are, the table of their breaks written after the root.
+    const phrases = renderPhrases(() => undefined);
     const stream = renderToPipeableStream(
       <>
         <div id="root">
           <StrictMode>
-            <StaticRouterProvider router={router} context={context} hydrate={false} />
+            <PhrasesContext value={phrases}>
+              <StaticRouterProvider router={router} context={context} hydrate={false} />
+            </PhrasesContext>
           </StrictMode>
         </div>
+        <PhraseTable phrases={phrases} />
         <script type="application/json" id={ROUTER_DATA_ID} dangerouslySetInnerHTML={{ __html: serializeForScript(hydration) }} />
       </>,
       {

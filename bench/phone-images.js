@@ -145,7 +145,7 @@ async function phoneLoad(browser, url) {
 export async function benchPhoneImages() {
   ensureBuild();
   const photos = await Promise.all([1, 2, 3, 4].map((seed) => cameraJpeg(4000, 3000, seed)));
-  const api = await startNode(['dist/server/content-api.js'], {
+  const api = await startNode(['dist/server/demo-content-api.js'], {
     env: { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' },
     ready: 'content API listening',
   });

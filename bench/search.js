@@ -225,7 +225,7 @@ async function timeQueries(svc, queries) {
 export async function runSearch() {
   ensureBuild();
   const demoPort = await freePort();
-  const demo = await startNode(['dist/server/content-api.js'], {
+  const demo = await startNode(['dist/server/demo-content-api.js'], {
     env: { HOST: '127.0.0.1', PORT: String(demoPort), LOG_LEVEL: 'warn' },
     probe: () =>
       fetch(`http://127.0.0.1:${demoPort}/api/banner`).then(

@@ -18,6 +18,12 @@ export const ROUTER_DATA_ID = '__router-data';
 /** The ContentApi that loaders read through. */
 export const contentApiContext = createContext<ContentApi>();
 
+/**
+ * Resolves once a page drawn anew can be typeset: on the server at once; in the browser, when the
+ * phrase model is loaded (client/typeset/phrases-in-browser.ts), which a navigation's loaders wait for.
+ */
+export const phrasesReadyContext = createContext<() => Promise<void>>(() => Promise.resolve());
+
 type PageModule = { default: React.ComponentType };
 const pageModules = import.meta.glob<PageModule>('./pages/*-page.tsx');
 
@@ -32,7 +38,11 @@ function toRouteError(error: unknown): never {
 function loaderFor(key: PageKey) {
   return async ({ context, url, request }: LoaderFunctionArgs) => {
     try {
-      return await PAGE_LOADERS[key](context.get(contentApiContext), url, request.signal);
+      const [data] = await Promise.all([
+        PAGE_LOADERS[key](context.get(contentApiContext), url, request.signal),
+        context.get(phrasesReadyContext)(),
+      ]);
+      return data;
     } catch (error) {
       return toRouteError(error);
     }

@@ -6,13 +6,15 @@
  */
 import './styles/scaling.css';
 import { startTransition, StrictMode } from 'react';
-import { createBrowserRouter, matchRoutes, RouterContextProvider, type HydrationState } from 'react-router';
+import { createBrowserRouter, matchRoutes, RouterContextProvider, type HydrationState, type RouterContext } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { routerSafe } from '../shared/router-safe.js';
-import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js';
+import { contentApiContext, createRoutes, phrasesReadyContext, ROUTER_DATA_ID } from './app-routes.js';
 import { browserContentApi } from './browser-content-api.js';
 import { RumAfterHydration } from './rum/start-rum.js';
 import { LargeTextContext, largeTextInDocument } from './text-size.js';
+import { browserPhrases, phrasesReady, readPhraseTable } from './typeset/phrases-in-browser.js';
+import { PhrasesContext } from './typeset/phrases.js';
 
 /** Resolves in a later task: the browser may paint and answer input in between. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -37,6 +39,7 @@ async function hydrate(): Promise<void> {
   );
   const dataElement = document.getElementById(ROUTER_DATA_ID);
   const hydrationData = JSON.parse(dataElement?.textContent ?? '{}') as HydrationState;
+  readPhraseTable();
   // React DOM's client is in this file too, but evaluated only when imported here, in a task of
   // its own; the router's start and hydration's in the next. Evaluated with the app's modules,
   // it made the longest task of a phone's start (docs/decisions/054).
@@ -45,7 +48,13 @@ async function hydrate(): Promise<void> {
   await nextTask();
   const router = createBrowserRouter(routes, {
     hydrationData,
-    getContext: () => new RouterContextProvider(new Map([[contentApiContext, browserContentApi]])),
+    getContext: () =>
+      new RouterContextProvider(
+        new Map<RouterContext, unknown>([
+          [contentApiContext, browserContentApi],
+          [phrasesReadyContext, phrasesReady],
+        ]),
+      ),
   });
   // In a transition, hydration yields to the browser between pieces of work instead of
   // holding the main thread in one long task.
@@ -54,7 +63,9 @@ async function hydrate(): Promise<void> {
       document.getElementById('root')!,
       <StrictMode>
         <LargeTextContext value={largeTextInDocument()}>
-          <RouterProvider router={router} />
+          <PhrasesContext value={browserPhrases}>
+            <RouterProvider router={router} />
+          </PhrasesContext>
         </LargeTextContext>
         <RumAfterHydration />
       </StrictMode>,

@@ -11,6 +11,8 @@ import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js
 import { FirstScreen } from './components/content-image.js';
 import type { RouteHandle } from './route-handle.js';
 import { LargeTextContext } from './text-size.js';
+import { PhrasesContext } from './typeset/phrases.js';
+import { PhraseTable, renderPhrases } from './typeset/server-phrases.js';
 
 export interface RenderedPage {
   status: number;
@@ -63,22 +65,27 @@ export function createAppRenderer(): AppRenderer {
         errorCode: errorCodeOf(context.errors),
         loaderData: context.loaderData,
         firstScreen,
-        stream: (callbacks) =>
-          renderToPipeableStream(
+        stream: (callbacks) => {
+          const phrases = renderPhrases((text) => callbacks.onError(new Error(`typeset after the phrase table was written: ${text}`)));
+          return renderToPipeableStream(
             <>
               <div id="root">
                 <StrictMode>
                   <LargeTextContext value={largeText}>
-                    <FirstScreen value={(srcSet) => firstScreen.push(srcSet)}>
-                      <StaticRouterProvider router={router} context={context} hydrate={false} />
-                    </FirstScreen>
+                    <PhrasesContext value={phrases}>
+                      <FirstScreen value={(srcSet) => firstScreen.push(srcSet)}>
+                        <StaticRouterProvider router={router} context={context} hydrate={false} />
+                      </FirstScreen>
+                    </PhrasesContext>
                   </LargeTextContext>
                 </StrictMode>
               </div>
+              <PhraseTable phrases={phrases} />
               <script type="application/json" id={ROUTER_DATA_ID} dangerouslySetInnerHTML={{ __html: serializeForScript(hydration) }} />
             </>,
             callbacks,
-          ),
+          );
+        },
       };
     },
   };

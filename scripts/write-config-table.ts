@@ -1,11 +1,12 @@
-/** `npm run docs:config`: writes the README's configuration table from the schema (server/settings/config.ts). */
+/** `npm run docs:config`: writes docs/configuration.md's table from the schema (server/settings/config.ts). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { configTable } from '../server/settings/config.js';
 
-const readme = readFileSync('README.md', 'utf8');
+const DOC = 'docs/configuration.md';
+const doc = readFileSync(DOC, 'utf8');
 const marked = /(<!-- configuration table -->\n)[\s\S]*?(\n<!-- \/configuration table -->)/;
-if (!marked.test(readme)) throw new Error('README.md has no <!-- configuration table --> markers');
+if (!marked.test(doc)) throw new Error(`${DOC} has no <!-- configuration table --> markers`);
 writeFileSync(
-  'README.md',
-  readme.replace(marked, (_all, open: string, close: string) => open + configTable() + close),
+  DOC,
+  doc.replace(marked, (_all, open: string, close: string) => open + configTable() + close),
 );

@@ -8,12 +8,14 @@
  * process refuses new renders and misses while it keeps serving cached pages, and says so in /readyz. Clients are told apart by their loopback source address
  * (127.0.0.2, 127.0.0.3, …), as the service sees them.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
-import { metric, sleep, until } from './support/polling.js';
+import { deferred } from './support/deferred.js';
+import { metric } from './support/polling.js';
 import { later } from './support/wall-clock.js';
 import { problem } from '../server/http/problem.js';
 import { apiRequestFor } from '../server/proxy/api-request.js';
@@ -72,7 +74,7 @@ async function flood(get: ReturnType<typeof client>, next: () => string, workers
 const randomId = () => String(100_000 + Math.floor(Math.random() * 900_000));
 
 describe('a client flooding what is not cached', () => {
-  it('is held to its budget of upstream calls, gets 429s with Retry-After, and another visitor is not affected', async () => {
+  it('is held to its budget of upstream calls, gets 429s with Retry-After, and another visitor clicking beside it is not affected', async () => {
     upstream.delayMs = 50;
     const svc = await service({ RATE_LIMIT_MISSES: '20', RATE_LIMIT_WINDOW_S: '1' });
     const attacker = client('127.0.0.2');
@@ -119,9 +121,11 @@ describe('a client flooding what is not cached', () => {
       return statuses;
     };
     expect(await burst()).toContain(429);
-    // A lull past the window: its budget is whole again, its burst is not over.
-    await sleep(1_500);
-    expect(await burst()).toContain(429);
+    // A lull past the window, on the clock the budget is kept on: its budget is whole again, its burst is not over.
+    later(1_500);
+    const after = await burst();
+    expect(after.slice(0, 2)).not.toContain(429);
+    expect(after).toContain(429);
     expect(svc.logs.filter((l) => l.msg === 'client over its budget of calls to the content API')).toHaveLength(1);
   });
 
@@ -198,17 +202,18 @@ describe('a client flooding what is not cached', () => {
     const svc = await service({});
     const request = apiRequestFor('news', undefined, { page: 8 });
     const asked: string[] = [];
-    // The first client's admission takes a moment and refuses it; the second's lets it through.
+    // The first client's admission refuses it once the second request has joined its load; the second's lets it through.
+    const secondJoined = deferred();
     const refused = svc.service.cache.get(request, async () => {
       asked.push('over budget');
-      // A slow admission, so that the second request joins this one's load before it is refused.
-      await sleep(50);
+      await secondJoined.promise;
       throw problem('too_many_requests', 'over budget', 1);
     });
     const joined = svc.service.cache.get(request, () => {
       asked.push('within budget');
       return Promise.resolve();
     });
+    secondJoined.resolve();
     await expect(refused).rejects.toMatchObject({ code: 'too_many_requests' });
     expect((await joined).status).toBe('MISS');
     expect(asked).toEqual(['over budget', 'within budget']);
@@ -278,7 +283,7 @@ describe('a client flooding what is not cached', () => {
     const asking = [1, 2, 3, 4].map((id) =>
       flooder(`${svc.url}/zjxz/detail?id=${id}`, { accept: 'text/html' }).then((r) => done.push(`flooder ${id}: ${r.status}`)),
     );
-    await until(() => upstream.callsTo('/api/experts/1') === 1, 'the flooder’s first render');
+    await expect.poll(() => upstream.callsTo('/api/experts/1'), { timeout: 5_000, message: 'the flooder’s first render' }).toBe(1);
     const visiting = visitor(`${svc.url}/zjxz/detail?id=5`, { accept: 'text/html' }).then((r) => done.push(`visitor: ${r.status}`));
     await Promise.all([...asking, visiting]);
     // The flooder's renders one at a time (each waited for the one before); the visitor's beside them.
@@ -299,7 +304,8 @@ describe('a client flooding what is not cached', () => {
       // busy process, and a call that outlives its budget falls back to each instance's own count.
       const env = { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '1000', RATE_LIMIT_MISSES: '10', RATE_LIMIT_WINDOW_S: '1' };
       const [a, b] = [await service(env), await service(env)];
-      for (const svc of [a, b]) await until(async () => (await metric(svc, 'redis_up')) === 1, 'each instance to reach Redis');
+      for (const svc of [a, b])
+        await expect.poll(() => metric(svc, 'redis_up'), { timeout: 5_000, message: 'each instance to reach Redis' }).toBe(1);
       const attacker = client('127.0.0.5');
       let turn = 0;
       const seconds = 2;
@@ -312,7 +318,10 @@ describe('a client flooding what is not cached', () => {
     /** An instance on the test's Redis, once it is connected to it, with the default budget of misses. */
     async function fleetInstance(): Promise<RunningService> {
       const svc = await service({ REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '1000', RATE_LIMIT_MISSES: '60', RATE_LIMIT_WINDOW_S: '10' });
-      await until(async () => (await metric(svc, 'redis_up')) === 1, 'the instance to connect to Redis');
+      await vi.waitFor(async () => expect(await metric(svc, 'redis_up')).toBe(1), {
+        timeout: 5_000,
+        message: 'the instance to connect to Redis',
+      });
       return svc;
     }
 
@@ -372,16 +381,17 @@ describe('upstream pressure is bounded', () => {
 });
 
 describe('an overloaded process', () => {
-  it('refuses new renders with 503 and Retry-After, keeps serving cached pages, and says busy in /readyz', async () => {
+  it('refuses new renders with 503 and Retry-After, keeps serving cached pages to a visitor reading beside the flood, and says busy in /readyz', async () => {
     const svc = await service({ SHED_EVENT_LOOP_LAG_MS: '20' });
     const attacker = client('127.0.0.7');
     const visitor = client('127.0.0.8');
     // Loading a page's modules the first time can itself hold the loop up: wait until it has settled.
-    await until(
-      async () => (await visitor(`${svc.url}/zjxz/index`, { accept: 'text/html' })).status === 200,
-      'the first page to be rendered',
-      10_000,
-    );
+    await expect
+      .poll(async () => (await visitor(`${svc.url}/zjxz/index`, { accept: 'text/html' })).status, {
+        timeout: 10_000,
+        message: 'the first page to be rendered',
+      })
+      .toBe(200);
     const cached: { status: number; cache: unknown }[] = [];
     const readiness = new Set<string>();
     let flooding = true;
@@ -417,17 +427,19 @@ describe('an overloaded process', () => {
     expect(await metric(svc, 'load_shed_total{reason="event_loop"}')).toBeGreaterThanOrEqual(shed.length);
     expect(svc.logs.some((l) => l.msg === 'overloaded: refusing renders and misses until the event loop keeps up')).toBe(true);
     // Once the flood is over and the loop keeps up again, it renders again.
-    await until(
-      async () => (await visitor(`${svc.url}/gnyy/detail?id=${randomId()}`, { accept: 'text/html' })).status === 404,
-      'a render of an unknown item (its 404 page) once the loop keeps up',
-      10_000,
-    );
+    await expect
+      .poll(async () => (await visitor(`${svc.url}/gnyy/detail?id=${randomId()}`, { accept: 'text/html' })).status, {
+        timeout: 10_000,
+        message: 'a render of an unknown item (its 404 page) once the loop keeps up',
+      })
+      .toBe(404);
     // Ready again once the loop keeps up (on a machine busy with other work it may take a moment more).
-    await until(
-      async () => JSON.parse((await visitor(`${svc.url}/readyz`)).body).status === 'ready',
-      'the service to be ready again',
-      10_000,
-    );
+    await expect
+      .poll(async () => (JSON.parse((await visitor(`${svc.url}/readyz`)).body) as { status: string }).status, {
+        timeout: 10_000,
+        message: 'the service to be ready again',
+      })
+      .toBe('ready');
     expect(svc.logs.some((l) => l.msg === 'no longer overloaded')).toBe(true);
   });
 });

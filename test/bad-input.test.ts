@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError } from '../shared/contract/api-paths.js';
 import { NEWS_CATEGORY_IDS, RESEARCH_CATEGORY_IDS } from '../shared/constants.js';
 import { canonicalHref } from '../shared/site/href.js';
@@ -20,7 +20,6 @@ import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { renderChannel, type RenderEvent } from '../server/observability/diagnostics.js';
 import { isContractUrl, outsideContract } from './support/contract-urls.js';
 import { rawRequest, type RawResponse } from './support/raw-http.js';
-import { until } from './support/polling.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
@@ -827,9 +826,12 @@ describe('bad input', () => {
           socket.on('error', () => {});
           socket.write(`GET ${url} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
           // The render the visitor left has ended, and the service logged the request as aborted.
-          await until(
-            () => rendered && svc.logs.some((l) => l.msg === 'request aborted' && l.url === url && l.status === 'aborted'),
-            'the end of the render the visitor left',
+          await vi.waitFor(
+            () => {
+              expect(rendered).toBe(true);
+              expect(svc.logs).toContainEqual(expect.objectContaining({ msg: 'request aborted', url, status: 'aborted' }));
+            },
+            { timeout: 5_000, message: 'the end of the render the visitor left' },
           );
         } finally {
           renderChannel.start.unsubscribe(leave);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { HEADER_HOVER_DELAY_MS } from '../shared/constants.js';
 import { gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { deferred } from './support/deferred.js';
 import { documentProxy, proxyUrl } from './support/document-proxy.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -37,25 +38,39 @@ describe('in Chromium', () => {
   });
 
   it('a document still arriving when the app starts is hydrated once it is whole, from its own data', async () => {
-    // A proxy that holds back the end of the page (its data) for 1.5 s, long after the first paint.
+    // A proxy that holds back the end of the page (its data) until the app has started: the
+    // page's data arrives late, as on a slow network.
+    let appStarted = deferred();
     const held = await documentProxy(svc.url, async (res, html, path) => {
       const cut = html.indexOf('<script type="application/json"');
       if (!path.startsWith('/zjxz/index') || cut === -1) return void res.end(html);
       res.write(html.slice(0, cut));
-      // Holding the rest back on purpose: the page's data arrives late, as on a slow network.
-      await new Promise((r) => setTimeout(r, 1_500));
+      await appStarted.promise;
       res.end(html.slice(cut));
     });
     try {
       const { page, problems } = await openPage(browser);
+      // The page says when the app's entry module has run (its script's load event).
+      await page.exposeFunction('appStarted', () => appStarted.resolve());
+      await page.addInitScript(() =>
+        document.addEventListener(
+          'load',
+          (event) => {
+            if ((event.target as Element).matches?.('script[type=module]')) (window as unknown as { appStarted(): void }).appStarted();
+          },
+          true,
+        ),
+      );
       const apiCalls: string[] = [];
       page.on('request', (r) => {
         if (r.url().includes('/api/')) apiCalls.push(r.url());
       });
       // Visited once, so that the app's modules come from the HTTP cache the second time.
       const url = `${proxyUrl(held)}/zjxz/index`;
-      await gotoHydrated(page, url);
-      await gotoHydrated(page, url);
+      for (let visit = 0; visit < 2; visit++) {
+        appStarted = deferred();
+        await gotoHydrated(page, url);
+      }
       expect(await page.locator('main h1').count()).toBeGreaterThan(0);
       expect(apiCalls).toEqual([]);
       expect(problems).toEqual([]);
@@ -147,11 +162,14 @@ describe('in Chromium', () => {
     await gotoHydrated(page, `${svc.url}/`);
     const header = page.locator('header.site-header');
     expect(await header.getAttribute('data-solid')).toBe('false');
-    await page.waitForTimeout(400); // the listener is attached 300 ms after load
+    // Scrolled at once: solid when the scroll listener, attached a moment after load, first reads the offset.
     await page.evaluate(() => window.scrollTo(0, 200));
-    await expect.poll(() => header.getAttribute('data-solid')).toBe('true');
+    await expect.poll(() => header.getAttribute('data-solid'), { timeout: 5_000 }).toBe('true');
+    // Then by the listener, either way.
     await page.evaluate(() => window.scrollTo(0, 0));
     await expect.poll(() => header.getAttribute('data-solid')).toBe('false');
+    await page.evaluate(() => window.scrollTo(0, 200));
+    await expect.poll(() => header.getAttribute('data-solid')).toBe('true');
     await page.context().close();
   });
 

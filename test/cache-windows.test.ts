@@ -23,7 +23,6 @@ import { ContentCache } from '../server/proxy/content-cache.js';
 import { ContentReader } from '../server/proxy/content-reader.js';
 import { UpstreamClient } from '../server/upstream/upstream-client.js';
 import { deferred } from './support/deferred.js';
-import { until } from './support/polling.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
 const MAX_AGE_MS = 10_000;
@@ -123,12 +122,14 @@ describe('content cache windows', () => {
       expect(a.answer).toBe(first.answer);
       // A page built from it is reused for a moment only.
       expect(a.reuseUntil - Date.now()).toBeLessThanOrEqual(2_000);
-      await until(() => cache.hit(banner) !== undefined, 'the background refresh');
+      // Each look moves the fake clock on by the poll's interval (well within the new freshness).
+      await expect.poll(() => cache.hit(banner), { timeout: 5_000, message: 'the background refresh' }).toBeDefined();
     } finally {
       upstream.delayMs = 0;
     }
     expect(upstream.callsTo(banner.key)).toBe(2);
-    expect(cache.hit(banner)?.answer.storedAt).toBe(Date.now());
+    // Stored when it came back, after the first answer went stale.
+    expect(cache.hit(banner)?.answer.storedAt).toBeGreaterThan(first.answer.freshUntil);
   });
 
   it('past stale-while-revalidate: waits for the content API, and the last good answer stands in when it fails', async () => {
@@ -186,7 +187,7 @@ describe('content cache windows', () => {
     upstream.delayMs = 100;
     try {
       const pending = cache.get(banner);
-      await until(() => upstream.callsTo(banner.key) === 1, 'the call to the content API');
+      await expect.poll(() => upstream.callsTo(banner.key), { timeout: 5_000, message: 'the call to the content API' }).toBe(1);
       purges.mark();
       const result = await pending;
       expect(result.answer.purged).toBe(true);
@@ -205,7 +206,7 @@ describe('content cache windows', () => {
     expect((await cache.get(missing)).status).toBe('HIT');
     later(1);
     expect((await cache.get(missing)).status).toBe('STALE');
-    await until(() => upstream.callsTo(missing.key) === 2, 'the 404 asked for again');
+    await expect.poll(() => upstream.callsTo(missing.key), { timeout: 5_000, message: 'the 404 asked for again' }).toBe(2);
   });
 });
 
@@ -246,7 +247,7 @@ describe('two processes over one shared tier', () => {
     const [first, second] = [cacheOver(quiet, new PurgeGeneration(), tier), cacheOver(quiet, new PurgeGeneration(), late)];
 
     const secondAnswer = second.get(banner);
-    await until(() => asked, 'the second process to ask the tier');
+    await expect.poll(() => asked, { timeout: 5_000, message: 'the second process to ask the tier' }).toBe(true);
     const firstAnswer = await first.get(banner);
     firstDone.resolve();
 

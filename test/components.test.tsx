@@ -232,8 +232,9 @@ describe('footer', () => {
     for (const id of [15, 16, 19, 20, 21]) {
       expect(hrefs.some((h) => h.includes(`?id=${id}&`))).toBe(true);
     }
-    // The number keeps its unit: a no-break space between them.
-    expect(footer.text).toContain('测试市测试路 1\u00a0号');
+    // The number keeps its unit (the two on one line), the space as the content has it.
+    expect(footer.text).toContain('测试市测试路 1 号');
+    expect(html).toContain('<span class="nobr">1 号</span>');
     expect(footer.text).toContain('400-000-0000');
     expect(footer.text).toContain('© 2004-2024 测试眼科集团 版权所有');
   });

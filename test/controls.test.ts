@@ -25,22 +25,22 @@ describe('controls, in Chromium', () => {
     await gotoHydrated(w.page, `${svc.url}/jtjj/qywh`);
     const row = await tabRowFaults(w.page);
     expect(row).toEqual({ overflows: true, faults: [] });
-    const scrolled = () => w.page.locator('.section-tabs ul').evaluate((ul) => ul.scrollLeft);
+    const tabs = w.page.locator('.section-tabs ul');
+    const scrolled = () => tabs.evaluate((ul) => ul.scrollLeft);
     // The first tab is the current one: the row starts at its start.
     expect(await scrolled()).toBe(0);
     const end = w.page.locator('.tabs-scroll.end');
     for (let i = 0; i < 5 && (await end.isVisible()); i++) {
       const before = await scrolled();
+      // Until the smooth scroll has come to rest: the row's scrollend event, listened for before the click.
+      await tabs.evaluate((ul) => {
+        (ul as HTMLElement & { rested?: Promise<void> }).rested = new Promise((done) =>
+          ul.addEventListener('scrollend', () => done(), { once: true }),
+        );
+      });
       await end.click();
-      await expect.poll(scrolled).toBeGreaterThan(before);
-      // Until the smooth scroll has come to rest.
-      await expect
-        .poll(async () => {
-          const at = await scrolled();
-          await w.page.waitForTimeout(100);
-          return (await scrolled()) === at;
-        })
-        .toBe(true);
+      await tabs.evaluate((ul) => (ul as HTMLElement & { rested?: Promise<void> }).rested);
+      expect(await scrolled()).toBeGreaterThan(before);
     }
     await expect.poll(() => end.isVisible()).toBe(false);
     expect((await tabRowFaults(w.page)).faults).toEqual([]);

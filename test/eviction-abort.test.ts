@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtApp } from '../server/app-source.js';
 import { loadConfig } from '../server/settings/config.js';
 import { createService, type Service } from '../server/service.js';
-import { metric, until } from './support/polling.js';
+import { metric } from './support/polling.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
 let upstream: TestUpstream;
@@ -47,7 +47,7 @@ describe('a load evicted from a tiny cache while it runs', () => {
     // One slow call: its entry waits, unfinished, while the misses below fill the cache behind it.
     upstream.delayMs = 1_500;
     const slow = fetch(`${url}/api/banner`);
-    await until(() => upstream.callsTo('/api/banner') === 1, 'the slow call');
+    await expect.poll(() => upstream.callsTo('/api/banner'), { timeout: 5_000, message: 'the slow call' }).toBe(1);
     // A hundred small misses at once, answered after a moment: their loads evict each other's too.
     upstream.delayMs = 30;
     const misses = await Promise.all(Array.from({ length: 100 }, (_, i) => fetch(`${url}/api/news/${900_000 + i}`)));

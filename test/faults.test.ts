@@ -3,7 +3,7 @@
  * the logs say, and that the service recovers by itself when the upstream does.
  */
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '../shared/site/route-table.js';
 
 const PAGE_ROUTES = Object.values(ROUTES);
@@ -13,7 +13,6 @@ import { rawRequest } from './support/raw-http.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
 import { deferred } from './support/deferred.js';
-import { until } from './support/polling.js';
 import { later } from './support/wall-clock.js';
 
 async function metric(url: string, pattern: RegExp): Promise<number> {
@@ -77,7 +76,9 @@ describe('faults', () => {
     // After the cool-down one probe goes through; the upstream has recovered, so the circuit closes.
     fixture.upstream.mode = 'ok';
     // Refused at once (503, no call) until the cool-down ends; then the probe goes through.
-    await until(async () => (await request(s.url).get('/api/experts')).status === 200, 'the probe after the cool-down');
+    await expect
+      .poll(async () => (await request(s.url).get('/api/experts')).status, { timeout: 5_000, message: 'the probe after the cool-down' })
+      .toBe(200);
     expect(fixture.upstream.callsTo('/api/experts?page=1&pageSize=9')).toBe(1);
     expect(await metric(s.url, /^upstream_circuit_open (\d+)$/m)).toBe(0);
     await request(s.url).get('/api/promotions').expect(200);
@@ -90,8 +91,14 @@ describe('faults', () => {
     await request(s.url).get('/api/award-honors').expect(502);
     await request(s.url).get('/api/banner').expect(503);
     // Refused at once (503, no call) until the cool-down ends; then the probe, still failing (502).
-    let probe = 503;
-    await until(async () => (probe = (await request(s.url).get('/api/banner')).status) !== 503, 'the probe after the cool-down');
+    const probe = await vi.waitFor(
+      async () => {
+        const { status } = await request(s.url).get('/api/banner');
+        expect(status).not.toBe(503);
+        return status;
+      },
+      { timeout: 5_000, message: 'the probe after the cool-down' },
+    );
     expect(probe).toBe(502);
     await request(s.url).get('/api/banner').expect(503);
     expect(fixture.upstream.totalCalls()).toBe(3);
@@ -142,7 +149,7 @@ describe('faults', () => {
       (e: Error) => e,
     );
     expect(gone).toBeInstanceOf(Error);
-    await until(() => s.logs.some((l) => l.reqId === 'left-early'), 'the request line');
+    await expect.poll(() => s.logs.map((l) => l.reqId), { timeout: 5_000, message: 'the request line' }).toContain('left-early');
     const line = s.logs.find((l) => l.reqId === 'left-early');
     expect(line).toMatchObject({ msg: 'request aborted', status: 'aborted', level: 30, route: '/api/news' });
     expect(await metric(s.url, /http_requests_total\{route="\/api\/news",method="GET",status="aborted"\} (\d+)/)).toBe(1);
@@ -174,12 +181,16 @@ describe('faults', () => {
       const banner = request(s.url)
         .get('/api/banner')
         .then((r) => r.status);
-      await until(() => fixture.upstream.callsTo('/api/banner') === 1, 'the first call to be under way');
+      await expect
+        .poll(() => fixture.upstream.callsTo('/api/banner'), { timeout: 5_000, message: 'the first call to be under way' })
+        .toBe(1);
       const ready = request(s.url)
         .get('/readyz')
         .then((r) => [r.status, (r.body as { status: string }).status]);
       // Nothing is held yet: readiness makes its own call rather than count the one under way.
-      await until(() => fixture.upstream.callsTo('/api/contact-us') === 1, 'the readiness probe’s own call');
+      await expect
+        .poll(() => fixture.upstream.callsTo('/api/contact-us'), { timeout: 5_000, message: 'the readiness probe’s own call' })
+        .toBe(1);
       release.resolve();
       expect(await ready).toEqual([503, 'not ready']);
       expect(await banner).toBe(502);
@@ -197,7 +208,7 @@ describe('faults', () => {
     fixture.upstream.hold = release.promise;
     try {
       expect((await request(s.url).get('/api/banner').expect(200)).headers['x-cache']).toBe('STALE');
-      await until(() => fixture.upstream.callsTo('/api/banner') === 2, 'the refresh to be under way');
+      await expect.poll(() => fixture.upstream.callsTo('/api/banner'), { timeout: 5_000, message: 'the refresh to be under way' }).toBe(2);
       const ready = await request(s.url).get('/readyz');
       expect([ready.status, (ready.body as { status: string }).status]).toEqual([200, 'ready']);
       expect(fixture.upstream.callsTo('/api/contact-us')).toBe(0);

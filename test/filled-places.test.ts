@@ -26,16 +26,24 @@ function schedules(page: Page) {
         // Where a line breaks in the hours: only at a space (between the days and the times) is tidy.
         const text = range.toString();
         const char = document.createRange();
-        const node = dd.firstChild as Text;
+        // The hours' characters in order, across the phrases they are typeset in (the note left out).
+        const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT, {
+          acceptNode: (n) => (n.parentElement?.closest('.schedule-note') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+        });
         let untidy = 0;
         let lastTop = -Infinity;
-        for (let i = 0; i < node.data.length; i++) {
-          char.setStart(node, i);
-          char.setEnd(node, i + 1);
-          const rect = char.getClientRects()[0];
-          if (!rect || rect.width === 0) continue;
-          if (rect.top > lastTop + rect.height / 2 && lastTop !== -Infinity && !/\s/.test(node.data[i - 1]!)) untidy++;
-          lastTop = Math.max(lastTop, rect.top);
+        let previous = '';
+        for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+          for (let i = 0; i < node.data.length; i++) {
+            char.setStart(node, i);
+            char.setEnd(node, i + 1);
+            const rect = char.getClientRects()[0];
+            if (rect && rect.width > 0) {
+              if (rect.top > lastTop + rect.height / 2 && lastTop !== -Infinity && !/\s/.test(previous)) untidy++;
+              lastTop = Math.max(lastTop, rect.top);
+            }
+            previous = node.data[i]!;
+          }
         }
         return {
           name: row.querySelector('dt')!.textContent,

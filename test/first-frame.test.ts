@@ -15,6 +15,7 @@ import { documentProxy, proxyUrl } from './support/document-proxy.js';
 import { sampleUrl } from './support/sample-urls.js';
 import type { RunningService } from './support/start-service.js';
 
+/** A slow network's pace: a kilobyte at a time, 4 ms apart. */
 const PIECE_BYTES = 1024;
 const PIECE_GAP_MS = 4;
 const EXPECT_LINK = /<link rel="expect"[^>]*>/;
@@ -31,7 +32,7 @@ function dribblingProxy(origin: string, withoutExpect: boolean): Promise<Server>
   });
 }
 
-/** What the first frame found (whether the mark was parsed), and the layout shifts until hydration and 500 ms after. */
+/** What the first frame found (whether the mark was parsed), and the layout shifts until the page is at rest after hydration. */
 async function visit(page: Page, url: string): Promise<{ markAtFirstFrame: boolean; shift: number }> {
   await gotoHydrated(page, url);
   const shift = await layoutShift(page);

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metric, until } from './support/polling.js';
+import { metric } from './support/polling.js';
 import { startService, type RunningService } from './support/start-service.js';
 
 const AVIF_BROWSER = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
@@ -80,7 +80,9 @@ describe('a page rendered for the first time', () => {
     const phone = candidates(preload).filter((address) => ['384', '640', '828', '1080', '1600'].includes(address.split('/').at(-3)!));
     expect(phone.length).toBeGreaterThan(0);
     // Each, in AVIF, made in the background without anything asking for it.
-    await until(async () => (await transforms()) >= before + phone.length, 'the first screen made ahead', 60_000);
+    await expect
+      .poll(transforms, { timeout: 60_000, message: 'the first screen made ahead' })
+      .toBeGreaterThanOrEqual(before + phone.length);
     for (const address of phone) {
       const res = await fetch(svc.url + address, { headers: { accept: AVIF_BROWSER } });
       expect(res.status, address).toBe(200);

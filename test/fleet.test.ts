@@ -5,12 +5,12 @@
  * paused or restarted under load costs no request; sharing resumes when Redis is back; a
  * refresh of an unchanged answer costs a 304.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
-import { counter, metric, until } from './support/polling.js';
+import { counter, metric } from './support/polling.js';
 import { later } from './support/wall-clock.js';
 
 let redis: RedisServer;
@@ -53,7 +53,10 @@ async function instance(env: Record<string, string> = {}): Promise<RunningServic
     ...env,
   });
   running.push(svc);
-  await until(async () => (await metric(svc, 'redis_up')) === 1, 'the instance to connect to Redis');
+  await vi.waitFor(async () => expect(await metric(svc, 'redis_up')).toBe(1), {
+    timeout: 5_000,
+    message: 'the instance to connect to Redis',
+  });
   return svc;
 }
 
@@ -129,9 +132,9 @@ describe('two instances sharing Redis', () => {
     // traffic goes on for 200 requests more without it. The first pages are cold renders: on a
     // machine busy with other suites, a hundred requests may take several seconds.
     try {
-      await until(() => sent >= 100, 'traffic to be under way', 30_000);
+      await expect.poll(() => sent, { timeout: 30_000, message: 'traffic to be under way' }).toBeGreaterThanOrEqual(100);
       await redis.kill();
-      await until(() => sent >= 300, 'traffic to go on without Redis', 30_000);
+      await expect.poll(() => sent, { timeout: 30_000, message: 'traffic to go on without Redis' }).toBeGreaterThanOrEqual(300);
     } finally {
       // The traffic stops before anything else, pass or fail: none of it outlives the instances.
       going = false;
@@ -143,11 +146,9 @@ describe('two instances sharing Redis', () => {
 
     await redis.restart();
     // On a machine busy with other work, the reconnection (backing off up to 500 ms a try) may take a few seconds.
-    await until(
-      async () => (await metric(a, 'redis_up')) === 1 && (await metric(b, 'redis_up')) === 1,
-      'both instances to reconnect',
-      10_000,
-    );
+    await expect
+      .poll(() => Promise.all([metric(a, 'redis_up'), metric(b, 'redis_up')]), { timeout: 10_000, message: 'both instances to reconnect' })
+      .toEqual([1, 1]);
     expect(a.logs.some((l) => /redis connected/.test(String(l.msg)))).toBe(true);
     upstream.calls.clear();
     const fromA = await get(a, '/api/award-honors');

@@ -6,11 +6,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeRef, MEDIA_WIDTHS, mediaPath } from '../shared/media-url.js';
 import { cameraJpeg, versionOf } from './support/media-fixtures.js';
 import { startMediaOrigin, type MediaOrigin } from './support/media-origin.js';
-import { metric, until } from './support/polling.js';
+import { metric } from './support/polling.js';
 import { startService } from './support/start-service.js';
 
 const AVIF = 'image/avif,image/webp,*/*;q=0.8';
@@ -57,7 +57,7 @@ describe('media cache directory', () => {
         bodies.push(Buffer.from(await res.arrayBuffer()));
       }
       // Written in the background: the three variants and the original's record.
-      await until(() => filesUnder(dir).length >= 4, 'the cache files');
+      await expect.poll(() => filesUnder(dir).length, { timeout: 5_000, message: 'the cache files' }).toBeGreaterThanOrEqual(4);
     } finally {
       await first.close();
     }
@@ -88,9 +88,21 @@ describe('media cache directory', () => {
       const first = await startService({ MEDIA_CACHE_DIR: moved });
       let seen: string[];
       try {
-        // Described within the answer's budget, and each record written in the background.
-        await until(async () => (seen = await versions(first)).every((v) => !v.endsWith(' 0')), 'the banners described');
-        await until(() => filesUnder(join(moved, 'originals')).length >= new Set(seen).size, 'the records on disk');
+        // Described within the answer's budget, and each record written in the background. The
+        // timeout covers a look too: the first answer, which describes the camera-sized banners,
+        // takes seconds on a loaded machine.
+        seen = await vi.waitFor(
+          async () => {
+            const described = await versions(first);
+            for (const v of described) expect(v).not.toMatch(/ 0$/);
+            return described;
+          },
+          { timeout: 20_000, message: 'the banners described' },
+        );
+        const records = new Set(seen).size;
+        await expect
+          .poll(() => filesUnder(join(moved, 'originals')).length, { timeout: 5_000, message: 'the records on disk' })
+          .toBeGreaterThanOrEqual(records);
       } finally {
         await first.close();
       }
@@ -125,7 +137,9 @@ describe('media cache directory', () => {
       expect(res.headers.get('x-cache')).toBe('MISS');
       const body = Buffer.from(await res.arrayBuffer());
       expect(svc.logs.some((l) => l.msg === 'media cache file is partial or corrupt: ignored, and made again')).toBe(true);
-      await until(() => statSync(variant.path).size > body.length, 'the variant written again');
+      await expect
+        .poll(() => statSync(variant.path).size, { timeout: 5_000, message: 'the variant written again' })
+        .toBeGreaterThan(body.length);
       expect(
         filesUnder(dir)
           .filter((f) => f.path.endsWith('.tmp'))
@@ -159,9 +173,13 @@ describe('media cache directory', () => {
       // Each write is followed by pruning, in the background: once both are done the directory
       // holds what the service counts, within the bound (a directory past it never gets here).
       const total = () => filesUnder(small).reduce((sum, f) => sum + f.size, 0);
-      await until(
-        async () => total() <= bound && total() === (await metric(svc, 'media_cache_bytes{store="disk"}')),
-        'the directory within its bound',
+      await vi.waitFor(
+        async () => {
+          const counted = await metric(svc, 'media_cache_bytes{store="disk"}');
+          expect(total()).toBeLessThanOrEqual(bound);
+          expect(total()).toBe(counted);
+        },
+        { timeout: 5_000, message: 'the directory within its bound' },
       );
       expect(total()).toBeGreaterThan(bound / 4);
     } finally {

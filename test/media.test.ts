@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeRef, filePath, mediaPath, type MediaWidth } from '../shared/media-url.js';
 import { loadConfig } from '../server/settings/config.js';
 import {
@@ -26,7 +26,7 @@ import {
   VTT,
 } from './support/media-fixtures.js';
 import { startMediaOrigin, type MediaOrigin } from './support/media-origin.js';
-import { metric, until } from './support/polling.js';
+import { metric } from './support/polling.js';
 import { startService, type RunningService } from './support/start-service.js';
 
 const PURGE_TOKEN = 'a-purge-token-of-32-characters!!';
@@ -435,12 +435,9 @@ describe('media endpoint', () => {
   it('describe() gives up at its budget, and the next call has what the fetch found', async () => {
     origin.files.set('/uploads/late.jpg', { body: await cameraJpeg(2000, 1500, 7) });
     expect(await svc.service.media.describe(at('/uploads/late.jpg'), { budgetMs: 0 })).toBeUndefined();
-    let found: Awaited<ReturnType<typeof svc.service.media.describe>>;
-    await until(
-      async () => (found = await svc.service.media.describe(at('/uploads/late.jpg'), { budgetMs: 0 })) !== undefined,
-      'the description',
-    );
-    expect(found).toMatchObject({ width: 2000, height: 1500 });
+    await expect
+      .poll(() => svc.service.media.describe(at('/uploads/late.jpg'), { budgetMs: 0 }), { timeout: 5_000, message: 'the description' })
+      .toMatchObject({ width: 2000, height: 1500 });
     expect(origin.callsTo('/uploads/late.jpg')).toBe(1);
   });
 
@@ -497,14 +494,17 @@ describe('media endpoint under load and failure', () => {
       const first = await ask(svc.url, path, { accept: WEBP_BROWSER });
       expect(first.status).toBe(200);
       await origin.stop();
-      let last: Answer | undefined;
       // Once the original is no longer taken as current, the origin is asked, fails, and the last good copy stands in.
-      await until(
-        async () => (last = await ask(svc.url, path, { accept: WEBP_BROWSER })).headers.get('x-cache') === 'STALE',
-        'a stale answer',
+      const last = await vi.waitFor(
+        async () => {
+          const answer = await ask(svc.url, path, { accept: WEBP_BROWSER });
+          expect(answer.headers.get('x-cache')).toBe('STALE');
+          return answer;
+        },
+        { timeout: 5_000, message: 'a stale answer' },
       );
-      expect(last!.status).toBe(200);
-      expect(last!.body.equals(first.body)).toBe(true);
+      expect(last.status).toBe(200);
+      expect(last.body.equals(first.body)).toBe(true);
       expect(await metric(svc, 'media_requests_total{result="stale",reason=""}')).toBeGreaterThan(0);
     } finally {
       await svc.close();

@@ -7,10 +7,10 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it, vi } from 'vitest';
 import { histogramQuantile, type Sample } from '../server/operations/metric-samples.js';
 import { promtool, startPrometheus, type PrometheusServer } from './support/prometheus.js';
-import { sleep, until as waitUntil } from './support/polling.js';
 import { startRedis } from './support/redis-server.js';
 import { sampleUrl } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
@@ -366,8 +366,8 @@ describe('a real Prometheus', () => {
     try {
       prometheus = await startPrometheus({ targets: [new URL(svc.url).host], ruleFiles: [resolve(ALERTS)] });
       const p = prometheus;
-      const until = (what: string, check: () => Promise<boolean>, timeoutMs = 20_000) =>
-        waitUntil(check, what, timeoutMs).catch((error: unknown) => {
+      const waitFor = (what: string, check: () => Promise<void>, timeout = 20_000) =>
+        vi.waitFor(check, { timeout, message: what }).catch((error: unknown) => {
           throw new Error(`${String(error)}; prometheus said:\n${p.log()}`);
         });
       const value = async (expr: string) => {
@@ -375,15 +375,13 @@ describe('a real Prometheus', () => {
         return first === undefined ? undefined : Number(first.value[1]);
       };
 
-      await until('the target to be up', async () => (await value('up{job="site"}')) === 1);
+      await waitFor('the target to be up', async () => expect(await value('up{job="site"}')).toBe(1));
       // Enough samples for rate() over a minute.
-      await until(
-        'three scrapes of http_requests_total',
-        async () => ((await value('max(count_over_time(http_requests_total{job="site"}[1m]))')) ?? 0) >= 3,
+      await waitFor('three scrapes of http_requests_total', async () =>
+        expect(await value('max(count_over_time(http_requests_total{job="site"}[1m]))')).toBeGreaterThanOrEqual(3),
       );
-      await until(
-        'three scrapes of the beacons’ histograms',
-        async () => ((await value('max(count_over_time(web_vitals_lcp_seconds_count{job="site"}[1m]))')) ?? 0) >= 3,
+      await waitFor('three scrapes of the beacons’ histograms', async () =>
+        expect(await value('max(count_over_time(web_vitals_lcp_seconds_count{job="site"}[1m]))')).toBeGreaterThanOrEqual(3),
       );
 
       for (const q of dashboardQueries('1m')) {
@@ -424,9 +422,12 @@ describe('a real Prometheus', () => {
       expect(routes.some((r) => r.startsWith('page'))).toBe(true);
 
       // The alert rules, as Prometheus read them: each with a severity, a summary and a description, and evaluated without error.
-      await until('the alert rules to be evaluated', async () =>
-        (await p.rules()).every((g) => g.rules.every((r) => r.health === 'ok' && r.lastEvaluation !== '0001-01-01T00:00:00Z')),
-      );
+      await waitFor('the alert rules to be evaluated', async () => {
+        const pending = (await p.rules())
+          .flatMap((g) => g.rules)
+          .filter((r) => r.health !== 'ok' || r.lastEvaluation === '0001-01-01T00:00:00Z');
+        expect(pending.map((r) => r.name)).toEqual([]);
+      });
       const rules = (await p.rules()).flatMap((g) => g.rules);
       expect(rules.length).toBe(13);
       for (const rule of rules) {
@@ -449,9 +450,9 @@ describe('a real Prometheus', () => {
       };
       const observed = (samples: Sample[]) => samples.filter((s) => s.metricName?.endsWith('_count')).reduce((n, s) => n + s.value, 0);
       let samples = await upstreamLatency();
-      await until('Prometheus to hold the last scrape', async () => {
+      await waitFor('Prometheus to hold the last scrape', async () => {
         samples = await upstreamLatency();
-        return (await value('sum(upstream_request_duration_seconds_count{job="site"})')) === observed(samples);
+        expect(await value('sum(upstream_request_duration_seconds_count{job="site"})')).toBe(observed(samples));
       });
       expect(observed(samples)).toBeGreaterThan(0);
       for (const q of [0.5, 0.9, 0.99]) {

@@ -13,7 +13,6 @@ import { createMetrics } from '../server/observability/metrics.js';
 import { createRequestObserver, observe } from '../server/observability/request-observer.js';
 import { SiteResponse } from '../server/observability/response-context.js';
 import { rawRequest } from './support/raw-http.js';
-import { until } from './support/polling.js';
 
 const BASE = { service: 'site-bff' };
 
@@ -69,7 +68,7 @@ describe('the request log line', () => {
       res.writeHead(status).end('x');
     });
     await rawRequest(url, target, { headers: [['x-request-id', 'req-1']] });
-    await until(() => lines.length > 0, 'a line from the service');
+    await expect.poll(() => lines.length, { timeout: 5_000, message: 'a line from the service' }).toBeGreaterThan(0);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toBe(pinoLine(lines[0]!));
   });
@@ -77,7 +76,7 @@ describe('the request log line', () => {
   it('is the line pino writes for a visitor who left before the answer', async () => {
     const { url, lines } = await observedServer((res) => observe(res, { route: '/api/news', cache: 'MISS' }));
     await rawRequest(url, '/api/news', { timeoutMs: 50 }).catch(() => undefined);
-    await until(() => lines.length > 0, 'a line from the service');
+    await expect.poll(() => lines.length, { timeout: 5_000, message: 'a line from the service' }).toBeGreaterThan(0);
     expect(JSON.parse(lines[0]!)).toMatchObject({ status: 'aborted', msg: 'request aborted' });
     expect(lines[0]).toBe(pinoLine(lines[0]!));
   });

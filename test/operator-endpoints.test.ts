@@ -4,7 +4,6 @@
  * to that internal listener and leave the public port; through the shipped edge they are not
  * served at all. /status draws the state, with the process's recent warnings and errors.
  */
-import { until } from './support/polling.js';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../server/settings/config.js';
 import { startBuiltServer } from './support/built-server.js';
@@ -68,7 +67,9 @@ describe('operator endpoints', () => {
         expect(refused.headers.get('x-request-id'), path).toBe(`operator-${path.length}`);
         expect(refused.headers.get('x-content-type-options'), path).toBe('nosniff');
       }
-      await until(() => svc.logs.some((l) => l.msg === 'request' && l.reqId === 'operator-1' && l.status === 404), 'the request line');
+      await expect
+        .poll(() => svc.logs, { timeout: 5_000, message: 'the request line' })
+        .toContainEqual(expect.objectContaining({ msg: 'request', reqId: 'operator-1', status: 404 }));
       const publicPort = await fetch(`${svc.url}/metrics`, { headers: { accept: 'application/json' } });
       expect(publicPort.status).toBe(404);
       expect(await publicPort.text()).not.toContain('# TYPE');

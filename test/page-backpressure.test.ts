@@ -14,7 +14,6 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { renderChannel, type RenderEvent } from '../server/observability/diagnostics.js';
-import { until } from './support/polling.js';
 import { startService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
@@ -86,7 +85,7 @@ describe('a page for a client that reads slowly', () => {
     last = undefined;
     const { socket, received } = slowClient(encoding);
     // The socket's buffers are full: the response cannot take more now.
-    await until(() => last?.res.writableNeedDrain === true, 'the response to need draining');
+    await expect.poll(() => last?.res.writableNeedDrain, { timeout: 5_000, message: 'the response to need draining' }).toBe(true);
     const { res, event } = last!;
     // The render stopped with the page unfinished, and the process holds little of it.
     expect(event!.bytes).toBeLessThan(Buffer.byteLength(whole));
@@ -103,11 +102,13 @@ describe('a page for a client that reads slowly', () => {
     last = undefined;
     const { socket, received } = slowClient('identity');
     received.catch(() => undefined);
-    await until(() => last?.res.writableNeedDrain === true, 'the response to need draining');
+    await expect.poll(() => last?.res.writableNeedDrain, { timeout: 5_000, message: 'the response to need draining' }).toBe(true);
     const { res } = last!;
     socket.destroy();
-    await until(() => res.closed, 'the response to close');
-    await until(() => svc.logs.some((l) => l.msg === 'request aborted' && l.url === PATH), 'the aborted request line');
+    await expect.poll(() => res.closed, { timeout: 5_000, message: 'the response to close' }).toBe(true);
+    await expect
+      .poll(() => svc.logs, { timeout: 5_000, message: 'the aborted request line' })
+      .toContainEqual(expect.objectContaining({ msg: 'request aborted', url: PATH }));
     expect(svc.logs.filter((l) => Number(l.level) >= 50)).toEqual([]);
     // The service answers the next visitor as usual.
     expect((await fetch(`${svc.url}${PATH}`)).status).toBe(200);

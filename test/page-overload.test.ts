@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUSY_HTML } from '../server/render/plain-pages.js';
-import { until } from './support/polling.js';
 import { startService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
@@ -26,7 +25,7 @@ describe('a page refused for overload while its loaders run', () => {
     upstream.delayMs = 30_000;
     // Holds the one connection until the upstream answers.
     const holding = fetch(`${svc.url}/api/banner`).catch(() => undefined);
-    await until(() => upstream.totalCalls() > 0, 'the call that holds the connection');
+    await expect.poll(() => upstream.totalCalls(), { timeout: 5_000, message: 'the call that holds the connection' }).toBeGreaterThan(0);
     const page = await fetch(`${svc.url}/jtjj/qywh`);
     expect(page.status).toBe(503);
     expect(page.headers.get('retry-after')).toBe('1');

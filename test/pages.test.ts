@@ -6,6 +6,7 @@ import type { DemoContent } from '../server/embedded-api/demo-content-type.js';
 import { APP_MODULES_META } from '../shared/site/head-script.js';
 import { ROUTES } from '../shared/site/route-table.js';
 import { PAGE_MAX } from '../shared/constants.js';
+import { escapeHtml } from '../shared/escape-json.js';
 
 const PAGE_ROUTES = Object.values(ROUTES);
 import { headOf, meta } from './support/page-head.js';
@@ -33,12 +34,20 @@ describe('pages', () => {
   });
   afterAll(() => svc.close());
 
+  /** A page about one item is titled by the item, then the page's name (docs/product/routes.md). */
+  const ITEM_TITLES: Partial<Record<string, string>> = {
+    '/hzhf/kpzsDetail': sample.article.title,
+    '/gnyy/detail': sample.news.title,
+    '/zjxz/detail': sample.expert.name,
+  };
+
   it.each(PAGE_ROUTES.map((r) => [r.path, r.title] as const))(
     '%s answers 200 titled %s with the nine header items',
     async (path, title) => {
       const res = await request(svc.url).get(sampleUrl(path)).expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(titleOf(res.text)).toBe(title);
+      const item = ITEM_TITLES[path];
+      expect(titleOf(res.text)).toBe(item === undefined ? title : `${escapeHtml(item)} - ${title}`);
       expect(res.text).toMatch(/^<!doctype html><html lang="zh-CN" data-scale="zoom">/);
       expect(navLabels(res.text)).toEqual(HEADER_LABELS);
       expect(res.text).toContain('<main');
@@ -187,9 +196,9 @@ describe('pages with hostile upstream content', () => {
     expect(res.text).toContain('介绍');
     expect(res.text).not.toMatch(/__pwned=[123]/);
     expect(res.text).not.toMatch(/onerror|javascript:|data:image/);
-    // Plain-text fields are escaped by React, never parsed as HTML.
+    // Plain-text fields are escaped (a title by the one escape, as typeset: client/typeset/), never parsed as HTML.
     expect(res.text).not.toContain('<script>window.__pwned=4');
-    expect(res.text).toContain('&lt;script&gt;window.__pwned=4');
+    expect(res.text).toContain(escapeHtml('<script>window.__pwned=4'));
   });
 
   it('the proxy API serves the sanitised HTML too', async () => {

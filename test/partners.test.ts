@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../server/settings/config.js';
-import { metric, until } from './support/polling.js';
+import { metric } from './support/polling.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
@@ -105,7 +105,9 @@ describe('partner keys', () => {
     expect(await metric(svc, 'partner_calls_total{partner="acme"}')).toBe(6);
     expect(await metric(svc, 'partner_rate_limited_total{partner="acme"}')).toBe(1);
     expect(await metric(svc, 'partner_calls_total{partner="beta"}')).toBe(1);
-    await until(() => svc.logs.some((l) => l.msg === 'request' && l.partner === 'beta'), 'a request line naming the partner');
+    await expect
+      .poll(() => svc.logs, { timeout: 5_000, message: 'a request line naming the partner' })
+      .toContainEqual(expect.objectContaining({ msg: 'request', partner: 'beta' }));
     const html = await (await fetch(`${svc.url}/status`)).text();
     const section = /<h2>Partners<\/h2>(.*?)<\/section>/.exec(html)![1]!;
     const rows = [...section.matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g)].map((m) =>
@@ -134,7 +136,8 @@ describe('partner budgets in a fleet', () => {
     };
     const [a, b] = [await startService(env), await startService(env)];
     try {
-      for (const svc of [a, b]) await until(async () => (await metric(svc, 'redis_up')) === 1, 'the instance to connect to Redis');
+      for (const svc of [a, b])
+        await expect.poll(() => metric(svc, 'redis_up'), { timeout: 5_000, message: 'the instance to connect to Redis' }).toBe(1);
       const statuses = [];
       for (let i = 0; i < 6; i++) statuses.push((await get(i % 2 ? a : b, uncached(), BETA)).status);
       expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);

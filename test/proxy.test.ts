@@ -6,7 +6,6 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, apiError, type ApiName } from '../shared/contract/api-paths.js';
 import { rawRequest } from './support/raw-http.js';
-import { until } from './support/polling.js';
 import { later } from './support/wall-clock.js';
 import { sampleApiPath } from './support/sample-urls.js';
 import { startService, type RunningService } from './support/start-service.js';
@@ -169,7 +168,7 @@ describe('proxy on the embedded content API', () => {
 
   it('logs one JSON line per request with id, route, status, duration and cache status', async () => {
     await request(svc.url).get('/api/promotions').set('x-request-id', 'trace-123').expect(200);
-    await until(() => svc.logs.some((l) => l.reqId === 'trace-123'), 'the request line');
+    await expect.poll(() => svc.logs.map((l) => l.reqId), { timeout: 5_000, message: 'the request line' }).toContain('trace-123');
     const line = svc.logs.find((l) => l.reqId === 'trace-123');
     expect(line).toBeDefined();
     expect(line).toMatchObject({ msg: 'request', method: 'GET', url: '/api/promotions', route: '/api/promotions', status: 200 });
@@ -182,7 +181,7 @@ describe('proxy on the embedded content API', () => {
     const target = '/api/banner?x="\\{}|^`';
     const res = await rawRequest(svc.url, target, { headers: [['x-request-id', 'odd-target']] });
     expect(res.status).toBe(400);
-    await until(() => svc.logs.some((l) => l.reqId === 'odd-target'), 'the request line');
+    await expect.poll(() => svc.logs.map((l) => l.reqId), { timeout: 5_000, message: 'the request line' }).toContain('odd-target');
     const line = svc.logs.find((l) => l.reqId === 'odd-target');
     expect(line).toMatchObject({ msg: 'request', method: 'GET', status: 400, route: 'api', level: 40 });
     expect(line!.url).toBe(target);
@@ -260,7 +259,9 @@ describe('proxy against a misbehaving upstream', () => {
       const stale = await Promise.all(Array.from({ length: 5 }, () => request(s.url).get('/api/banner')));
       for (const r of stale) expect(r.headers['x-cache']).toBe('STALE');
       // Requests made while the refresh runs are answered stale too, and start none of their own.
-      await until(async () => (await request(s.url).get('/api/banner')).headers['x-cache'] === 'HIT', 'the refreshed answer');
+      await expect
+        .poll(async () => (await request(s.url).get('/api/banner')).headers['x-cache'], { timeout: 5_000, message: 'the refreshed answer' })
+        .toBe('HIT');
     } finally {
       fixture.upstream.delayMs = 0;
     }

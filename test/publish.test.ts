@@ -7,7 +7,7 @@
  * copy of a page per variant, whatever marketing parameters the address carries.
  */
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { categoryHref, contentHref } from '../shared/site/href.js';
 import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from '../server/admin/publish-events.js';
 import { startEmbeddedApi, type EmbeddedApi } from '../server/embedded-api/embedded-api.js';
@@ -17,7 +17,7 @@ import { startVarnish, type Varnish } from './support/varnish.js';
 import { startMediaOrigin, type MediaOrigin } from './support/media-origin.js';
 import { cameraJpeg, versionOf } from './support/media-fixtures.js';
 import type { MediaImage } from '../shared/contract/entities.js';
-import { metric, until } from './support/polling.js';
+import { metric } from './support/polling.js';
 
 const SECRET = 'publish-test-webhook-secret';
 const TOKEN = 'publish-test-purge-token';
@@ -50,7 +50,11 @@ beforeAll(async () => {
     MEDIA_ORIGINS: photos.url,
   };
   [a, b] = await Promise.all([startService(env), startService(env)]);
-  for (const svc of [a, b]) await until(async () => (await metric(svc, 'redis_up')) === 1, 'the instance to connect to Redis');
+  for (const svc of [a, b])
+    await vi.waitFor(async () => expect(await metric(svc, 'redis_up')).toBe(1), {
+      timeout: 5_000,
+      message: 'the instance to connect to Redis',
+    });
   edge = await startVarnish(Number(new URL(a.url).port), edgePort);
 }, 30_000);
 
@@ -92,22 +96,20 @@ describe('publish: the content API changes an item and sends its event to one in
     const edited = (await edit.json()) as { webhooks: { status: number }[] };
     expect(edited.webhooks.map((w) => w.status)).toEqual([200]);
 
+    const addresses = places.flatMap((base) => paths.map((path) => base + path));
     const seen = new Set<string>();
-    await until(
+    await vi.waitFor(
       async () => {
         await Promise.all(
-          places.flatMap((base) =>
-            paths.map(async (path) => {
-              if (seen.has(base + path)) return;
-              const text = await (await fetch(base + path)).text();
-              if (text.includes(title)) seen.add(base + path);
-            }),
-          ),
+          addresses.map(async (address) => {
+            if (seen.has(address)) return;
+            const text = await (await fetch(address)).text();
+            if (text.includes(title)) seen.add(address);
+          }),
         );
-        return seen.size === places.length * paths.length;
+        expect(addresses.filter((address) => !seen.has(address))).toEqual([]);
       },
-      'every instance and the edge to show the change',
-      10_000,
+      { timeout: 10_000, message: 'every instance and the edge to show the change' },
     );
     // It stays: no cache refilled itself with the old item meanwhile.
     for (const base of places) for (const path of paths) expect(await (await fetch(base + path)).text()).toContain(title);
@@ -134,11 +136,12 @@ describe('publish: the content API changes an item and sends its event to one in
       ((await (await fetch(`${base}/api/news/${id}`)).json()) as { data: { cover?: MediaImage } }).data.cover;
     // Everyone shows the picture at its first version, its variant cached at the edge.
     await publish();
-    await until(
-      async () => (await Promise.all(places.map(coverAt))).every((c) => c?.version === versionOf(before)),
-      'the first version everywhere',
-      20_000,
-    );
+    await expect
+      .poll(async () => (await Promise.all(places.map(coverAt))).map((c) => c?.version), {
+        timeout: 20_000,
+        message: 'the first version everywhere',
+      })
+      .toEqual(places.map(() => versionOf(before)));
     const first = (await coverAt(edge.url))!;
     for (let i = 0; i < 2; i++) await fetch(edge.url + first.src, { headers: { accept: 'image/jpeg' } });
 
@@ -147,11 +150,12 @@ describe('publish: the content API changes an item and sends its event to one in
     await publish();
     // Each instance fetches the camera-sized original again and describes it (hashes and decodes it),
     // on two cores other suites keep busy: 5 s once ran out.
-    await until(
-      async () => (await Promise.all(places.map(coverAt))).every((c) => c?.version === versionOf(after)),
-      'the new version in every answer',
-      20_000,
-    );
+    await expect
+      .poll(async () => (await Promise.all(places.map(coverAt))).map((c) => c?.version), {
+        timeout: 20_000,
+        message: 'the new version in every answer',
+      })
+      .toEqual(places.map(() => versionOf(after)));
     const page = contentHref({ id, categoryId: 20 });
     for (const base of places) expect(await (await fetch(base + page)).text(), base).toContain(`/_media/1080/${versionOf(after)}/`);
     const served = await fetch(edge.url + (await coverAt(edge.url))!.src, { headers: { accept: 'image/jpeg' } });
@@ -175,15 +179,18 @@ describe('publish: the content API changes an item and sends its event to one in
     expect(byPath.purged.tags).toEqual(['url:/api/banner']);
     expect(byPath.fleet).toBe(true);
     expect(byPath.shared).toBeGreaterThanOrEqual(1);
+    // Each look is three requests that fetch anew: the timeout covers one on a loaded machine.
     const misses = async () => {
       const [x, y, z] = await Promise.all([a, b].map((s) => fetch(`${s.url}/api/banner`)).concat(fetch(`${edge.url}/api/banner`)));
-      return x!.headers.get('x-cache') !== 'HIT' && y!.headers.get('x-cache') !== 'HIT' && z!.headers.get('x-edge') === 'MISS';
+      expect(x!.headers.get('x-cache')).not.toBe('HIT');
+      expect(y!.headers.get('x-cache')).not.toBe('HIT');
+      expect(z!.headers.get('x-edge')).toBe('MISS');
     };
-    await until(misses, 'the purged answer to be fetched anew everywhere', 1_000);
+    await vi.waitFor(misses, { timeout: 5_000, message: 'the purged answer to be fetched anew everywhere' });
     await purge({ tags: ['/api/banner'] });
-    await until(misses, 'the purged tag to be fetched anew everywhere', 1_000);
+    await vi.waitFor(misses, { timeout: 5_000, message: 'the purged tag to be fetched anew everywhere' });
     await purge({ all: true });
-    await until(misses, 'everything to be fetched anew', 1_000);
+    await vi.waitFor(misses, { timeout: 5_000, message: 'everything to be fetched anew' });
   });
 });
 
@@ -197,7 +204,7 @@ describe('refused: nothing is purged', () => {
 
   it('a wrong or missing token, a forged, old or replayed event, an oversized or malformed body', async () => {
     const banner = async (svc: RunningService) => (await fetch(`${svc.url}/api/banner`)).headers.get('x-cache');
-    for (const svc of [a, b]) await until(async () => (await banner(svc)) === 'HIT', 'the banner to be cached');
+    for (const svc of [a, b]) await expect.poll(() => banner(svc), { timeout: 5_000, message: 'the banner to be cached' }).toBe('HIT');
     const before = [await metric(a, 'purges_total{source="api"}'), await metric(a, 'purges_total{source="webhook"}')];
     const purgeLines = (svc: RunningService) => svc.logs.filter((l) => l.msg === 'purge').length;
     const linesBefore = purgeLines(a);

@@ -10,7 +10,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { payloadFor } from '../server/embedded-api/embedded-api.js';
 import type { RedisLink } from '../server/reliability/redis-link.js';
@@ -18,16 +18,18 @@ import { RedisTier } from '../server/fleet/redis-tier.js';
 import { parseApiRequest } from '../server/proxy/api-request.js';
 import { urlTag } from '../server/proxy/cache-tags.js';
 import { startBuiltServer, type BuiltServer } from './support/built-server.js';
-import { metric, until } from './support/polling.js';
+import { deferred } from './support/deferred.js';
+import { metric } from './support/polling.js';
 import { startedRedisLink, startRedis, type RedisServer } from './support/redis-server.js';
 
 const SKEW = resolve('test/support/skewed-clock.ts');
 
 /**
  * A content API whose banners carry the edition they were read in: what it answers is read when a
- * call arrives, and sent after `holdMs`, as a slow content API reads and then sends.
+ * call arrives, and a banner is sent once `hold` (when set) settles, as a slow content API reads
+ * and then sends.
  */
-const api = { edition: 1, holdMs: 0, bannerCalls: 0 };
+const api: { edition: number; bannerCalls: number; hold?: Promise<void> } = { edition: 1, bannerCalls: 0 };
 let upstream: Server;
 let upstreamUrl: string;
 let redis: RedisServer;
@@ -44,7 +46,9 @@ beforeAll(async () => {
     if (request.name === 'banner') api.bannerCalls++;
     const content = { ...demoContent, banners: demoContent.banners.map((b) => ({ ...b, title: `${b.title}（第${api.edition}版）` })) };
     const body = JSON.stringify({ data: payloadFor(content, request) });
-    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(body), request.name === 'banner' ? api.holdMs : 0);
+    const send = () => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    if (request.name === 'banner' && api.hold) void api.hold.then(send);
+    else send();
   });
   await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
@@ -78,7 +82,10 @@ async function instance(skewMs: number): Promise<BuiltServer> {
   };
   const server = await startBuiltServer(env, ['--import', SKEW]);
   running.push(server);
-  await until(async () => (await metric(server, 'redis_up')) === 1, 'the instance to reach Redis');
+  await vi.waitFor(async () => expect(await metric(server, 'redis_up')).toBe(1), {
+    timeout: 5_000,
+    message: 'the instance to reach Redis',
+  });
   return server;
 }
 
@@ -92,15 +99,17 @@ describe('an answer fetched before a purge, on instances whose clocks are second
     await link.client.flushAll();
     api.edition = 1;
     const [fetcher, other] = await Promise.all([instance(skewMs), instance(0)]);
-    // The fetcher's call reads edition 1, then takes its time.
-    api.holdMs = 1_500;
+    // The fetcher's call reads edition 1, then is held until the purge has reached the shared tier.
+    const release = deferred();
+    api.hold = release.promise;
     api.bannerCalls = 0;
     const fetched = fetch(`${fetcher.url}/api/banner`);
-    await until(() => api.bannerCalls === 1, 'the fetcher’s call to the content API');
+    await expect.poll(() => api.bannerCalls, { timeout: 5_000, message: 'the fetcher’s call to the content API' }).toBe(1);
     // Published while that call is under way: edition 2, and the purge of the path in the shared tier.
     api.edition = 2;
-    api.holdMs = 0;
+    api.hold = undefined;
     expect(await new RedisTier(link, 60_000).markStale([urlTag('/api/banner')], Date.now() - 61_000)).toBe(0);
+    release.resolve();
     // The fetcher's visitor asked before the purge, but its answer came back stored stale: it asks
     // once more, and gets what was published.
     expect(await titleOf(await fetched)).toContain('第2版');

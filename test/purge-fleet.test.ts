@@ -5,13 +5,13 @@
  * outage: with the content API down, what was purged still stands in.
  */
 import { Pool } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedApi, type EmbeddedApi } from '../server/embedded-api/embedded-api.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 import { startTestUpstream } from './support/test-upstream.js';
-import { metric, until } from './support/polling.js';
+import { metric } from './support/polling.js';
 
 const TOKEN = 'purge-fleet-test-token';
 const SECRET = 'purge-fleet-test-secret';
@@ -39,7 +39,11 @@ describe('purges and Redis coming and going', () => {
     const env = { UPSTREAM_URL: content.url, PURGE_TOKEN: TOKEN, REDIS_TIMEOUT_MS: '200' };
     a = await startService({ ...env, REDIS_URL: `redis://127.0.0.1:${aLink.port}` });
     b = await startService({ ...env, REDIS_URL: `redis://127.0.0.1:${bLink.port}` });
-    for (const svc of [a, b]) await until(async () => (await metric(svc, 'redis_up')) === 1, 'the instance to connect to Redis');
+    for (const svc of [a, b])
+      await vi.waitFor(async () => expect(await metric(svc, 'redis_up')).toBe(1), {
+        timeout: 5_000,
+        message: 'the instance to connect to Redis',
+      });
   }, 30_000);
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
@@ -64,21 +68,21 @@ describe('purges and Redis coming and going', () => {
     const old = await nameAt(a, 1);
     expect(await nameAt(b, 1)).toBe(old);
     await aLink.cut();
-    await until(async () => (await metric(a, 'redis_up')) === 0, 'a to see Redis go');
+    await expect.poll(() => metric(a, 'redis_up'), { timeout: 5_000, message: 'a to see Redis go' }).toBe(0);
     await edit(1, '林新名');
     expect((await purge(b, { tags: ['expert:1'] })).body.fleet).toBe(true);
     expect(await nameAt(b, 1)).toBe('林新名');
     // a missed the message and still has the old answer, fresh.
     expect(await nameAt(a, 1)).toBe(old);
     await aLink.restore();
-    await until(async () => (await nameAt(a, 1)) === '林新名', 'a to apply the purge it missed');
+    await expect.poll(() => nameAt(a, 1), { timeout: 5_000, message: 'a to apply the purge it missed' }).toBe('林新名');
   });
 
   it('a purge sent while its instance could not reach Redis reaches the fleet, and the shared tier, when it can', async () => {
     const old = await nameAt(b, 2);
     expect(await nameAt(a, 2)).toBe(old);
     await bLink.cut();
-    await until(async () => (await metric(b, 'redis_up')) === 0, 'b to see Redis go');
+    await expect.poll(() => metric(b, 'redis_up'), { timeout: 5_000, message: 'b to see Redis go' }).toBe(0);
     await edit(2, '周新名');
     const sent = await purge(b, { paths: ['/api/experts/2'] });
     expect(sent.status).toBe(200);
@@ -88,7 +92,7 @@ describe('purges and Redis coming and going', () => {
     expect(b.logs.some((l) => l.msg === 'purge not passed on to the fleet yet (Redis is away): it will be when Redis is back')).toBe(true);
     await bLink.restore();
     // a refetches, and does not take the old answer from the shared tier.
-    await until(async () => (await nameAt(a, 2)) === '周新名', 'the kept purge to reach a');
+    await expect.poll(() => nameAt(a, 2), { timeout: 5_000, message: 'the kept purge to reach a' }).toBe('周新名');
     expect(b.logs.some((l) => l.msg === 'the purges kept while Redis was away have reached the fleet')).toBe(true);
   });
 });
@@ -145,7 +149,9 @@ describe('right after a purge', () => {
             else before++;
           }
         });
-        await until(() => before >= 2 * paths.length, 'visitors to be answered before the publish');
+        await expect
+          .poll(() => before, { timeout: 5_000, message: 'visitors to be answered before the publish' })
+          .toBeGreaterThanOrEqual(2 * paths.length);
         const edited = await fetch(`${content.url}/admin/items/news/${id}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${secret}` },
@@ -154,7 +160,9 @@ describe('right after a purge', () => {
         expect(edited.status).toBe(200);
         expect((await purge(svc, { tags: [`news:${id}`] })).status).toBe(200);
         purgedAt = performance.now();
-        await until(() => after >= 2 * paths.length, 'visitors to be answered after the purge');
+        await expect
+          .poll(() => after, { timeout: 5_000, message: 'visitors to be answered after the purge' })
+          .toBeGreaterThanOrEqual(2 * paths.length);
         stop = true;
         await Promise.all(visitors);
         expect(late, `publish ${i}`).toEqual([]);

@@ -12,7 +12,7 @@ import { APP_MODULES_META } from '../shared/site/head-script.js';
 import { gotoHydrated, launchChromium, openPage } from './support/browser.js';
 import { CHROMIUM_FLAGS } from './support/chromium-flags.js';
 import { meta } from './support/page-head.js';
-import { metric, until } from './support/polling.js';
+import { metric } from './support/polling.js';
 import { rawRequest } from './support/raw-http.js';
 import { searchReady } from './support/search.js';
 import { startService, type RunningService } from './support/start-service.js';
@@ -155,7 +155,9 @@ describe('real-user measurement in Chromium', () => {
         // about:blank, a new renderer takes over, and Chromium may end the old one, slowed 4× here,
         // before its hidden handlers have run: the beacon is then lost, as on a real phone at times.)
         await page.goto(`${svc.url}/robots.txt`);
-        await until(async () => (await lcpCount(svc, route, device)) === before + 1, `${route}'s LCP on a ${device}`, 20_000);
+        await expect
+          .poll(() => lcpCount(svc, route, device), { timeout: 20_000, message: `${route}'s LCP on a ${device}` })
+          .toBe(before + 1);
         const reported = ((await lcpSum(svc, route, device)) - sumBefore) * 1000;
         expect(Math.abs(reported - lcp) / lcp, `${path}: reported ${reported} ms, observed ${lcp} ms`).toBeLessThanOrEqual(0.2);
         for (const name of ['fcp_seconds', 'ttfb_seconds', 'cls', 'inp_seconds']) {
@@ -194,14 +196,17 @@ describe('real-user measurement in Chromium', () => {
       Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
       document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     });
-    for (const [i, route] of routes.entries()) await until(async () => (await cls(route)) >= before[i]! + 1, `${route}'s CLS`, 15_000);
+    for (const [i, route] of routes.entries())
+      await expect.poll(() => cls(route), { timeout: 15_000, message: `${route}'s CLS` }).toBeGreaterThanOrEqual(before[i]! + 1);
     // A client-side navigation's paint is measured; it waited for no response, so it has no TTFB.
     expect(await metric(svc, 'web_vitals_fcp_seconds_count{route="contact",device="desktop",variant="transform"}')).toBe(contactFcp + 1);
     expect(await metric(svc, 'web_vitals_ttfb_seconds_count{route="contact",device="desktop",variant="transform"}')).toBe(contactTtfb);
     // Sent once: hiding again, then leaving, sends nothing more.
     await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
     await page.goto('about:blank');
-    await until(async () => (await metric(svc, 'http_requests_total{route="rum",method="POST",status="204"}')) >= 3, 'the beacons');
+    await expect
+      .poll(() => metric(svc, 'http_requests_total{route="rum",method="POST",status="204"}'), { timeout: 5_000, message: 'the beacons' })
+      .toBeGreaterThanOrEqual(3);
     expect(await Promise.all(routes.map(cls))).toEqual(before.map((n) => n + 1));
     expect(problems).toEqual([]);
     await page.context().close();

@@ -1,8 +1,9 @@
 /**
  * The search as a visitor uses it, in real Chromium against the built service: the header's field
- * at a laptop's width (behind its 搜索 button) and in a phone's menu, with suggestions chosen by
- * keyboard; Enter without a choice opens the search page; the search page and the header's form
- * without JavaScript; axe over the open suggestions; and markup typed into the field stays text.
+ * at a laptop's width (behind its 搜索 button) and in a phone's menu, with suggestions in the order
+ * of the search's results, chosen by keyboard; Enter without a choice opens the search page; the
+ * search page and the header's form without JavaScript; axe over the open suggestions; and markup
+ * typed into the field stays text.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +40,7 @@ describe('search in Chromium', () => {
     expect(await field.getAttribute('aria-expanded')).toBe('true');
     expect(await field.getAttribute('aria-controls')).toBe('header-search-list');
     const first = page.locator('#header-search-list [role="option"]').first();
-    expect((await first.innerText()).replaceAll('\u2060', '')).toContain('白内障');
+    expect(await first.innerText()).toContain('白内障');
     await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/search-1280.png` });
     await page.keyboard.press('ArrowDown');
     expect(await field.getAttribute('aria-activedescendant')).toBe('header-search-list-0');
@@ -69,11 +70,35 @@ describe('search in Chromium', () => {
     await typeAndWaitForSuggestions(page, '#menu-search', 'chen li');
     await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/search-390.png` });
     const first = page.locator('#menu-search-list [role="option"]').first();
-    expect((await first.innerText()).replaceAll('\u2060', '')).toContain('陈立衡');
+    expect(await first.innerText()).toContain('陈立衡');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/zjxz/detail' && url.searchParams.get('id') === '1');
     await page.locator('h1', { hasText: '陈立衡' }).waitFor();
+    expect(consoleProblems(w)).toEqual([]);
+    await page.context().close();
+  });
+
+  it("the suggestions are the search's first six, in its order: 近视 suggests the 近视激光手术 page first", async () => {
+    const w = await openPage(browser, { width: 1280, height: 900 });
+    const { page } = w;
+    await gotoHydrated(page, `${svc.url}/`);
+    await page.locator('summary.search-toggle').click();
+    await typeAndWaitForSuggestions(page, '#header-search', '近视');
+    const answer = (await (await fetch(`${svc.url}/api/search?q=${encodeURIComponent('近视')}`)).json()) as {
+      data: { items: { title: string }[] };
+    };
+    const best = answer.data.items.slice(0, 6).map((i) => i.title);
+    expect(best[0]).toBe('近视激光手术');
+    // The list answers the last words typed (近, then 近视); typeset with word joiners and no-break spaces.
+    await expect
+      .poll(async () =>
+        (await page.locator('#header-search-list .search-option-title').allInnerTexts()).map((t) =>
+          t.replaceAll('\u2060', '').replaceAll('\u00a0', ' '),
+        ),
+      )
+      .toEqual(best);
+    await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/search-named-1280.png` });
     expect(consoleProblems(w)).toEqual([]);
     await page.context().close();
   });
@@ -97,7 +122,7 @@ describe('search in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/search' && url.searchParams.get('q') === '飞秒');
     expect(await page.title()).toBe('搜索');
     expect(await page.locator('.search-result').count()).toBeGreaterThan(0);
-    expect((await page.locator('.search-result mark').first().innerText()).replaceAll('\u2060', '')).toBe('飞秒');
+    expect(await page.locator('.search-result mark').first().innerText()).toBe('飞秒');
     expect(consoleProblems(w)).toEqual([]);
     await page.context().close();
   });

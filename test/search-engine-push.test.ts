@@ -9,7 +9,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { categoryHref, contentHref, expertHref, href } from '../shared/site/href.js';
 import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER, type PublishEvent } from '../server/admin/publish-events.js';
 import { ConfigError, loadConfig } from '../server/settings/config.js';
@@ -17,7 +17,6 @@ import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { PushQueue } from '../server/seo/push-queue.js';
 import { baiduPush, indexNow } from '../server/seo/search-engines.js';
 import { startEngineStub, type EngineStub } from './support/engine-stub.js';
-import { until } from './support/polling.js';
 import { startService, type RunningService } from './support/start-service.js';
 
 const SECRET = 'search-engine-webhook-secret';
@@ -78,7 +77,7 @@ describe('a publish tells IndexNow and Baidu', () => {
     const edited = (await edit.json()) as { webhooks: { status: number }[] };
     expect(edited.webhooks.map((w) => w.status)).toEqual([200]);
 
-    await until(() => told(svc).length === 2, 'both engines to be told', 10_000);
+    await expect.poll(() => told(svc), { timeout: 10_000, message: 'both engines to be told' }).toHaveLength(2);
     // The event was answered before any engine was told: its request line comes first.
     const answered = svc.logs.findIndex((l) => l.msg === 'request' && l.url === '/admin/webhook' && l.status === 200);
     expect(answered).toBeGreaterThanOrEqual(0);
@@ -109,7 +108,13 @@ describe('a publish tells IndexNow and Baidu', () => {
       event: 'publish',
       items: [{ type: 'expert', id: expert.id }, { type: 'banner' }],
     }).expect(200);
-    await until(() => indexnow.received.length === before + 1 && baidu.received.length === before + 1, 'the second batch', 10_000);
+    await vi.waitFor(
+      () => {
+        expect(indexnow.received).toHaveLength(before + 1);
+        expect(baidu.received).toHaveLength(before + 1);
+      },
+      { timeout: 10_000, message: 'the second batch' },
+    );
     const expected = [expertHref(expert.id), href('experts'), href('home')].map((p) => ORIGIN + p).sort();
     expect(indexNowUrls(indexnow, before).sort()).toEqual(expected);
     expect(baiduUrls(baidu, before).sort()).toEqual(expected);
@@ -124,7 +129,7 @@ describe('a publish tells IndexNow and Baidu', () => {
     const before = indexnow.received.length;
     const item = demoContent.contentItems.find((i) => i.categoryId === 22)!;
     await sendEvent(svc, { id: 'update-education-item', event: 'update', items: [{ type: 'news', id: item.id }] }).expect(200);
-    await until(() => indexnow.received.length === before + 1, 'the batch of the sub-category item', 10_000);
+    await expect.poll(() => indexnow.received, { timeout: 10_000, message: 'the batch of the sub-category item' }).toHaveLength(before + 1);
     expect(indexNowUrls(indexnow, before).sort()).toEqual(
       [contentHref(item), categoryHref(22)!, categoryHref(17)!].map((p) => ORIGIN + p).sort(),
     );
@@ -133,7 +138,7 @@ describe('a publish tells IndexNow and Baidu', () => {
   it('a removed item is sent at both addresses a content item can have (both now answer 404)', async () => {
     const before = indexnow.received.length;
     await sendEvent(svc, { id: 'delete-news-999', event: 'delete', items: [{ type: 'news', id: 999 }] }).expect(200);
-    await until(() => indexnow.received.length === before + 1, 'the batch of the removal', 10_000);
+    await expect.poll(() => indexnow.received, { timeout: 10_000, message: 'the batch of the removal' }).toHaveLength(before + 1);
     expect(indexNowUrls(indexnow, before).sort()).toEqual([`${ORIGIN}/gnyy/detail?id=999`, `${ORIGIN}/hzhf/kpzsDetail?id=999`]);
   });
 
@@ -142,7 +147,7 @@ describe('a publish tells IndexNow and Baidu', () => {
     await request(svc.url).post('/admin/webhook').set('content-type', 'application/json').send('{"id":"x"}').expect(401);
     // A later event's batch is the next one the engines get: nothing went in between.
     await sendEvent(svc, { id: 'publish-award', event: 'publish', items: [{ type: 'award' }] }).expect(200);
-    await until(() => indexnow.received.length === before + 1, 'the award batch', 10_000);
+    await expect.poll(() => indexnow.received, { timeout: 10_000, message: 'the award batch' }).toHaveLength(before + 1);
     expect(indexNowUrls(indexnow, before)).toEqual([ORIGIN + href('awards')]);
   });
 });
@@ -171,7 +176,7 @@ describe('when an engine fails', () => {
   it('a 503 is retried after a wait, and the batch goes through', async () => {
     stub.script = [503];
     await sendEvent(svc, { id: 'retry-503', event: 'publish', items: [{ type: 'promotion' }] }).expect(200);
-    await until(() => told(svc).length === 1, 'the batch to go through', 10_000);
+    await expect.poll(() => told(svc), { timeout: 10_000, message: 'the batch to go through' }).toHaveLength(1);
     expect(stub.received).toHaveLength(2);
     expect(stub.received[1]!.body).toBe(stub.received[0]!.body);
     expect(svc.logs.filter((l) => (l.level as number) >= 50)).toEqual([]);
@@ -181,7 +186,9 @@ describe('when an engine fails', () => {
     const before = stub.received.length;
     stub.status = 403;
     await sendEvent(svc, { id: 'refused-403', event: 'publish', items: [{ type: 'contact' }] }).expect(200);
-    await until(() => svc.logs.some((l) => l.msg === 'search engine refused the changed pages'), 'the refusal to be logged', 10_000);
+    await expect
+      .poll(() => svc.logs.map((l) => l.msg), { timeout: 10_000, message: 'the refusal to be logged' })
+      .toContain('search engine refused the changed pages');
     const lines = svc.logs.filter((l) => l.msg === 'search engine refused the changed pages');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ engine: 'indexnow', status: 403, urls: 1, first: ORIGIN + href('contact') });
@@ -211,8 +218,10 @@ describe('the push queue on its own', () => {
     stub.status = 500;
     const queue = new PushQueue(indexNow(KEY, `${stub.url}/indexnow`, ORIGIN), log, quick);
     queue.add([`${ORIGIN}/a`, `${ORIGIN}/b`]);
-    await until(() => logs.some((l) => l.msg === 'search engine could not be told of the changed pages'), 'the failure to be logged');
-    await until(() => !queue.state.sending, 'the queue to be idle');
+    await expect
+      .poll(() => logs.map((l) => l.msg), { timeout: 5_000, message: 'the failure to be logged' })
+      .toContain('search engine could not be told of the changed pages');
+    await expect.poll(() => queue.state.sending, { timeout: 5_000, message: 'the queue to be idle' }).toBe(false);
     expect(stub.received).toHaveLength(3);
     const failures = logs.filter((l) => l.msg === 'search engine could not be told of the changed pages');
     expect(failures).toHaveLength(1);
@@ -227,7 +236,13 @@ describe('the push queue on its own', () => {
     const urls = Array.from({ length: 4_500 }, (_, i) => `http://www.mingtong-eye.example/zjxz/detail?id=${i + 1}`);
     queue.add(urls);
     queue.add(urls.slice(0, 10));
-    await until(() => stub.received.length === 3 && !queue.state.sending, 'three batches');
+    await vi.waitFor(
+      () => {
+        expect(stub.received).toHaveLength(3);
+        expect(queue.state.sending).toBe(false);
+      },
+      { timeout: 5_000, message: 'three batches' },
+    );
     expect(stub.received.map((r) => r.body.split('\n').length)).toEqual([2_000, 2_000, 500]);
     expect(stub.received.flatMap((r) => r.body.split('\n')).sort()).toEqual([...urls].sort());
     // An http site is named by its host.
@@ -239,7 +254,9 @@ describe('the push queue on its own', () => {
     stub.answer = '{"remain":10,"success":0,"not_same_site":["http://other.example/"],"not_valid":[]}';
     const queue = new PushQueue(baiduPush(TOKEN, `${stub.url}/urls`, ORIGIN), log, quick);
     queue.add(['http://other.example/']);
-    await until(() => logs.some((l) => l.msg === 'search engine took the changed pages, with remarks'), 'the warning');
+    await expect
+      .poll(() => logs.map((l) => l.msg), { timeout: 5_000, message: 'the warning' })
+      .toContain('search engine took the changed pages, with remarks');
     expect(logs.find((l) => l.msg === 'search engine took the changed pages, with remarks')).toMatchObject({
       remarks: '1 refused: http://other.example/',
     });

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { encodeRef, mediaPath } from '../shared/media-url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltServer } from './support/built-server.js';
-import { until } from './support/polling.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
 
 describe('graceful shutdown', () => {
@@ -23,7 +22,7 @@ describe('graceful shutdown', () => {
       upstream.calls.clear();
       const inFlight = Array.from({ length: 10 }, (_, i) => fetch(`${server.url}/api/news?page=${i + 1}`));
       // In flight: every request has reached the service and made its call to the content API.
-      await until(() => upstream.totalCalls() === 10, 'the ten requests to reach the content API');
+      await expect.poll(() => upstream.totalCalls(), { timeout: 5_000, message: 'the ten requests to reach the content API' }).toBe(10);
       // Listened for before the signal: the process may exit while the answers below are read.
       const exited = once(server.child, 'exit');
       const stoppedAt = Date.now();
@@ -64,10 +63,12 @@ describe('graceful shutdown', () => {
       // The visitor leaves; the service's fetch of the original goes on, for the next who asks.
       const address = mediaPath(encodeRef(`${originUrl}/uploads/photo.jpg`), '0', 384);
       await fetch(server.url + address, { signal: AbortSignal.timeout(300) }).catch(() => undefined);
-      await until(() => held.length > 0, 'the original to be asked for');
+      await expect.poll(() => held.length, { timeout: 5_000, message: 'the original to be asked for' }).toBeGreaterThan(0);
       // Its leaving logged first: else that line, written as the service notices the closed
       // connection, may come after the last one this test reads.
-      await until(() => server.stdout().includes('"status":"aborted"'), "the visitor's leaving to be logged");
+      await expect
+        .poll(() => server.stdout(), { timeout: 5_000, message: "the visitor's leaving to be logged" })
+        .toContain('"status":"aborted"');
       const exited = once(server.child, 'exit');
       const stoppedAt = Date.now();
       server.child.kill('SIGTERM');

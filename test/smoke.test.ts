@@ -3,7 +3,6 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { BUILT_SERVER, startBuiltServer } from './support/built-server.js';
-import { until } from './support/polling.js';
 import runtime from '../scripts/node-runtime/package.json' with { type: 'json' };
 
 const MAJOR = runtime.version.split('.')[0]!;
@@ -20,7 +19,9 @@ describe('smoke: node dist/server/index.js', () => {
       const api = await fetch(`${server.url}/api/contact-us`);
       expect(api.status).toBe(200);
       // Log lines are written in batches; a quiet service still writes each within a moment.
-      await until(() => server.stdout().includes('"url":"/api/contact-us"'), 'the request line of the last request');
+      await expect
+        .poll(() => server.stdout(), { timeout: 5_000, message: 'the request line of the last request' })
+        .toContain('"url":"/api/contact-us"');
       server.child.kill('SIGTERM');
       const [code] = await once(server.child, 'exit');
       // What it said first, so that an exit with an error shows the error.
@@ -99,7 +100,7 @@ describe('smoke: node dist/server/demo-content-api.js', () => {
     try {
       let stdout = '';
       child.stdout.on('data', (d) => (stdout += d));
-      await until(() => stdout.includes('content API listening'), 'the content API to listen');
+      await expect.poll(() => stdout, { timeout: 5_000, message: 'the content API to listen' }).toContain('content API listening');
       const { url } = JSON.parse(stdout.split('\n').find((l) => l.includes('content API listening'))!) as { url: string };
       const answer = (await (await fetch(`${url}/api/contact-us`)).json()) as { data: { phone: string } };
       expect(answer.data.phone).toBeTruthy();

@@ -5,7 +5,7 @@
  * log line or a label carries, runs no script and loads nothing, and renders in Chromium under the
  * site's own Content-Security-Policy with nothing blocked. RecentErrors, as a pino destination,
  * keeps the newest warnings and errors only.
- * UPDATE_STATUS_SCREENSHOT=1 also writes the README's picture, docs/operations/status-page.png.
+ * UPDATE_STATUS_SCREENSHOT=1 also writes the operations guide's picture, docs/operations/status-page.png.
  */
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -268,7 +268,7 @@ describe('status page', () => {
   });
 
   it(
-    'renders in Chromium under the site Content-Security-Policy with nothing blocked (and is the README picture)',
+    'renders in Chromium under the site Content-Security-Policy with nothing blocked (and is the picture in docs/operations.md)',
     { timeout: 60_000 },
     async () => {
       const upstream = await startTestUpstream();

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../server/settings/config.js';
 import { tracesEndpoint } from '../server/observability/tracing.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
-import { until } from './support/polling.js';
 import { later } from './support/wall-clock.js';
 import { startService, type RunningService } from './support/start-service.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
@@ -454,7 +453,7 @@ describe('a collector that cannot be reached', () => {
         }
       }
       const failed = () => traced.logs.filter((l) => String(l.msg).startsWith('trace export failed'));
-      await until(() => failed().length > 0, 'the failed export to be logged', 10_000);
+      await expect.poll(() => failed().length, { timeout: 10_000, message: 'the failed export to be logged' }).toBeGreaterThan(0);
       expect(failed()).toHaveLength(1);
       expect(failed()[0]).toMatchObject({ level: 40, endpoint: `http://127.0.0.1:${port}/v1/traces` });
       // More spans, more failed batches (these, and the last ones sent on close): still one line.

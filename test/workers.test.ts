@@ -8,13 +8,13 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../shared/site/route-table.js';
 import { API_PATHS, type ApiName } from '../shared/contract/api-paths.js';
 import { startBuiltServer, type BuiltServer } from './support/built-server.js';
 import { deferred } from './support/deferred.js';
-import { sleep, until } from './support/polling.js';
 import { freePort } from './support/redis-server.js';
 import { sampleApiPath, sampleUrl } from './support/sample-urls.js';
 import { startTestUpstream, type TestUpstream } from './support/test-upstream.js';
@@ -57,7 +57,7 @@ describe('WORKERS=2', () => {
       expect(counted).toBe(sent);
 
       // Written by both workers: their request lines carry two process ids.
-      await until(() => server.stdout().includes('"url":"/zjxz/detail?id=1"'), 'the last request line');
+      await expect.poll(() => server.stdout(), { timeout: 5_000, message: 'the last request line' }).toContain('"url":"/zjxz/detail?id=1"');
       const lines = server
         .stdout()
         .split('\n')
@@ -106,7 +106,7 @@ describe('WORKERS=2 with the embedded content API and no Redis', () => {
       const path = `/api/news/${item.id}`;
       expect(new Set(await titles(path, 10))).toEqual(new Set([item.title]));
       // Both workers hold the item now: each has answered it (its request lines are written within 100 ms).
-      await until(() => answeredBy(server, path).size === 2, 'both workers to have served the item');
+      await expect.poll(() => answeredBy(server, path).size, { timeout: 5_000, message: 'both workers to have served the item' }).toBe(2);
 
       const title = `新的标题 ${Date.now()}`;
       const edit = await fetch(`http://127.0.0.1:${contentPort}/admin/items/news/${item.id}`, {
@@ -118,7 +118,7 @@ describe('WORKERS=2 with the embedded content API and no Redis', () => {
       const { webhooks } = (await edit.json()) as { webhooks: { url: string; status: number }[] };
       expect(webhooks).toEqual([expect.objectContaining({ url: `${server.url}/admin/webhook`, status: 200 })]);
       // The event reached one worker; the other hears of it through the primary a moment later.
-      await until(async () => (await titles(path, 4)).every((t) => t === title), 'the edit to reach both workers');
+      await expect.poll(() => titles(path, 4), { timeout: 5_000, message: 'the edit to reach both workers' }).toEqual(Array(4).fill(title));
       expect(new Set(await titles(path, 10))).toEqual(new Set([title]));
       await fresh.close();
     } finally {
@@ -156,6 +156,7 @@ describe('WORKERS=2 without Redis: one truth for the machine', () => {
 
   it('90 concurrent misses of one key from one address make one upstream call, and every one is answered', async () => {
     // The call is held until all 90 requests are written: concurrent however slowly a busy machine sends them.
+    // Then 100 ms more for the workers to read the last of them: the service says nowhere when it has.
     const release = deferred();
     upstream.hold = release.promise;
     let written = 0;
@@ -177,7 +178,12 @@ describe('WORKERS=2 without Redis: one truth for the machine', () => {
       expect(new Set(bodies).size).toBe(1);
       expect(upstream.callsTo(key)).toBe(1);
       // Both workers answered (their request lines are written within 100 ms): one fetched it, the other waited for it through the primary.
-      await until(() => answeredBy(server, '/api/news?categoryId=20&page=3').size === 2, 'request lines from both workers');
+      await expect
+        .poll(() => answeredBy(server, '/api/news?categoryId=20&page=3').size, {
+          timeout: 5_000,
+          message: 'request lines from both workers',
+        })
+        .toBe(2);
     } finally {
       diagnostics.unsubscribe('undici:client:sendHeaders', onSend as (message: unknown) => void);
       release.resolve();
@@ -208,10 +214,12 @@ describe('WORKERS=2 without Redis: one truth for the machine', () => {
         expect(statuses, path).toEqual(Array(10).fill(200));
       }
       // Each path was answered by both workers (their request lines are written within 100 ms).
-      await until(
-        () => [...apiPaths, ...pages].every((path) => answeredBy(server, path).size === 2),
-        'request lines from both workers for every path',
-      );
+      await expect
+        .poll(() => [...apiPaths, ...pages].filter((path) => answeredBy(server, path).size !== 2), {
+          timeout: 5_000,
+          message: 'request lines from both workers for every path',
+        })
+        .toEqual([]);
       const ready = [];
       for (let i = 0; i < 10; i++) ready.push(await get('/readyz'));
       expect(ready).toEqual(Array(10).fill(200));
@@ -247,7 +255,9 @@ describe('WORKERS=2 without Redis, cold, with the content API down', () => {
     try {
       expect(await readiness()).toEqual(Array(10).fill('not ready'));
       upstream.mode = 'ok';
-      await until(async () => (await readiness()).includes('ready'), 'a worker to be ready once the breaker lets a probe through');
+      await expect
+        .poll(readiness, { timeout: 5_000, message: 'a worker to be ready once the breaker lets a probe through' })
+        .toContain('ready');
       expect(await readiness()).toEqual(Array(10).fill('ready'));
     } finally {
       await agent.close();

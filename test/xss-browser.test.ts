@@ -245,9 +245,10 @@ describe('hostile upstream content in Chromium', () => {
       const res = await request(svc.url).get(url);
       expect(res.status, url).toBe(200);
       expect(res.text, url).toContain('window.__xss=');
-      // `<` is escaped in text, attributes and the data blocks (hydration JSON, JSON-LD): no payload tag reaches the HTML as a tag.
+      // `<` is escaped in text, attributes and the data blocks (hydration JSON, the titles' breaks, JSON-LD): no payload tag reaches the HTML as a tag.
       const html = res.text
         .replace(/<script type="application\/json" id="__router-data">[^<]*<\/script>/, '')
+        .replace(/<script type="application\/json" id="__phrases">[^<]*<\/script>/, '')
         .replace(/<script type="application\/ld\+json">[^<]*<\/script>/, '');
       expect(html, url).not.toMatch(/<(script|svg|iframe|object|details|base|meta http-equiv)[\s>][^<]*__xss/i);
     }
@@ -332,8 +333,10 @@ describe('hostile upstream content in Chromium', () => {
       await expectNothingRan(w, 'back');
 
       // Open a header panel, whose lead text comes from the upstream.
-      await page.locator('a.nav-link', { hasText: '集团简介' }).hover();
-      await page.waitForTimeout(250);
+      const about = page.locator('a.nav-link', { hasText: '集团简介' });
+      await about.hover();
+      const panel = page.locator(`#${await about.getAttribute('aria-controls')}`);
+      await expect.poll(() => panel.getAttribute('data-open')).toBe('true');
       await expectNothingRan(w, 'header panel');
 
       // Follow every link the sanitised rich text kept: none may run anything.

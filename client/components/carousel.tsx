@@ -11,7 +11,7 @@ import { Link } from 'react-router';
 import type { Banner } from '../../shared/contract/entities.js';
 import { bookingHref } from '../../shared/site/href.js';
 import { ContentImage } from './content-image.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import { FirstScreenEnd } from './first-screen-end.js';
 
 const AUTOPLAY_MS = 6000;
@@ -106,8 +106,14 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
               ) : null}
               <div className="slide-caption">
                 <div className="container">
-                  <p className="slide-title">{typeset(b.title)}</p>
-                  {b.subtitle ? <p className="slide-subtitle">{typeset(b.subtitle)}</p> : null}
+                  <p className="slide-title">
+                    <Typeset text={b.title} />
+                  </p>
+                  {b.subtitle ? (
+                    <p className="slide-subtitle">
+                      <Typeset text={b.subtitle} />
+                    </p>
+                  ) : null}
                   <div className="slide-actions">
                     <Link to={b.link} className="btn btn-primary">
                       了解更多<span className="sr-only">：{b.title}</span>

@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
 import { contentHref } from '../../shared/site/href.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import { ContentImage } from './content-image.js';
 import { Pagination } from './pagination.js';
 
@@ -41,10 +41,14 @@ export function ContentCard({ item, priority, dated = true }: { item: ContentSum
         ) : null}
         <h3 className="card-title">
           <Link to={contentHref(item)} className="stretched-link">
-            {typeset(item.title)}
+            <Typeset text={item.title} />
           </Link>
         </h3>
-        {item.summary ? <p className="card-text">{typeset(item.summary)}</p> : null}
+        {item.summary ? (
+          <p className="card-text">
+            <Typeset text={item.summary} />
+          </p>
+        ) : null}
       </div>
     </article>
   );

@@ -5,7 +5,7 @@
 import { Link } from 'react-router';
 import type { ContentSummary } from '../../shared/contract/entities.js';
 import { contentHref } from '../../shared/site/href.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 
 export function ContentRow({ item }: { item: ContentSummary }) {
   const [year, month, day] = item.date?.split('-') ?? [];
@@ -21,9 +21,13 @@ export function ContentRow({ item }: { item: ContentSummary }) {
       ) : null}
       <div className="row-body">
         <Link to={contentHref(item)} className="row-title stretched-link">
-          {typeset(item.title)}
+          <Typeset text={item.title} />
         </Link>
-        {item.summary ? <p className="row-text">{typeset(item.summary)}</p> : null}
+        {item.summary ? (
+          <p className="row-text">
+            <Typeset text={item.summary} />
+          </p>
+        ) : null}
       </div>
     </li>
   );

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
 import { bookingHref, expertHref } from '../../shared/site/href.js';
 import { ContentImage } from './content-image.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 
 /** An expert card's portrait: a column of four; beside the card's text on a phone. */
 const EXPERT_SIZES = '(max-width: 500px) 116px, 18vw';
@@ -34,7 +34,7 @@ export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priori
         <p className="expert-hospital">{expert.hospital}</p>
         <p className="expert-specialty">
           <span className="label">擅长</span>
-          {typeset(expert.specialty)}
+          <Typeset text={expert.specialty} />
         </p>
         {/* Above the card's own link: the booking section of the contact page (the site takes no bookings itself). */}
         <Link to={bookingHref()} className="expert-book">

@@ -5,7 +5,7 @@ import { CARD_LARGE_SIZES, CARD_PHONE_WIDEST, CARD_SIZES } from './content-card.
 import { ContentImage } from './content-image.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import { Address } from './address.js';
 
 interface HospitalCardProps {
@@ -34,8 +34,12 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
         <p className="hospital-city">
           {hospital.city} · 创立于 {hospital.founded} 年
         </p>
-        <Heading className="card-title">{typeset(hospital.name)}</Heading>
-        <p className="card-text">{typeset(hospital.summary)}</p>
+        <Heading className="card-title">
+          <Typeset text={hospital.name} />
+        </Heading>
+        <p className="card-text">
+          <Typeset text={hospital.summary} />
+        </p>
         <FactList
           facts={[
             [

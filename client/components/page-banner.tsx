@@ -4,7 +4,7 @@ import { href } from '../../shared/site/href.js';
 import { sectionCrumbs, type Crumb } from '../../shared/site/navigation.js';
 import { ROUTES, SECTIONS } from '../../shared/site/route-table.js';
 import { useCurrentRoute, useCurrentSection } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import { FirstScreenEnd } from './first-screen-end.js';
 
 interface PageBannerProps {
@@ -36,8 +36,14 @@ export function PageBanner({ title, lead, trail = [], current, titleAs = 'h1', e
       {/* Decorative and hidden on phones: lazy, so that a phone never fetches it. */}
       {art ? <img className="page-banner-art" src={art} alt="" width={640} height={320} loading="lazy" decoding="async" /> : null}
       <div className="container">
-        <Title className="page-banner-title">{typeset(shownTitle)}</Title>
-        {shownLead ? <p className="page-banner-lead">{typeset(shownLead)}</p> : null}
+        <Title className="page-banner-title">
+          <Typeset text={shownTitle} />
+        </Title>
+        {shownLead ? (
+          <p className="page-banner-lead">
+            <Typeset text={shownLead} />
+          </p>
+        ) : null}
         <nav aria-label="面包屑导航" className="breadcrumb">
           <ol>
             <li>

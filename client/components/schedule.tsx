@@ -4,7 +4,7 @@
  * and its hours in columns, a note in brackets on a line of its own. A part with no name (or whose
  * first words name days) is given `name`.
  */
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 
 /** A part's name: its first words, before a ： or a space (咨询热线 8:00-20:00). */
 const NAMED = /^\s*(\p{Script=Han}{2,8})\s*(?:[：:]|\s)\s*(.+)$/u;
@@ -31,7 +31,7 @@ export function Schedule({ text, name }: { text: string; name: string }) {
         <div key={row.label + row.hours}>
           <dt>{row.label}</dt>
           <dd>
-            {typeset(row.hours)}
+            <Typeset text={row.hours} />
             {row.note ? <span className="schedule-note">{row.note}</span> : null}
           </dd>
         </div>

@@ -4,14 +4,16 @@
  * beside the booking line (a <details>, which opens without scripts too); in the phone menu it is
  * at the top. The
  * suggestions (search-suggestions.tsx) are loaded when the field is first focused, so that a page
- * that is never searched never loads them.
+ * that is never searched never loads them (nor the phrase model, before a navigation).
  */
 import { lazy, Suspense, useRef, useState } from 'react';
 import { QUERY_MAX_CHARS } from '../../shared/search.js';
 import { href } from '../../shared/site/href.js';
+import { phrasesReady } from '../typeset/phrases-in-browser.js';
 import '../styles/search.css';
 
-const Suggestions = lazy(() => import('./search-suggestions.js'));
+// With the phrase model, which typesets the suggestions' titles.
+const Suggestions = lazy(() => Promise.all([import('./search-suggestions.js'), phrasesReady()]).then(([suggestions]) => suggestions));
 
 /** A search form; `id` names its field (the header's and the menu's are two forms). */
 export function SearchBox({ id }: { id: string }) {

@@ -11,7 +11,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { SEARCH_KINDS } from '../../shared/search-query.js';
 import type { SearchHit } from '../../shared/search.js';
 import { browserContentApi } from '../browser-content-api.js';
-import { typeset } from '../typeset.js';
+import { useTypesetHtml } from '../typeset/typeset-html.js';
 
 /** Suggestions asked for: a handful. */
 const SHOWN = 6;
@@ -25,6 +25,7 @@ interface Props {
 
 export default function SearchSuggestions({ input, listId }: Props) {
   const navigate = useNavigate();
+  const typesetHtml = useTypesetHtml();
   const [hits, setHits] = useState<SearchHit[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -156,7 +157,7 @@ export default function SearchSuggestions({ input, listId }: Props) {
               void navigate(hit.url);
             }}
           >
-            <span className="search-option-title" dangerouslySetInnerHTML={{ __html: typeset(hit.highlight.title) }} />
+            <span className="search-option-title" dangerouslySetInnerHTML={{ __html: typesetHtml(hit.highlight.title) }} />
             <span className="search-option-kind">{SEARCH_KINDS[hit.kind]}</span>
           </li>
         ))}

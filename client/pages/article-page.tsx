@@ -16,7 +16,7 @@ import { categoryHref, categorySection, expertHref, href, parentOf } from '../..
 import { categoryName, orEmpty } from '../../shared/site/navigation.js';
 import { CATEGORY_ROUTES, ROUTES, type CategoryId, type RouteFacts } from '../../shared/site/route-table.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import '../styles/article.css';
 
 /** The expert named as the text's reviewer, linking to the profile. */
@@ -68,7 +68,9 @@ export default function ArticlePage() {
           <article className="card article">
             <header className="article-head">
               {category ? <p className="eyebrow-pill">{category}</p> : null}
-              <h1>{typeset(item.title)}</h1>
+              <h1>
+                <Typeset text={item.title} />
+              </h1>
               <ul className="article-meta">
                 {/* A device's page has no publication date. */}
                 {device || !item.date ? null : (
@@ -81,7 +83,11 @@ export default function ArticlePage() {
                 {item.views === undefined ? null : <li>阅读：{String(item.views).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}</li>}
               </ul>
             </header>
-            {item.summary ? <p className="article-summary">{typeset(item.summary)}</p> : null}
+            {item.summary ? (
+              <p className="article-summary">
+                <Typeset text={item.summary} />
+              </p>
+            ) : null}
             <ContentImage
               className="article-cover media"
               image={item.cover}

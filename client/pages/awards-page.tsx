@@ -4,7 +4,7 @@ import { ContentImage } from '../components/content-image.js';
 import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import '../styles/about.css';
 
 export default function AwardsPage() {
@@ -32,7 +32,9 @@ export default function AwardsPage() {
                   />
                   <div className="award-body">
                     <p className="award-year">{a.year} 年</p>
-                    <h3>{typeset(a.title)}</h3>
+                    <h3>
+                      <Typeset text={a.title} />
+                    </h3>
                     <p className="award-issuer">颁发单位：{a.issuer}</p>
                   </div>
                 </li>

@@ -11,7 +11,7 @@ import { PageBanner } from '../components/page-banner.js';
 import { Schedule } from '../components/schedule.js';
 import { WechatQrCode } from '../components/wechat-qr-code.js';
 import { usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import '../styles/hospitals.css';
 
 export default function ContactPage() {
@@ -95,7 +95,9 @@ export default function ContactPage() {
                 <ul className="branch-list">
                   {contact.branches.map((b) => (
                     <li key={b.name} className="branch-row">
-                      <h3>{typeset(b.name)}</h3>
+                      <h3>
+                        <Typeset text={b.name} />
+                      </h3>
                       <p className="branch-address">
                         <Address text={b.address} />
                       </p>

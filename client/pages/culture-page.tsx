@@ -5,7 +5,7 @@ import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { ContentImage, designSizes } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import '../styles/about.css';
 
 export default function CulturePage() {
@@ -42,8 +42,12 @@ export default function CulturePage() {
             {intro.culture.map((c) => (
               <li key={c.title} className="card culture-card">
                 <ContentImage image={c.icon} sizes={designSizes(72)} width={72} height={72} />
-                <h3>{typeset(c.title)}</h3>
-                <p>{typeset(c.text)}</p>
+                <h3>
+                  <Typeset text={c.title} />
+                </h3>
+                <p>
+                  <Typeset text={c.text} />
+                </p>
               </li>
             ))}
           </ul>

@@ -2,7 +2,7 @@
 import { AboutHead } from '../components/about-head.js';
 import { SectionHead } from '../components/section-head.js';
 import { usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import '../styles/about.css';
 
 export default function HistoryPage() {
@@ -19,8 +19,12 @@ export default function HistoryPage() {
               <li key={`${h.year}-${h.title}`} className="timeline-item">
                 <p className="timeline-year">{h.year}</p>
                 <div className="card timeline-card">
-                  <h3>{typeset(h.title)}</h3>
-                  <p>{typeset(h.text)}</p>
+                  <h3>
+                    <Typeset text={h.title} />
+                  </h3>
+                  <p>
+                    <Typeset text={h.text} />
+                  </p>
                 </div>
               </li>
             ))}

@@ -12,7 +12,7 @@ import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import '../styles/home.css';
 
 function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
@@ -33,8 +33,12 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
         <p className="eyebrow-pill">
           国际医院 · {hospital.country} {hospital.city}
         </p>
-        <h3>{typeset(hospital.name)}</h3>
-        <p className="intl-summary">{typeset(hospital.summary)}</p>
+        <h3>
+          <Typeset text={hospital.name} />
+        </h3>
+        <p className="intl-summary">
+          <Typeset text={hospital.summary} />
+        </p>
         {hospital.highlights.length > 0 ? (
           <ul className="check-list">
             {hospital.highlights.slice(0, 4).map((h) => (
@@ -75,7 +79,7 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
           {first.date ? <time dateTime={first.date}>{first.date}</time> : null}
           <h4>
             <Link to={contentHref(first)} className="stretched-link">
-              {typeset(first.title)}
+              <Typeset text={first.title} />
             </Link>
           </h4>
         </article>
@@ -157,10 +161,12 @@ export default function HomePage() {
                 <ContentImage image={t.icon} sizes={designSizes(76, '56px')} width={76} height={76} />
                 <h3>
                   <Link to={treatmentHref(t.title)} className="stretched-link">
-                    {typeset(t.title)}
+                    <Typeset text={t.title} />
                   </Link>
                 </h3>
-                <p>{typeset(t.summary)}</p>
+                <p>
+                  <Typeset text={t.summary} />
+                </p>
               </li>
             ))}
           </ul>
@@ -190,7 +196,9 @@ export default function HomePage() {
               <li key={h.id} className="hospital-tile">
                 <ContentImage image={h.image} sizes="(max-width: 500px) 104px, 8vw" width={800} height={500} />
                 <div>
-                  <h3>{typeset(h.name)}</h3>
+                  <h3>
+                    <Typeset text={h.name} />
+                  </h3>
                   <p>
                     <Address text={h.address} />
                   </p>

@@ -8,7 +8,7 @@ import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import '../styles/hospitals.css';
 import { Address } from '../components/address.js';
 
@@ -39,8 +39,12 @@ export default function InternationalPage() {
                   <p className="eyebrow-pill">
                     {h.country} · {h.city}
                   </p>
-                  <h2 id={`intl-${h.id}`}>{typeset(h.name)}</h2>
-                  <p className="intl-lead">{typeset(h.summary)}</p>
+                  <h2 id={`intl-${h.id}`}>
+                    <Typeset text={h.name} />
+                  </h2>
+                  <p className="intl-lead">
+                    <Typeset text={h.summary} />
+                  </p>
                   <FactList
                     facts={[
                       ['创立', `${h.founded} 年`],

@@ -7,7 +7,7 @@ import { FilmPlayer } from '../components/film-player.js';
 import { ListBlock } from '../components/list-block.js';
 import { AboutHead } from '../components/about-head.js';
 import { usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import '../styles/about.css';
 
 export default function PromotionsPage() {
@@ -32,8 +32,12 @@ export default function PromotionsPage() {
                     ) : null}
                     {p.duration ? <span className="promo-duration">时长 {p.duration}</span> : null}
                   </p>
-                  <h3 className="film-title">{typeset(p.title)}</h3>
-                  <p className="film-summary">{typeset(p.summary)}</p>
+                  <h3 className="film-title">
+                    <Typeset text={p.title} />
+                  </h3>
+                  <p className="film-summary">
+                    <Typeset text={p.summary} />
+                  </p>
                 </div>
               </article>
             ))}

@@ -14,7 +14,7 @@ import { href, sectionHref } from '../../shared/site/href.js';
 import { orEmpty } from '../../shared/site/navigation.js';
 import { SECTIONS, type SectionKey } from '../../shared/site/route-table.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { useTypesetHtml } from '../typeset/typeset-html.js';
 import '../styles/search.css';
 
 const KINDS = Object.keys(SEARCH_KINDS) as SearchKind[];
@@ -59,6 +59,7 @@ function KindFilters({ answer }: { answer: SearchAnswer }) {
 }
 
 function Result({ hit }: { hit: SearchHit }) {
+  const typesetHtml = useTypesetHtml();
   return (
     <li className="search-result">
       <ContentImage
@@ -72,13 +73,13 @@ function Result({ hit }: { hit: SearchHit }) {
         <p className="search-result-kind">{SEARCH_KINDS[hit.kind]}</p>
         <h2 className="search-result-title">
           {/* Escaped on the server, with our own <mark> around the matched words (server/search/highlight.ts);
-              typeset as text is, which adds only characters between characters, never inside a tag.
+              typeset as text is, its marks put between characters, never inside a tag.
               The whole result is the link's target: a title can be one short word. */}
-          <Link to={hit.url} className="stretched-link" dangerouslySetInnerHTML={{ __html: typeset(hit.highlight.title) }} />
+          <Link to={hit.url} className="stretched-link" dangerouslySetInnerHTML={{ __html: typesetHtml(hit.highlight.title) }} />
         </h2>
         {hit.meta ? <p className="search-result-meta">{hit.meta}</p> : null}
         {hit.highlight.snippet ? (
-          <p className="search-result-snippet" dangerouslySetInnerHTML={{ __html: typeset(hit.highlight.snippet) }} />
+          <p className="search-result-snippet" dangerouslySetInnerHTML={{ __html: typesetHtml(hit.highlight.snippet) }} />
         ) : null}
       </div>
     </li>

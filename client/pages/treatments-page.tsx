@@ -7,7 +7,7 @@ import { SectionTabs } from '../components/section-tabs.js';
 import { href, treatmentHref } from '../../shared/site/href.js';
 import { ContentImage, designSizes } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
-import { typeset } from '../typeset.js';
+import { Typeset } from '../typeset/typeset.js';
 import '../styles/treatments.css';
 
 export default function TreatmentsPage() {
@@ -43,8 +43,12 @@ export default function TreatmentsPage() {
               priority
             />
             <div className="treatment-body">
-              <h2 id="treatment-title">{typeset(selected.title)}</h2>
-              <p className="treatment-summary">{typeset(selected.summary)}</p>
+              <h2 id="treatment-title">
+                <Typeset text={selected.title} />
+              </h2>
+              <p className="treatment-summary">
+                <Typeset text={selected.summary} />
+              </p>
               <RichText html={selected.content} />
               <p className="treatment-experts">
                 <Link to={href('experts')}>查看{selected.title}相关专家</Link>

@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * 全站搜索
-         * @description The site's own search, beside the 21 content paths: articles and news, treatments and equipment, experts, hospitals, research and films, ranked (titles first, then summaries, then bodies; an expert whose name is typed exactly comes first). Answered from the service's index; a query asked before is answered from a cache and costs nothing, one computed now spends a point of the client's budget. Not cached by shared caches (Cache-Control: public, max-age=0); send the ETag back for a 304.
+         * @description The site's own search, beside the 21 content paths: articles and news, treatments and equipment, experts, hospitals, research and films, ranked: a treatment, hospital or expert whose title the query is, begins or has as words comes first (its whole title first, then its beginning, then its words; a hospital's city names it too), then everything by score (titles weigh most, then summaries, then bodies). Answered from the service's index; a query asked before is answered from a cache and costs nothing, one computed now spends a point of the client's budget. Not cached by shared caches (Cache-Control: public, max-age=0); send the ETag back for a 304.
          */
         get: operations["search"];
         put?: never;

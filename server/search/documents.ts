@@ -17,6 +17,8 @@ export interface SearchDocument {
   kind: SearchKind;
   id: number;
   title: string;
+  /** Other names a patient calls it by, which name it in search as its title does (a hospital's city). */
+  aliases?: string[] | undefined;
   summary: string;
   body: string;
   /** The title is a person's name: matched in pinyin as a name, and an exact match ranks first. */
@@ -134,6 +136,7 @@ export function hospitalDocuments(domestic: ApiData<'domesticHospitals'>, abroad
     kind: 'hospital',
     id: h.id,
     title: h.name,
+    aliases: [h.city],
     summary: joined([h.city, h.summary], '，'),
     body: joined([h.address, h.phone, ...h.departments, ...extra], ' '),
     isName: false,

@@ -2,15 +2,16 @@
  * The index of what the site shows (docs/decisions/034): MiniSearch (BM25+, per-field weights)
  * over our own terms (terms.ts). A query's words must all be found (in any field); when no item
  * has all of them, the items with some of them are shown and the answer says so. Titles weigh
- * most, then names and titles in pinyin and summaries, then bodies; a person whose name is
- * exactly what was typed (in characters or pinyin) comes first.
+ * most, then names and titles in pinyin and summaries, then bodies; and the pages a patient comes
+ * for (a treatment, a hospital, a doctor) whose title the query is, begins or has as words come
+ * before everything that merely mentions it (title-match.ts).
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { SEARCH_KINDS } from '../../shared/search-query.js';
 import { SEARCH_RESULTS_MAX, type ExpertFacets, type SearchKind, type SearchQuery } from '../../shared/search.js';
 import type { SearchDocument } from './documents.js';
-import { fold } from './fold.js';
-import { isPrefixTerm, pinyinTerms, queryTerms, textTerms } from './terms.js';
+import { isPrefixTerm, pinyinTerms, queryTerms, textTerms, type Reading } from './terms.js';
+import { nameForms, titleMatch, typedQuery, type NameForms, type TypedQuery } from './title-match.js';
 
 /** What MiniSearch indexes of a document. */
 interface Indexed {
@@ -23,8 +24,8 @@ interface Indexed {
 
 const FIELDS = ['title', 'pinyin', 'summary', 'body'] as const;
 const BOOST: Record<(typeof FIELDS)[number], number> = { title: 5, pinyin: 2, summary: 2, body: 1 };
-/** How far ahead an exact name puts its person: above any other score a query can reach. */
-const EXACT_NAME_BOOST = 1_000;
+/** The kinds whose pages a query names by their title: what a patient comes for, where an article or a film is about something. */
+const NAMED_KINDS: ReadonlySet<SearchKind> = new Set(['treatment', 'hospital', 'expert']);
 /**
  * The most postings a query may score in the archive (the older content items, titles and summaries
  * only): MiniSearch scores every posting of every word, a microsecond or more each, so words that
@@ -54,6 +55,12 @@ export interface IndexAnswer {
 const noKinds = (): Record<SearchKind, number> =>
   Object.fromEntries(Object.keys(SEARCH_KINDS).map((k) => [k, 0])) as Record<SearchKind, number>;
 
+/** An item's names, each with how it is read in pinyin: its title, and the others a patient calls it by. */
+const namesOf = (doc: SearchDocument): [string, Reading][] => [
+  [doc.title, doc.isName ? 'name' : 'title'],
+  ...(doc.aliases ?? []).map((alias): [string, Reading] => [alias, 'word']),
+];
+
 /** One of the two indexes: everything but the older content items, and those (decision 035). */
 const miniSearch = () =>
   new MiniSearch<Indexed>({
@@ -75,8 +82,8 @@ export class SearchIndex {
   /** Content items in #recent, the sample the archive's work is estimated from. */
   #recentContent = 0;
   readonly #docs = new Map<string, SearchDocument>();
-  /** A person's name folded, in pinyin, and its initials: what an exact match is compared with. */
-  readonly #names = new Map<string, string[]>();
+  /** The names of the items of NAMED_KINDS, as queries are compared with them. */
+  readonly #names = new Map<string, NameForms[]>();
   #facets: ExpertFacets | undefined;
 
   get size(): number {
@@ -94,14 +101,12 @@ export class SearchIndex {
   /** Adds a document, or replaces the one with its key. */
   put(doc: SearchDocument): void {
     this.#discard(doc.key);
-    const pinyin = doc.spelled ? pinyinTerms(doc.title, doc.isName) : [];
+    const names = namesOf(doc);
+    const pinyin = doc.spelled ? names.flatMap(([name, reading]) => pinyinTerms(name, reading)) : [];
     this.#tierOf(doc).add({ key: doc.key, title: doc.title, pinyin: pinyin.join(' '), summary: doc.summary, body: doc.body });
     if (doc.spelled && doc.key.startsWith('content:')) this.#recentContent++;
     this.#docs.set(doc.key, doc);
-    if (doc.isName) {
-      const full = pinyinTerms(doc.title, true).filter((t) => t.length > 1);
-      this.#names.set(doc.key, [fold(doc.title).replace(/\s+/g, ''), ...full.slice(-2)]);
-    }
+    if (NAMED_KINDS.has(doc.kind)) this.#names.set(doc.key, nameForms(names, doc.spelled));
     if (doc.kind === 'expert') this.#facets = undefined;
   }
 
@@ -110,7 +115,6 @@ export class SearchIndex {
     if (!doc) return;
     this.#discard(key);
     this.#docs.delete(key);
-    this.#names.delete(key);
     if (doc.kind === 'expert') this.#facets = undefined;
   }
 
@@ -120,17 +124,30 @@ export class SearchIndex {
     let { results, narrowed } = this.#both(terms, 'AND', query);
     const partial = results.length === 0 && terms.length > 1;
     if (partial) ({ results, narrowed } = this.#both(terms, 'OR', query));
-    const typed = fold(query.q).replace(/\s+/g, '');
-    for (const r of results) if (this.#names.get(r.id as string)?.includes(typed)) r.score *= EXACT_NAME_BOOST;
-    results.sort((a, b) => b.score - a.score);
     const byKind = noKinds();
     const found: Found[] = [];
-    for (const r of results) {
+    for (const r of this.#rank(results, typedQuery(query.q))) {
       const doc = this.#docs.get(r.id as string)!;
       byKind[doc.kind]++;
       if ((!query.kind || doc.kind === query.kind) && found.length < SEARCH_RESULTS_MAX) found.push({ doc, terms: r.queryTerms });
     }
     return { found, byKind, partial, narrowed };
+  }
+
+  /**
+   * Best first: the items the query names by title, closest first, then the rest; each by score.
+   * How closely it names an item (0 to 3) lifts the item's score by as many times the highest
+   * score, which no score's difference can overtake: one sort, nothing copied (a query may find
+   * tens of thousands).
+   */
+  #rank(results: SearchResult[], typed: TypedQuery): SearchResult[] {
+    let highest = 0;
+    for (const r of results) if (r.score > highest) highest = r.score;
+    for (const r of results) {
+      const names = this.#names.get(r.id as string);
+      if (names) r.score += titleMatch(names, typed) * highest;
+    }
+    return results.sort((a, b) => b.score - a.score);
   }
 
   /** The newest items and every other kind, then the older content items unless the words are too common among them. */
@@ -161,6 +178,7 @@ export class SearchIndex {
     const doc = this.#docs.get(key);
     if (!doc) return;
     this.#tierOf(doc).discard(key);
+    this.#names.delete(key);
     if (doc.spelled && doc.key.startsWith('content:')) this.#recentContent--;
   }
 

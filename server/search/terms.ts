@@ -38,6 +38,11 @@ export function textTerms(text: string): string[] {
   return out;
 }
 
+/** A text's words, folded: its runs of Han characters and its words of other letters and digits. */
+export function wordsOf(text: string): string[] {
+  return Array.from(fold(text).matchAll(PIECES), ([piece]) => piece);
+}
+
 /** The terms of a query: as a document's, each once, at most QUERY_TERMS_MAX. */
 export function queryTerms(query: string): string[] {
   return [...new Set(textTerms(query))].slice(0, QUERY_TERMS_MAX);
@@ -57,16 +62,31 @@ function syllableOf(char: string): string {
 }
 
 /**
- * The pinyin terms of a title or a name (`name`: read as a person's, surname first, and also
- * whole): each character's syllable, and each word's joined syllables and initials. A title's
- * characters are read one by one (the common reading); a name, whole, with surname readings.
+ * How a text is read in pinyin: a `title` word by word, each character with its common reading; a
+ * `word` (another name of an item: a city) whole, character by character; a person's `name` whole,
+ * with surname readings.
  */
-export function pinyinTerms(text: string, name = false): string[] {
+export type Reading = 'title' | 'word' | 'name';
+
+/** A word's syllables, as `reading` reads it. */
+const syllablesOfWord = (word: string, reading: Reading) =>
+  reading === 'name' ? pinyin(word, { toneType: 'none', type: 'array', v: true, surname: 'head' }) : Array.from(word, syllableOf);
+
+/** The syllables of a text's Han characters, in order. */
+export function syllablesOf(text: string, reading: Reading): string[] {
+  return Array.from(fold(text).matchAll(/\p{Script=Han}+/gu), ([run]) => syllablesOfWord(run, reading)).flat();
+}
+
+/**
+ * The pinyin terms of a title, a word or a name: each character's syllable, and each word's joined
+ * syllables and initials (a title's words as the segmenter cuts them; a word or a name whole).
+ */
+export function pinyinTerms(text: string, reading: Reading): string[] {
   const out: string[] = [];
   for (const [run] of fold(text).matchAll(/\p{Script=Han}+/gu)) {
-    const words = name ? [run] : Array.from(segmenter.segment(run), (s) => s.segment);
+    const words = reading === 'title' ? Array.from(segmenter.segment(run), (s) => s.segment) : [run];
     for (const word of words) {
-      const each = name ? pinyin(word, { toneType: 'none', type: 'array', v: true, surname: 'head' }) : Array.from(word, syllableOf);
+      const each = syllablesOfWord(word, reading);
       out.push(...each);
       if (each.length > 1) out.push(each.join(''), each.map((s) => s[0]).join(''));
     }

@@ -45,3 +45,32 @@ export const RELEVANCE_QUERIES: readonly RelevanceCase[] = [
   { query: '眼科医院 武汉', what: 'hospital, words reversed', expect: { kind: 'hospital', title: '武汉明瞳眼科医院' } },
   { query: '澳洲', what: 'hospital abroad', expect: { kind: 'hospital', title: '明瞳澳洲眼科医院' } },
 ];
+
+/**
+ * What a patient means by a treatment's, a hospital's or a doctor's name (or its beginning, or a
+ * word of it): that page, first, above the news and articles that mention it, in the results and in
+ * the header's suggestions alike.
+ */
+export const NAMED_FIRST: readonly RelevanceCase[] = [
+  { query: '近视', what: "condition, a treatment's title begins with it", expect: { kind: 'treatment', title: '近视激光手术' } },
+  { query: '近', what: 'its first character, still typing', expect: { kind: 'treatment', title: '近视激光手术' } },
+  { query: '近視', what: 'condition, traditional', expect: { kind: 'treatment', title: '近视激光手术' } },
+  { query: 'jinshi', what: 'condition, pinyin', expect: { kind: 'treatment', title: '近视激光手术' } },
+  { query: '近视 激光', what: "two words of a treatment's title", expect: { kind: 'treatment', title: '近视激光手术' } },
+  { query: '白内障', what: "a treatment's whole title", expect: { kind: 'treatment', title: '白内障' } },
+  { query: '青光眼', what: "a treatment's whole title", expect: { kind: 'treatment', title: '青光眼' } },
+  { query: '眼底病', what: "a treatment's whole title", expect: { kind: 'treatment', title: '眼底病' } },
+  { query: '干眼症', what: "a treatment's whole title", expect: { kind: 'treatment', title: '干眼症' } },
+  { query: '飞秒', what: "a word inside a device's title", expect: { kind: 'treatment', title: '全飞秒激光手术系统' } },
+  { query: '上海', what: "city, a hospital's title begins with it", expect: { kind: 'hospital', title: '上海明瞳眼科医院' } },
+  { query: 'shanghai', what: 'city, pinyin', expect: { kind: 'hospital', title: '上海明瞳眼科医院' } },
+  { query: '武汉', what: 'city', expect: { kind: 'hospital', title: '武汉明瞳眼科医院' } },
+  { query: '悉尼', what: "city, not in the hospital's title", expect: { kind: 'hospital', title: '明瞳澳洲眼科医院' } },
+  { query: 'xini', what: "city, pinyin, not in the hospital's title", expect: { kind: 'hospital', title: '明瞳澳洲眼科医院' } },
+  { query: '澳洲', what: "a word inside a hospital's title", expect: { kind: 'hospital', title: '明瞳澳洲眼科医院' } },
+  { query: '陈', what: "a doctor's surname", expect: { kind: 'expert', title: '陈立衡' } },
+  { query: 'chen', what: "a doctor's surname, pinyin", expect: { kind: 'expert', title: '陈立衡' } },
+  { query: '陈立衡', what: "a doctor's full name", expect: { kind: 'expert', title: '陈立衡' } },
+  { query: 'chen li', what: "a doctor's name begun, pinyin", expect: { kind: 'expert', title: '陈立衡' } },
+  { query: 'zqm', what: "a doctor's initials", expect: { kind: 'expert', title: '赵启明' } },
+];

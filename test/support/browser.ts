@@ -103,19 +103,40 @@ export async function stopSiteAndChromium({ svc, browser }: { svc?: RunningServi
   await svc?.close();
 }
 
-/** Layout shifts since the page started loading (the buffered entries included). */
+/**
+ * Layout shifts since the page started loading (the buffered entries included), summed once the
+ * page is at rest: loaded, its fonts ready, the pictures in its window drawn, and two frames
+ * drawn after (a shift is reported with the frame that draws it).
+ */
 export function layoutShift(page: Page) {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let sum = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-            if (!e.hadRecentInput) sum += e.value;
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(sum), 500);
-      }),
-  );
+  return page.evaluate(async () => {
+    let sum = 0;
+    const add = (entries: PerformanceEntryList) => {
+      for (const e of entries as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) sum += e.value;
+    };
+    const observer = new PerformanceObserver((list) => add(list.getEntries()));
+    observer.observe({ type: 'layout-shift', buffered: true });
+    if (document.readyState !== 'complete') await new Promise((done) => addEventListener('load', done, { once: true }));
+    await document.fonts.ready;
+    const inWindow = Array.from(document.images).filter((img) => {
+      const r = img.getBoundingClientRect();
+      return r.width > 0 && r.bottom > 0 && r.top < innerHeight;
+    });
+    await Promise.all(
+      inWindow
+        .filter((img) => !img.complete)
+        .map(
+          (img) =>
+            new Promise(
+              (done) => (img.addEventListener('load', done, { once: true }), img.addEventListener('error', done, { once: true })),
+            ),
+        ),
+    );
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    add(observer.takeRecords());
+    observer.disconnect();
+    return sum;
+  });
 }
 
 /** Problems on the console, but the 404 page's own status. */

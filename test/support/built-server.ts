@@ -43,10 +43,17 @@ export async function startBuiltServer(env: Record<string, string>, nodeArgs: st
   const workers = Number(env.WORKERS ?? 1);
   const listening = () =>
     stdout.includes('"listening"') && (workers <= 1 || (stdout.match(/"msg":"worker listening"/g)?.length ?? 0) >= workers);
-  while (!listening()) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await new Promise<void>((resolve, reject) => {
+    const onData = () => {
+      if (!listening()) return;
+      child.off('exit', onExit);
+      child.stdout.off('data', onData);
+      resolve();
+    };
+    const onExit = () => reject(new Error(`server exited early: ${stderr}`));
+    child.once('exit', onExit);
+    child.stdout.on('data', onData);
+  });
   const line = stdout.split('\n').find((l) => l.includes('"listening"'))!;
   return {
     child,

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { until } from './polling.js';
+import { expect, vi } from 'vitest';
 
 export interface FrozenListener {
   url: string;
@@ -27,7 +27,7 @@ export async function startFrozenListener(): Promise<FrozenListener> {
       .on('connect', () => connected++)
       .on('error', () => {}),
   );
-  await until(() => connected >= 2, 'the frozen listener’s queue to fill');
+  await vi.waitFor(() => expect(connected).toBeGreaterThanOrEqual(2), { timeout: 5_000, message: 'the frozen listener’s queue to fill' });
   return {
     url: `http://127.0.0.1:${port}`,
     close() {

@@ -7,9 +7,9 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect, vi } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { buildImage } from './image-check.js';
-import { until } from './polling.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,7 +43,7 @@ export default function setup(project: TestProject): () => Promise<void> {
 
 /** Waits for the build started ahead, and fails with its error if it failed. */
 export async function builtAhead(file: string): Promise<void> {
-  await until(() => existsSync(file), 'the image built ahead', 20 * 60_000);
+  await vi.waitFor(() => expect(existsSync(file)).toBe(true), { timeout: 20 * 60_000, interval: 1_000, message: 'the image built ahead' });
   const outcome = JSON.parse(readFileSync(file, 'utf8')) as Outcome;
   if (outcome.error !== undefined) throw new Error(`the image's build failed: ${outcome.error}`);
 }

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { vi } from 'vitest';
 
 type Scalar = string | number | boolean;
 
@@ -117,14 +118,14 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url,
     spans,
     posts,
-    async waitFor(check, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!check(spans)) {
-        if (Date.now() > deadline) throw new Error(`the spans expected did not arrive; received: ${spans.map((s) => s.name).join(', ')}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return spans;
-    },
+    waitFor: (check, timeoutMs = 10_000) =>
+      vi.waitFor(
+        () => {
+          if (!check(spans)) throw new Error(`the spans expected did not arrive; received: ${spans.map((s) => s.name).join(', ')}`);
+          return spans;
+        },
+        { timeout: timeoutMs, interval: 20 },
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

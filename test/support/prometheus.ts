@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { vi } from 'vitest';
 import { freePort } from './redis-server.js';
 
 export interface ToolRun {
@@ -86,17 +87,18 @@ export async function startPrometheus(options: {
 
   try {
     await spawned;
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`prometheus exited at start: ${output}`);
-      const ready = await fetch(`${url}/-/ready`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ready) break;
-      if (Date.now() > deadline) throw new Error(`prometheus was not ready within 20 s: ${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // Until it says it is ready; at once if it exits.
+    await vi
+      .waitUntil(
+        async () => {
+          if (child.exitCode !== null) throw new Error('prometheus exited at start');
+          return (await fetch(`${url}/-/ready`).catch(() => undefined))?.ok;
+        },
+        { timeout: 20_000, interval: 100, message: 'prometheus to be ready' },
+      )
+      .catch((error: unknown) => {
+        throw new Error(`${String(error)}: ${output}`);
+      });
   } catch (error) {
     await stop();
     throw error;

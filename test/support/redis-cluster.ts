@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { until } from './polling.js';
+import { expect, vi } from 'vitest';
 import { freePort } from './redis-server.js';
 
 const run = promisify(execFile);
@@ -76,13 +76,15 @@ export async function startRedisCluster(nodes = 3): Promise<RedisCluster> {
       children.push(child);
       ports.push(port);
     }
-    await until(async () => (await Promise.all(ports.map(clusterState))).every((s) => s !== ''), 'the cluster nodes to start');
+    await vi.waitFor(async () => expect(await Promise.all(ports.map(clusterState))).not.toContain(''), {
+      timeout: 5_000,
+      message: 'the cluster nodes to start',
+    });
     await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
-    await until(
-      async () => (await Promise.all(ports.map(clusterState))).every((s) => s === 'ok'),
-      'the cluster to cover every slot',
-      15_000,
-    );
+    await vi.waitFor(async () => expect(await Promise.all(ports.map(clusterState))).toEqual(ports.map(() => 'ok')), {
+      timeout: 15_000,
+      message: 'the cluster to cover every slot',
+    });
   } catch (error) {
     await stop();
     throw error;

@@ -7,9 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, createServer } from 'node:net';
 import { pino } from 'pino';
+import { expect, vi } from 'vitest';
 import { createMetrics } from '../../server/observability/metrics.js';
 import { RedisLink } from '../../server/reliability/redis-link.js';
-import { until } from './polling.js';
 
 export interface RedisServer {
   url: string;
@@ -60,8 +60,11 @@ export async function startRedis(): Promise<RedisServer> {
     child.once('error', (error) => {
       throw new Error(`redis-server could not be started (install Debian's redis-server; .ci/run does): ${error.message}`);
     });
-    for (let i = 0; i < 200 && !(await accepts(port)); i++) await new Promise((r) => setTimeout(r, 25));
-    if (!(await accepts(port))) throw new Error(`redis-server did not start on port ${port}`);
+    await vi.waitFor(async () => expect(await accepts(port)).toBe(true), {
+      timeout: 5_000,
+      interval: 25,
+      message: `redis-server to listen on port ${port}`,
+    });
   }
 
   async function kill(): Promise<void> {
@@ -106,6 +109,6 @@ export async function startedRedisLink(redis: RedisServer, budgetMs = 1_000): Pr
     metrics: createMetrics({ defaultMetrics: false }),
   });
   link.start();
-  await until(() => link.available, 'the link to Redis');
+  await vi.waitFor(() => expect(link.available).toBe(true), { timeout: 5_000, message: 'the link to Redis' });
   return link;
 }

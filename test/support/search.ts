@@ -1,7 +1,6 @@
 /** Reading the service's search in tests: its answers, and waiting for its index. */
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { SearchAnswer } from '../../shared/search.js';
-import { until } from './polling.js';
 
 /** The answer of /api/search for these parameters (a 200 is expected). */
 export async function searchOf(base: string, params: Record<string, string | number>): Promise<SearchAnswer> {
@@ -12,5 +11,8 @@ export async function searchOf(base: string, params: Record<string, string | num
 
 /** Waits until the service's first index is built (before it, /api/search answers 503). */
 export async function searchReady(base: string): Promise<void> {
-  await until(async () => (await fetch(`${base}/api/search?q=a`)).status === 200, 'the search index', 60_000);
+  await vi.waitFor(async () => expect((await fetch(`${base}/api/search?q=a`)).status).toBe(200), {
+    timeout: 60_000,
+    message: 'the search index',
+  });
 }

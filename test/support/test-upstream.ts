@@ -98,8 +98,8 @@ export async function startTestUpstream(content: DemoContent = demoContent): Pro
         }
         case 'close-mid-body':
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
-          res.write('{"data":{"name":');
-          setTimeout(() => res.socket?.destroy(), 10);
+          // Cut once the start of the body is on its way.
+          res.write('{"data":{"name":', () => res.socket?.destroy());
           return;
         case 'ok': {
           const request = parseApiRequest(url);

@@ -1,19 +1,36 @@
 /**
  * Moves this test process's wall clock on, instead of waiting for a cache window to pass. The
- * service reads its windows on Date.now() (server/reliability/wall-clock.ts), so only Date is
- * faked, and it keeps running at real speed between moves: sockets, timers and timeouts keep
- * real time. The clock is real again when the test ends. Between moves it advances in steps of 20
- * ms of real time (fake-timers' advanceTimeDelta): on a fast machine a few requests can happen
- * within one step, so a move should go past a window's end, not onto its last instant.
+ * service reads its windows on Date.now() (server/reliability/wall-clock.ts), so only Date moves:
+ * it keeps running at real speed, `ms` ahead, and sockets, timers and timeouts keep real time.
+ * The clock is real again when the test ends.
+ *
+ * Date is replaced by a subclass that adds an offset rather than by vitest's fake timers: with
+ * fake timers installed, every look of expect.poll and vi.waitFor moves them on by its interval,
+ * so a test that polls after moving the clock would see its windows end early.
  */
-import { onTestFinished, vi } from 'vitest';
+import { onTestFinished } from 'vitest';
+
+const RealDate = Date;
+let offset = 0;
+
+class OffsetDate extends RealDate {
+  constructor(...args: [] | [value: string | number | Date] | [year: number, monthIndex: number, ...rest: number[]]) {
+    if (args.length === 0) super(RealDate.now() + offset);
+    else super(...(args as [number, number, ...number[]]));
+  }
+
+  static override now(): number {
+    return RealDate.now() + offset;
+  }
+}
 
 export function later(ms: number): void {
-  if (!vi.isFakeTimers()) {
-    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  if (globalThis.Date === RealDate) {
+    globalThis.Date = OffsetDate as DateConstructor;
     onTestFinished(() => {
-      vi.useRealTimers();
+      globalThis.Date = RealDate;
+      offset = 0;
     });
   }
-  vi.setSystemTime(Date.now() + ms);
+  offset += ms;
 }
