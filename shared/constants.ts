@@ -51,7 +51,18 @@ export const PAGE_MAX = 1000;
 /** The large-text mode (长者模式): its switch's address and the cookie that remembers it. */
 export const TEXT_SIZE_PATH = '/text-size';
 export const TEXT_SIZE_COOKIE = 'textsize';
-/** The variant of a page an edge in front says a request gets (docs/decisions/017): zoom, transform or large. */
+/**
+ * The other reading preferences of 辅助浏览 (docs/decisions/066): their switch's address, and the
+ * cookies that remember the theme (`contrast` or `plain`; none: the system's preference decides)
+ * and the large cursor (`large`).
+ */
+export const A11Y_PATH = '/a11y';
+export const THEME_COOKIE = 'theme';
+export const CURSOR_COOKIE = 'cursor';
+/**
+ * The variant of a page an edge in front says a request gets (docs/decisions/017 and 066): its
+ * layout (zoom, transform or large), then `+contrast` or `+plain` for a chosen theme and `+cursor`.
+ */
 export const PAGE_VARIANT_HEADER = 'x-page-variant';
 /** The mark after a page's first band, which the browser waits for before it draws (docs/decisions/042). */
 export const FIRST_SCREEN_END_ID = 'first-screen-end';

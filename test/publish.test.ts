@@ -328,4 +328,29 @@ describe('the edge and the page cache key a page on what it reads', () => {
       if (i === 1) expect([firefox.edge, chrome.edge, large.edge]).toEqual(['HIT', 'HIT', 'HIT']);
     }
   });
+
+  it('each choice of theme and cursor has its own copy at the edge, and no visitor is given another’s', async () => {
+    const visitors = [
+      { ua: CHROME, cookie: 'theme=contrast', tag: '<html lang="zh-CN" data-scale="zoom" data-theme="contrast">' },
+      {
+        ua: CHROME,
+        cookie: 'theme=plain; cursor=large',
+        tag: '<html lang="zh-CN" data-scale="zoom" data-theme="plain" data-cursor="large">',
+      },
+      { ua: FIREFOX, cookie: 'cursor=large; other=1', tag: '<html lang="zh-CN" data-scale="transform" data-cursor="large">' },
+      {
+        ua: FIREFOX,
+        cookie: 'textsize=large; theme=contrast; cursor=large',
+        tag: '<html lang="zh-CN" data-scale="zoom" data-text="large" data-theme="contrast" data-cursor="large">',
+      },
+      { ua: CHROME, cookie: 'theme=dark', tag: '<html lang="zh-CN" data-scale="zoom">' },
+    ];
+    for (let i = 0; i < 2; i++) {
+      for (const { ua, cookie, tag } of visitors) {
+        const res = await fetch(`${edge.url}/jtjj/fzlc`, { headers: { 'user-agent': ua, cookie } });
+        expect(/<html[^>]*>/.exec(await res.text())?.[0], cookie).toBe(tag);
+        if (i === 1) expect(res.headers.get('x-edge'), cookie).toBe('HIT');
+      }
+    }
+  });
 });

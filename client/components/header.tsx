@@ -15,6 +15,7 @@ import type { PanelContent } from './header-panels.js';
 import { useHeaderPanels, useScrolledPastBanner, type ItemHandlers } from './header-state.js';
 import { SearchBox, SearchEntry } from './search-entry.js';
 import { TextSizeSwitch } from './text-size-prompt.js';
+import { A11yToolbar } from './a11y-toolbar.js';
 
 type Layout = ReturnType<typeof orEmpty>;
 
@@ -60,6 +61,7 @@ export function Header() {
         <nav aria-label="主导航" id="site-nav" className="site-nav">
           {menuOpen ? <SearchBox id="menu-search" /> : null}
           {menuOpen && bookingPhone ? <MenuBooking phone={bookingPhone} /> : null}
+          {menuOpen ? <A11yToolbar place="menu" /> : null}
           <ul className="nav-list">
             {NAV_ITEMS.map((item, index) => (
               <NavItem
@@ -114,6 +116,7 @@ function TopBar({ bookingPhone, wechat }: { bookingPhone: string | undefined; we
             </a>
           ) : null}
           <TextSizeSwitch />
+          <A11yToolbar place="bar" />
         </div>
       </div>
     </div>

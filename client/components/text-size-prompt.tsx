@@ -8,7 +8,7 @@ import { canonicalHref, textSizeHref } from '../../shared/site/href.js';
 import { useLargeText } from '../text-size.js';
 
 /** Back to the page's canonical address: the page's HTML depends on nothing else of its address. */
-function useBack(): string {
+export function useBack(): string {
   const { pathname, search } = useLocation();
   return canonicalHref(pathname, new URLSearchParams(search)) ?? pathname;
 }

@@ -127,7 +127,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       // Concatenated, not resolved: a URL such as //other.host/ must stay a path on this origin.
       url: new URL(origin + routerSafe(target)),
       variant,
-      observed: renderChannel.hasSubscribers ? { res, variant, bytes: 0 } : undefined,
+      observed: renderChannel.hasSubscribers ? { res, variant: variant.name, bytes: 0 } : undefined,
       started: performance.now(),
       renderedAt: deps.pageCache?.generation ?? 0,
       reads: new RenderReads(),
@@ -159,7 +159,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
         renderer.render(
           new Request(job.url, { signal: job.controller.signal }),
           serverContentApi(deps.cache, job.reads, admit, deps.search),
-          job.variant === 'large',
+          job.variant.layout === 'large',
         );
       return await (job.observed ? renderChannel.tracePromise(draw, job.observed) : draw());
     } catch (error) {

@@ -24,7 +24,7 @@ const PAGES_SHOWING: Record<ItemType, readonly Exclude<RouteKey, ItemRoute>[]> =
   award: ['awards'],
   promotion: ['promotions'],
   group: ['culture', 'history'],
-  contact: ['contact'],
+  contact: ['contact', 'accessibility'],
   // Category names are navigation: every page shows them, and no page is about them.
   category: [],
 };

@@ -21,6 +21,9 @@ const ZOOM_LEVELS = [1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5];
 const ZOOM_SLACK_PX = 24;
 
 /**
+ * - Where the visitor chose no theme (the server wrote no `data-theme`), follows the system's
+ *   contrast preference: `prefers-contrast: more` draws the high-contrast theme, now and whenever
+ *   the preference changes (docs/decisions/066).
  * - Marks the document as scripted (`js` class), and as having chosen a text size
  *   (`data-prompt="off"`, which hides the large-text prompt), and keeps the CSS variable --scale, now and on
  *   every resize, so that the first paint is already scaled: viewport width / design width,
@@ -72,6 +75,16 @@ function headScript(
     true,
   );
   const large = root.dataset.text === 'large';
+
+  if (!root.dataset.theme && win.matchMedia) {
+    const more = win.matchMedia('(prefers-contrast: more)');
+    const follow = () => {
+      if (more.matches) root.dataset.theme = 'contrast';
+      else delete root.dataset.theme;
+    };
+    follow();
+    more.addEventListener('change', follow);
+  }
 
   // Chromium, Edge and Safari keep outerWidth in screen units, so outer / inner is the zoom; a
   // zoom in also raises devicePixelRatio by as much (a screen's own ratio is 1 or more).

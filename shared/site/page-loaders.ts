@@ -248,6 +248,8 @@ export const PAGE_LOADERS = {
   hospital: async (api, url, signal) => (await import('./hospital-loaders.js')).hospitalPage(api, url, signal),
   reportDetail: contentPage,
   contact: (api, _url, signal) => api.get('contactUs', { signal }),
+  // How to ask the hospital for help: its phone and hours, from the content.
+  accessibility: (api, _url, signal) => api.get('contactUs', { signal }),
   search: searchPage,
 } satisfies Record<RouteKey | 'layout', Loader>;
 

@@ -234,6 +234,13 @@ export const ROUTES = {
     page: 'contact-page',
     lead: '如需咨询、预约或合作，欢迎与我们联系',
   },
+  accessibility: {
+    path: '/wza/index',
+    title: '无障碍说明',
+    params: [],
+    page: 'accessibility-page',
+    lead: '大字、高对比度、语音朗读、大鼠标与键盘操作，帮助您更轻松地浏览本网站',
+  },
   search: {
     path: '/search',
     title: '搜索',

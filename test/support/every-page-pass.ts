@@ -43,6 +43,7 @@ import { spacedTextFaults, spacingFaults } from './page-checks/text-spacing.js';
 import { loneCards, missingFurniture, notOnePage, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
 import { unlinkedNamesAndPhones } from './page-checks/links.js';
 import { loadPictures, overAskedIn, upscaledIn, variantsChosen } from './page-checks/pictures.js';
+import { themeContrastFaults } from './page-checks/theme-contrast.js';
 import { typesetFaults } from './page-checks/typesetting.js';
 import { EVERY_PAGE, sampleUrl } from './sample-urls.js';
 import type { RunningService } from './start-service.js';
@@ -61,7 +62,8 @@ export type Check =
   | 'one-page'
   | 'focus'
   | 'text-spacing'
-  | 'links';
+  | 'links'
+  | 'theme-contrast';
 
 export interface PassMode extends Mode {
   checks: readonly Check[];
@@ -119,13 +121,16 @@ async function lookAt(page: Page, url: string, mode: PassMode, progress: Progres
   const add = (check: Check, lines: string[]) => found.push(...lines.map((line) => `${check}: ${line}`));
   if (mode.large && (await page.evaluate(() => document.documentElement.dataset.text)) !== 'large')
     found.push('not in the large-text mode');
+  if (mode.contrast && (await page.evaluate(() => document.documentElement.dataset.theme)) !== 'contrast')
+    found.push('not in the high-contrast theme');
   if (has('one-page')) add('one-page', await step('one page', () => notOnePage(page, url)));
   found.push(...(await step('loading the pictures', () => loadPictures(page))).map((src) => `a picture neither loaded nor failed: ${src}`));
   // After the scroll through the page that loads the pictures: axe judges contrast by what is drawn
   // at each element's place, and a part the browser skips while it is far from the window (the
   // footer, the home page's sections: docs/decisions/054) keeps a guessed height until it has
   // been drawn once at this width.
-  if (has('axe')) add('axe', await step('axe', () => axeViolations(page)));
+  // In the high-contrast theme, AAA contrast (7:1) too.
+  if (has('axe')) add('axe', await step('axe', () => axeViolations(page, { enhancedContrast: mode.contrast === true })));
   if (has('typesetting')) add('typesetting', await step('typesetting', () => typesetFaults(page)));
   if (has('small-things')) add('small-things', await step('small things', () => smallThings(page)));
   if (has('grids')) add('grids', await step('grids', () => loneCards(page)));
@@ -151,6 +156,7 @@ async function lookAt(page: Page, url: string, mode: PassMode, progress: Progres
       (await step('tabs', () => tabRowFaults(page))).faults.map((f) => `tabs: ${f}`),
     );
   }
+  if (has('theme-contrast')) add('theme-contrast', await step('controls and focus rings at 4.5:1', () => themeContrastFaults(page)));
   found.push(...(await step('the header search', () => lookAtHeaderSearch(page, url, mode))));
   return found;
 }
@@ -173,9 +179,9 @@ async function lookAtHeaderSearch(page: Page, url: string, mode: PassMode): Prom
 
 /**
  * A suite of one test: every page in `large` text at each of `widths` (narrowest first), every
- * check of the width, nothing found.
+ * check of the width, nothing found; `contrast`: in the high-contrast theme.
  */
-export function everyPagePass(title: string, large: boolean, widths: readonly PassWidth[]): void {
+export function everyPagePass(title: string, large: boolean, widths: readonly PassWidth[], { contrast = false } = {}): void {
   describe(title, () => {
     let svc: RunningService;
     let browser: Browser;
@@ -185,12 +191,12 @@ export function everyPagePass(title: string, large: boolean, widths: readonly Pa
     const named = widths.map(({ width, checks }) => `${width} px (${checks.join(', ')})`).join('; ');
     const [first, ...wider] = widths as [PassWidth, ...PassWidth[]];
     it(
-      `every page (large text: ${large}), at ${named}: nothing found`,
+      `every page (large text: ${large}${contrast ? ', high contrast' : ''}), at ${named}: nothing found`,
       () =>
-        expectNothingFound(browser, svc.url, { ...first, large }, (page) => {
+        expectNothingFound(browser, svc.url, { ...first, large, contrast }, (page) => {
           const progress: Progress = { stage: `${first.width} px: visiting` };
           const look = async (url: string, mode: PassWidth) =>
-            (await lookAt(page, url, { ...mode, large }, progress)).map((line) => `${mode.width} px: ${line}`);
+            (await lookAt(page, url, { ...mode, large, contrast }, progress)).map((line) => `${mode.width} px: ${line}`);
           return onEach(
             page,
             svc.url,
