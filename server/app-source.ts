@@ -76,7 +76,17 @@ export function builtApp(clientDir?: string): AppSource {
           enableBrotli: true,
           orderPreference: ['br', 'gzip'],
           index: false,
-          serveStatic: { maxAge, immutable, index: false, fallthrough: false },
+          // A fingerprinted file never changes under its name and `immutable` keeps browsers from
+          // asking again: no validators to send with it (nor ranges: scripts and stylesheets).
+          serveStatic: {
+            maxAge,
+            immutable,
+            etag: !immutable,
+            lastModified: !immutable,
+            acceptRanges: !immutable,
+            index: false,
+            fallthrough: false,
+          },
         });
       // Fingerprinted file names: they never change.
       app.use('/assets', noteStatic, decodable, scriptOrStyle, precompressed('assets', YEAR_MS, true));

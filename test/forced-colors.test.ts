@@ -22,7 +22,7 @@ const HEADER_ICONS: Icon[] = [
   { host: '.top-hotline', hide: '.top-hotline::before { visibility: hidden }' },
   { host: '.book-btn', hide: '.book-btn::before { visibility: hidden }' },
   { host: '.search-toggle', hide: '.search-toggle .search-icon::after { visibility: hidden }' },
-  { host: '.a11y-toggle', hide: '.a11y-icon { visibility: hidden }' },
+  { host: '.a11y-toggle', hide: '.a11y-toggle::before { visibility: hidden }' },
 ];
 
 /** The window's boxes marked in the standard colours, looked at in forced colours: each side that has no edge, one line each. */

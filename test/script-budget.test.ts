@@ -78,7 +78,8 @@ describe('script budget', () => {
     // (docs/decisions/054), stays in the entry's file: the files it imports dynamically are the
     // pages' and those loaded on demand (the RUM's measure, the header search's suggestions, the
     // phrase model a navigation typesets with: docs/decisions/061, the header panels' contents, the
-    // reads of a hospital's page, 语音朗读: docs/decisions/067).
+    // reads of a hospital's page and of the two pages that read the search index, 语音朗读:
+    // docs/decisions/067).
     const dynamic = [...res.text.matchAll(/import\(["'`]\.\/([^"'`]+)\.js["'`]\)/g)].map((m) => m[1]!.replace(/-[\w-]{8}$/, ''));
     expect([...new Set(dynamic.filter((name) => !name.endsWith('-page')))].sort()).toEqual([
       'header-panels',
@@ -86,6 +87,7 @@ describe('script budget', () => {
       'measure',
       'phrase-breaks',
       'read-aloud',
+      'search-loaders',
       'search-suggestions',
     ]);
   });

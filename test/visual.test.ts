@@ -9,6 +9,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_LEADS } from '../shared/site/route-leads.js';
 import { ROUTES } from '../shared/site/route-table.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { TEXT_SIZE_COOKIE } from '../shared/constants.js';
@@ -414,7 +415,7 @@ describe('what a visitor sees, in Chromium', () => {
       await gotoHydrated(w.page, svc.url + url);
       const title = await w.page.locator('.page-banner-title').textContent();
       expect(title, url).toBe(list === 'news' ? '集团新闻' : ROUTES[list].title);
-      expect(await w.page.locator('.page-banner-lead').textContent(), url).toBe(ROUTES[list].lead);
+      expect(await w.page.locator('.page-banner-lead').textContent(), url).toBe(ROUTE_LEADS[list]);
       expect(await w.page.locator('.breadcrumb [aria-current]').textContent(), url).not.toMatch(/内容详情|报道详情/);
     }
     expect(consoleProblems(w)).toEqual([]);

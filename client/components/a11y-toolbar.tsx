@@ -7,7 +7,7 @@
  * is the same for every variant. 语音朗读 needs the browser's speech: it is shown once a Chinese
  * voice is known, and its code (client/read-aloud) is loaded only when the list is first shown.
  */
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, useLocation } from 'react-router';
 import { a11yHref, href, textSizeHref, type A11ySetting } from '../../shared/site/href.js';
 import { useLargeText } from '../text-size.js';
@@ -91,46 +91,20 @@ function Preferences({ voice, onRead, help }: { voice: boolean; onRead: (button:
   );
 }
 
-/** Whether the browser has a Chinese voice, known once `watching` (the list is shown) and the read-aloud code has loaded. */
-function useChineseVoice(watching: boolean): boolean {
-  const [voice, setVoice] = useState(false);
-  useEffect(() => {
-    if (!watching) return;
-    let unwatch: (() => void) | undefined;
-    let gone = false;
-    loadReadAloud().then(
-      (m) => {
-        if (!gone) unwatch = m.watchChineseVoice((found) => setVoice(found));
-      },
-      // A chunk that failed to load (the network, a new build): reading is not offered.
-      (error: unknown) => console.warn('read aloud: could not load', error),
-    );
-    return () => {
-      gone = true;
-      unwatch?.();
-    };
-  }, [watching]);
-  return voice;
-}
-
-/** Reading stops when the page changes under it (`watch`: the one instance that is always drawn does it). */
-function useStopOnNavigation(watch: boolean): void {
+/**
+ * A <details> whose list closes on every navigation, and on a click or a focus outside it while
+ * `open`; reading stops when the page changes under it (`stopsReading`: the one instance that is
+ * always drawn does it).
+ */
+function useClosingDetails(open: boolean, stopsReading: boolean): RefObject<HTMLDetailsElement | null> {
+  const details = useRef<HTMLDetailsElement>(null);
   const { key } = useLocation();
   const read = useRef(key);
   useEffect(() => {
-    if (!watch || key === read.current) return;
-    read.current = key;
-    readAloudLoaded?.stopReading();
-  }, [watch, key]);
-}
-
-/** A <details> whose list closes on every navigation, and on a click or a focus outside it while `open`. */
-function useClosingDetails(open: boolean): RefObject<HTMLDetailsElement | null> {
-  const details = useRef<HTMLDetailsElement>(null);
-  const { key } = useLocation();
-  useEffect(() => {
     if (details.current) details.current.open = false;
-  }, [key]);
+    if (stopsReading && key !== read.current) readAloudLoaded?.stopReading();
+    read.current = key;
+  }, [key, stopsReading]);
   useEffect(() => {
     const panel = details.current;
     if (!panel || !open) return;
@@ -153,11 +127,20 @@ function useClosingDetails(open: boolean): RefObject<HTMLDetailsElement | null> 
  * on the 无障碍说明 page.
  */
 export function A11yToolbar({ place }: { place: 'bar' | 'menu' | 'page' }) {
-  const [shown, setShown] = useState(place !== 'bar');
   const [open, setOpen] = useState(false);
-  const details = useClosingDetails(open);
-  const voice = useChineseVoice(shown);
-  useStopOnNavigation(place === 'bar');
+  const [voice, setVoice] = useState(false);
+  const details = useClosingDetails(open, place === 'bar');
+  // Whether the browser has a Chinese voice, asked once the list is first shown (the read-aloud code
+  // loaded then). A chunk that fails to load (the network, a new build): reading is not offered.
+  const [watching, watch] = useState(place !== 'bar');
+  useEffect(() => {
+    if (!watching) return;
+    const unwatch = loadReadAloud().then(
+      (m) => m.watchChineseVoice(setVoice),
+      (error: unknown) => console.warn('read aloud: could not load', error),
+    );
+    return () => void unwatch.then((stop) => stop?.());
+  }, [watching]);
 
   const read = (button: HTMLButtonElement) => {
     const list = button.closest('details');
@@ -168,14 +151,14 @@ export function A11yToolbar({ place }: { place: 'bar' | 'menu' | 'page' }) {
   };
   const list = <Preferences voice={voice} onRead={read} help={place !== 'page'} />;
 
-  if (place === 'page') return <Group>{list}</Group>;
+  if (place === 'page') return list;
   return (
     <details
       ref={details}
       className={`a11y-toolbar a11y-${place}`}
       onToggle={(e) => {
         setOpen(e.currentTarget.open);
-        if (e.currentTarget.open) setShown(true);
+        if (e.currentTarget.open) watch(true);
       }}
       onKeyDown={(e) => {
         if (e.key !== 'Escape' || !e.currentTarget.open) return;
@@ -183,28 +166,8 @@ export function A11yToolbar({ place }: { place: 'bar' | 'menu' | 'page' }) {
         e.currentTarget.querySelector('summary')?.focus();
       }}
     >
-      <summary className="a11y-toggle">
-        {/* A person with open arms, in a ring: the sign of accessibility, in the text's colour. */}
-        <svg className="a11y-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-          <circle cx="12" cy="12" r="11" fill="none" stroke="currentColor" strokeWidth="1.6" />
-          <circle cx="12" cy="6" r="1.9" fill="currentColor" />
-          <path fill="currentColor" d="M5.5 9l6.5 1.2L18.5 9v1.8l-4.4 1v2.7l1.6 5.5h-1.9L12 15.2 10.2 20H8.3l1.6-5.5v-2.7l-4.4-1z" />
-        </svg>
-        辅助浏览
-      </summary>
+      <summary className="a11y-toggle">辅助浏览</summary>
       <div className="a11y-panel">{list}</div>
     </details>
-  );
-}
-
-/** The list on the 无障碍说明 page, in that page's section about 辅助浏览. */
-function Group({ children }: { children: ReactNode }) {
-  return (
-    <section className="a11y-page" aria-labelledby="a11y-page-title">
-      <h3 id="a11y-page-title" className="a11y-title">
-        在这里直接设置
-      </h3>
-      {children}
-    </section>
   );
 }

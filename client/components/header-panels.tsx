@@ -2,6 +2,7 @@
 import { Link } from 'react-router';
 import { hospitalHref, treatmentHref } from '../../shared/site/href.js';
 import { sectionLinks, type Layout, type NavLink } from '../../shared/site/navigation.js';
+import { SECTION_LEADS } from '../../shared/site/route-leads.js';
 import { SECTIONS, type SectionKey } from '../../shared/site/route-table.js';
 import { ContentImage, designSizes } from './content-image.js';
 import { Typeset } from '../typeset/typeset.js';
@@ -87,9 +88,9 @@ function HospitalAbroad({ hospital }: { hospital: Layout['hospitals'][number] })
 const hospitalPanel = (section: SectionKey) => section === 'domestic' || section === 'international';
 
 export function PanelContent({ section, layout }: { section: SectionKey; layout: Layout }) {
-  const { label, lead } = SECTIONS[section];
+  const { label } = SECTIONS[section];
   // The group's own introduction text, from the content API, leads its panel.
-  const text = section === 'about' ? layout.intro?.summary : lead;
+  const text = section === 'about' ? layout.intro?.summary : SECTION_LEADS[section];
   const links = sectionLinks(section, layout);
   const services = section === 'services';
   // The hospitals a hospital section's panel names (the domestic ones, or those abroad).

@@ -2,6 +2,7 @@
 import { Link } from 'react-router';
 import { href } from '../../shared/site/href.js';
 import { sectionCrumbs, type Crumb } from '../../shared/site/navigation.js';
+import { ROUTE_LEADS } from '../../shared/site/route-leads.js';
 import { ROUTES, SECTIONS } from '../../shared/site/route-table.js';
 import { useCurrentRoute, useCurrentSection } from '../router-hooks.js';
 import { Typeset } from '../typeset/typeset.js';
@@ -27,7 +28,7 @@ export function PageBanner({ title, lead, trail = [], current, titleAs = 'h1', e
   const section = useCurrentSection();
   const facts = route ? ROUTES[route] : undefined;
   const shownTitle = title ?? facts?.title ?? '';
-  const shownLead = lead ?? (facts && 'lead' in facts ? facts.lead : undefined);
+  const shownLead = lead ?? (route ? ROUTE_LEADS[route] : undefined);
   const crumbs = [...(route ? sectionCrumbs(route, section) : []), ...trail];
   const Title = titleAs;
   const art = section ? SECTIONS[section].banner : undefined;

@@ -51,7 +51,12 @@ export default function AccessibilityPage() {
             <p>
               您的选择保存在这个浏览器里，不需要注册或登录，打开其他页面时依然有效；换一台电脑或换一个浏览器，需要重新选择。除语音朗读外，这些设置在浏览器关闭了脚本时也能使用。
             </p>
-            <A11yToolbar place="page" />
+            <section className="a11y-page" aria-labelledby="a11y-page-title">
+              <h3 id="a11y-page-title" className="a11y-title">
+                在这里直接设置
+              </h3>
+              <A11yToolbar place="page" />
+            </section>
           </section>
 
           <section className="access-section" aria-labelledby="access-keys">

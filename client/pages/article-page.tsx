@@ -14,7 +14,8 @@ import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { categoryHref, categorySection, expertHref, href, parentOf } from '../../shared/site/href.js';
 import { categoryName, orEmpty } from '../../shared/site/navigation.js';
-import { CATEGORY_ROUTES, ROUTES, type CategoryId, type RouteFacts } from '../../shared/site/route-table.js';
+import { ROUTE_LEADS } from '../../shared/site/route-leads.js';
+import { CATEGORY_ROUTES, type CategoryId } from '../../shared/site/route-table.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
 import { Typeset } from '../typeset/typeset.js';
 import { HospitalLink } from '../components/hospital-link.js';
@@ -53,7 +54,7 @@ export default function ArticlePage() {
   // The list the item belongs to, named in the banner rather than the route's 内容详情.
   const list = parentOf(item.categoryId) ?? item.categoryId;
   const listName = categoryName(list, layout);
-  const listFacts: RouteFacts | undefined = list in CATEGORY_ROUTES ? ROUTES[CATEGORY_ROUTES[list as CategoryId]] : undefined;
+  const listLead = list in CATEGORY_ROUTES ? ROUTE_LEADS[CATEGORY_ROUTES[list as CategoryId]] : undefined;
   const listLink = categoryHref(list);
   const news = categorySection(item.categoryId) === 'news';
   const device = item.categoryId === CATEGORY.equipment;
@@ -62,7 +63,7 @@ export default function ArticlePage() {
       <PageBanner
         titleAs="p"
         title={listName}
-        lead={listFacts?.lead}
+        lead={listLead}
         trail={listName && listLink ? [{ label: listName, to: listLink }] : []}
         current={item.title}
       />

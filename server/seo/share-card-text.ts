@@ -4,6 +4,7 @@
  * any other page's, its name and line from the route table.
  */
 import { orEmpty, categoryName } from '../../shared/site/navigation.js';
+import { ROUTE_LEADS } from '../../shared/site/route-leads.js';
 import { ROUTES } from '../../shared/site/route-table.js';
 import type { ContentApi } from '../../shared/content-api.js';
 import { problem } from '../../shared/problems.js';
@@ -39,7 +40,7 @@ export async function cardText(card: CardAddress, api: ContentApi): Promise<Card
       return { brand, title: group.slogan, subtitle: undefined };
     default: {
       const route = ROUTES[card.route];
-      return { brand, title: route.title, subtitle: 'lead' in route ? route.lead : undefined };
+      return { brand, title: route.title, subtitle: ROUTE_LEADS[card.route] };
     }
   }
 }

@@ -1,4 +1,5 @@
-/** What page loaders share: the 404 of an address that names nothing, the required `id`, a read left out when it fails. */
+/** What page loaders share: the 404 of an address that names nothing, the required `id` and page number, a list's page, a read left out when it fails. */
+import { PAGE_MAX } from '../constants.js';
 import { problem } from '../problems.js';
 import { MAX_ID, parsePlainInt } from '../plain-int.js';
 
@@ -14,3 +15,19 @@ export function requiredId(url: URL): number {
 
 /** The value of a settled read, or null when it failed. */
 export const valueOf = <T>(r: PromiseSettledResult<T>): T | null => (r.status === 'fulfilled' ? r.value : null);
+
+/** The `page` parameter (1 when absent), or 404 when it is not a page number. */
+export function pageNumber(url: URL): number {
+  const raw = url.searchParams.get('page');
+  if (raw === null) return 1;
+  const page = parsePlainInt(raw, 1, PAGE_MAX);
+  if (page === undefined) throw pageNotFound('page must be a page number');
+  return page;
+}
+
+/** A page of a list: past its last page, the address names nothing (404). */
+export async function listPage<T extends { items: unknown[]; page: number }>(read: Promise<T>): Promise<T> {
+  const list = await read;
+  if (list.page > 1 && list.items.length === 0) throw pageNotFound('page is past the last page');
+  return list;
+}

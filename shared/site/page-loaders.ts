@@ -3,31 +3,12 @@
  * functions of the content API and the page's address. The app's routes wrap them as React
  * Router loaders; pages read the result with usePageData.
  */
-import { data } from 'react-router';
-import { CATEGORY, NEWS_CATEGORY_IDS, PAGE_MAX, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../constants.js';
-import { isContentError, type ContentApi } from '../content-api.js';
-import type { ExpertSummary } from '../contract/entities.js';
+import { CATEGORY, NEWS_CATEGORY_IDS, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../constants.js';
+import type { ContentApi } from '../content-api.js';
 import { MAX_ID, parsePlainInt } from '../plain-int.js';
-import type { SearchAnswer, SearchHit } from '../search.js';
 import { layoutHospitals } from './layout-hospitals.js';
-import { pageNotFound, requiredId, valueOf } from './loader-reads.js';
+import { listPage, pageNotFound, pageNumber, requiredId, valueOf } from './loader-reads.js';
 import type { RouteKey } from './route-table.js';
-
-/** The `page` parameter (1 when absent), or 404 when it is not a page number. */
-function pageNumber(url: URL): number {
-  const raw = url.searchParams.get('page');
-  if (raw === null) return 1;
-  const page = parsePlainInt(raw, 1, PAGE_MAX);
-  if (page === undefined) throw pageNotFound('page must be a page number');
-  return page;
-}
-
-/** A page of a list: past its last page, the address names nothing (404). */
-async function listPage<T extends { items: unknown[]; page: number }>(read: Promise<T>): Promise<T> {
-  const list = await read;
-  if (list.page > 1 && list.items.length === 0) throw pageNotFound('page is past the last page');
-  return list;
-}
 
 /** An optional id that must be one of `allowed`; `fallback` when absent. */
 function oneOf(url: URL, key: string, allowed: readonly number[], fallback: number): number {
@@ -36,80 +17,6 @@ function oneOf(url: URL, key: string, allowed: readonly number[], fallback: numb
   const n = parsePlainInt(raw, 1, MAX_ID);
   if (n === undefined || !allowed.includes(n)) throw pageNotFound(`${key} is not a known category`);
   return n;
-}
-
-/** Experts per page: three full rows of the four-column grid (content lists keep the default, three rows of three). */
-const EXPERTS_PAGE_SIZE = 12;
-
-/** An expert as the search index answers one, as the expert list has it. */
-const expertOfHit = (hit: SearchHit): ExpertSummary => ({
-  id: hit.id,
-  name: hit.title,
-  title: hit.expert?.title ?? '',
-  hospital: hit.expert?.hospital ?? '',
-  specialty: hit.expert?.specialties.join('、') ?? '',
-  avatar: hit.picture,
-  schedule: hit.expert?.schedule,
-});
-
-/**
- * 专家团队 and its finder (docs/product/search.md): the experts' list, with the hospitals and
- * specialties to filter by; filtered, the experts the search index has with that hospital and
- * specialty. A filter that names no hospital or specialty the experts have is a 404. The finder's
- * choices are left out when the index cannot answer; the list is not.
- */
-async function expertsPage(api: ContentApi, url: URL, signal: AbortSignal) {
-  const hospital = url.searchParams.get('hospital') || undefined;
-  const specialty = url.searchParams.get('specialty') || undefined;
-  const page = pageNumber(url);
-  if (!hospital && !specialty) {
-    const [list, finder] = await Promise.allSettled([
-      listPage(api.get('experts', { query: { page, pageSize: EXPERTS_PAGE_SIZE }, signal })),
-      api.search({ kind: 'expert', pageSize: 1 }, signal),
-    ]);
-    if (list.status === 'rejected') throw list.reason;
-    return { list: list.value, facets: valueOf(finder)?.facets ?? null, hospital, specialty };
-  }
-  // A filter the index refuses (too long) or that names nothing the experts have: no such page.
-  const answer = await api
-    .search({ kind: 'expert', hospital, specialty, page, pageSize: EXPERTS_PAGE_SIZE }, signal)
-    .catch((error: unknown) => {
-      if (isContentError(error) && error.status === 400) return null;
-      throw error;
-    });
-  const named = (names: { name: string }[] | undefined, name: string | undefined) => !name || names?.some((n) => n.name === name);
-  const facets = answer?.facets;
-  if (!answer || !facets || !named(facets.hospitals, hospital) || !named(facets.specialties, specialty) || (page > 1 && !answer.items[0]))
-    throw pageNotFound('no experts with that hospital and specialty');
-  return {
-    list: { items: answer.items.map(expertOfHit), total: answer.total, page, pageSize: EXPERTS_PAGE_SIZE },
-    facets,
-    hospital,
-    specialty,
-  };
-}
-
-interface SearchPageData {
-  /** The words asked for (as typed; a refused query's first 200 characters). */
-  q: string;
-  /** Null without words: the page shows what can be searched for. */
-  answer: SearchAnswer | null;
-  /** The query cannot be answered (too long, an unknown kind): answered 400, the page says why. */
-  refused?: true;
-}
-
-/** 搜索: the answer to the words in the address; a query that cannot be is answered 400 by the page itself. */
-async function searchPage(api: ContentApi, url: URL, signal: AbortSignal): Promise<SearchPageData> {
-  const get = (name: string) => url.searchParams.get(name) ?? undefined;
-  const q = get('q') ?? '';
-  if (!q.trim()) return { q: '', answer: null };
-  try {
-    return { q, answer: await api.search({ q, kind: get('kind'), page: get('page') }, signal) };
-  } catch (error) {
-    if (!isContentError(error) || error.status !== 400) throw error;
-    // The page draws itself with this status (React Router's data()), the words kept in its box.
-    return data({ q: [...q].slice(0, 200).join(''), answer: null, refused: true }, { status: 400 }) as unknown as SearchPageData;
-  }
 }
 
 /** The categories the news page shows, chosen by its `id`. */
@@ -227,7 +134,7 @@ export const PAGE_LOADERS = {
   equipment: (api, url, signal) => listPage(api.get('news', { query: { categoryId: CATEGORY.equipment, page: pageNumber(url) }, signal })),
   // The hospitals' pages' reads load with them, not with every page's first script.
   international: async (api, url, signal) => (await import('./hospital-loaders.js')).internationalPage(api, url, signal),
-  experts: expertsPage,
+  experts: async (api, url, signal) => (await import('./search-loaders.js')).expertsPage(api, url, signal),
   expertDetail: (api, url, signal) => api.get('expert', { id: requiredId(url), signal }),
   researchInnovation: (api, url, signal) => research(api, url, signal, CATEGORY.researchInnovation),
   academicExchange: (api, url, signal) => research(api, url, signal, CATEGORY.academicExchange),
@@ -250,7 +157,7 @@ export const PAGE_LOADERS = {
   contact: (api, _url, signal) => api.get('contactUs', { signal }),
   // How to ask the hospital for help: its phone and hours, from the content.
   accessibility: (api, _url, signal) => api.get('contactUs', { signal }),
-  search: searchPage,
+  search: async (api, url, signal) => (await import('./search-loaders.js')).searchPage(api, url, signal),
 } satisfies Record<RouteKey | 'layout', Loader>;
 
 export type PageKey = keyof typeof PAGE_LOADERS;

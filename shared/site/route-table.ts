@@ -19,8 +19,6 @@ export interface RouteFacts {
   readonly path: string;
   /** document.title, and the page's name in navigation. */
   readonly title: string;
-  /** The line under the title in the page's banner. */
-  readonly lead?: string;
   /** The header item it belongs to; none for the search page, which belongs to none. */
   readonly section?: SectionKey;
   /** The one category the page lists: its links carry `id` and `name`, as the original site's do. */
@@ -69,7 +67,6 @@ export const ROUTES = {
     section: 'about',
     params: [],
     page: 'culture-page',
-    lead: '以患者为中心，以质量为生命',
   },
   history: {
     path: '/jtjj/fzlc',
@@ -77,7 +74,6 @@ export const ROUTES = {
     section: 'about',
     params: [],
     page: 'history-page',
-    lead: '二十年砥砺前行，始终专注眼健康',
   },
   awards: {
     path: '/jtjj/ryjx',
@@ -85,7 +81,6 @@ export const ROUTES = {
     section: 'about',
     params: [],
     page: 'awards-page',
-    lead: '专业与服务获得行业和社会的广泛认可',
   },
   promotions: {
     path: '/jtjj/qyhcp',
@@ -93,7 +88,6 @@ export const ROUTES = {
     section: 'about',
     params: [],
     page: 'promotions-page',
-    lead: '用影像记录每一次重见光明',
   },
   treatments: {
     path: '/hzhf/tszl',
@@ -102,7 +96,6 @@ export const ROUTES = {
     category: C.featuredTreatments,
     params: ['title'],
     page: 'treatments-page',
-    lead: '专科化、精细化的眼科诊疗服务',
   },
   knowledge: {
     path: '/hzhf/kpzs',
@@ -111,7 +104,6 @@ export const ROUTES = {
     category: C.knowledge,
     params: ['page'],
     page: 'category-page',
-    lead: '护眼常识与常见眼病的预防、识别和治疗',
   },
   contentDetail: {
     path: '/hzhf/kpzsDetail',
@@ -120,7 +112,6 @@ export const ROUTES = {
     params: ['id'],
     needsId: true,
     page: 'article-page',
-    lead: '权威、易懂的眼健康知识与诊疗资讯',
   },
   equipment: {
     path: '/hzhf/zlsb',
@@ -129,7 +120,6 @@ export const ROUTES = {
     category: C.equipment,
     params: ['page'],
     page: 'category-page',
-    lead: '引进国际先进的眼科诊疗设备，让诊断更精准、手术更安全',
   },
   international: {
     path: '/gjws/index',
@@ -137,7 +127,6 @@ export const ROUTES = {
     section: 'international',
     params: [],
     page: 'international-page',
-    lead: '中澳两地同一标准，为海外华人与国际患者守护光明',
   },
   experts: {
     path: '/zjxz/index',
@@ -146,7 +135,6 @@ export const ROUTES = {
     params: ['hospital', 'specialty', 'page'],
     filters: ['hospital', 'specialty'],
     page: 'experts-page',
-    lead: '汇聚眼科各亚专业的资深专家，守护每一双眼睛',
   },
   expertDetail: {
     path: '/zjxz/detail',
@@ -155,7 +143,6 @@ export const ROUTES = {
     params: ['id'],
     needsId: true,
     page: 'expert-detail-page',
-    lead: '了解专家的专业方向、出诊时间与学术成就',
   },
   researchInnovation: {
     path: '/xsyj/xsyj',
@@ -164,7 +151,6 @@ export const ROUTES = {
     category: C.researchInnovation,
     params: ['page'],
     page: 'category-page',
-    lead: '以临床问题为导向的眼科科研与技术创新',
   },
   academicExchange: {
     path: '/xsyj/ykxs',
@@ -173,7 +159,6 @@ export const ROUTES = {
     category: C.academicExchange,
     params: ['page'],
     page: 'category-page',
-    lead: '与国内外眼科同行携手，分享经验、共促发展',
   },
   educationNews: {
     path: '/xsyj/jyxw',
@@ -182,7 +167,6 @@ export const ROUTES = {
     category: C.educationNews,
     params: ['sub', 'page'],
     page: 'research-news-page',
-    lead: '住院医师规范化培训、继续教育与患者健康教育',
   },
   researchNews: {
     path: '/xsyj/kyxw',
@@ -191,7 +175,6 @@ export const ROUTES = {
     category: C.researchNews,
     params: ['sub', 'page'],
     page: 'research-news-page',
-    lead: '课题立项、论文发表与科研合作的最新进展',
   },
   news: {
     path: '/news/index',
@@ -199,7 +182,6 @@ export const ROUTES = {
     section: 'news',
     params: ['category', 'page'],
     page: 'news-page',
-    lead: '集团动态、各院新闻与媒体报道',
   },
   domesticHospitals: {
     path: '/gnyy/index',
@@ -207,7 +189,6 @@ export const ROUTES = {
     section: 'domestic',
     params: ['page'],
     page: 'domestic-hospitals-page',
-    lead: '多家院区统一诊疗标准，就近享受优质眼科服务',
   },
   hospital: {
     path: '/gnyy/yyxq',
@@ -224,7 +205,6 @@ export const ROUTES = {
     params: ['id'],
     needsId: true,
     page: 'article-page',
-    lead: '记录明瞳在医疗、公益与学术上的每一步',
   },
   contact: {
     path: '/lxwm/index',
@@ -232,14 +212,12 @@ export const ROUTES = {
     section: 'contact',
     params: [],
     page: 'contact-page',
-    lead: '如需咨询、预约或合作，欢迎与我们联系',
   },
   accessibility: {
     path: '/wza/index',
     title: '无障碍说明',
     params: [],
     page: 'accessibility-page',
-    lead: '大字、高对比度、语音朗读、大鼠标与键盘操作，帮助您更轻松地浏览本网站',
   },
   search: {
     path: '/search',
@@ -277,8 +255,6 @@ export interface Section {
   readonly label: string;
   /** The header item's hover panel. */
   readonly panel?: PanelKey;
-  /** The panel's text, where the content API gives none. */
-  readonly lead?: string;
   /** The illustration in the band at the top of the section's pages (a local /media path). */
   readonly banner?: string;
   /** Its sub-pages, in order: routes, or categories; the first is where the header item leads. */
@@ -304,14 +280,12 @@ export const SECTIONS: Readonly<Record<SectionKey, Section>> = {
     label: '国内医院',
     banner: '/media/banners/section-domestic.svg',
     panel: 'domestic',
-    lead: '多家院区统一诊疗标准与质量管理，就近享受优质眼科服务。',
     links: [{ route: 'domesticHospitals' }],
   },
   international: {
     label: '国际医院',
     banner: '/media/banners/section-international.svg',
     panel: 'international',
-    lead: '集团在澳大利亚悉尼设立国际眼科医院，中澳两地专家协同诊疗，为海外华人与国际患者提供与国际标准接轨的眼科医疗服务。',
     links: [{ route: 'international' }],
   },
   experts: { label: '专家团队', banner: '/media/banners/section-experts.svg', links: [{ route: 'experts' }] },
@@ -319,7 +293,6 @@ export const SECTIONS: Readonly<Record<SectionKey, Section>> = {
     label: '学术研究',
     banner: '/media/banners/section-research.svg',
     panel: 'research',
-    lead: '以临床需求为导向，推动眼科诊疗技术创新与学术交流。',
     links: [
       { category: C.researchInnovation },
       { category: C.academicExchange },
@@ -331,7 +304,6 @@ export const SECTIONS: Readonly<Record<SectionKey, Section>> = {
     label: '新闻媒体',
     banner: '/media/banners/section-news.svg',
     panel: 'news',
-    lead: '集团动态、各院新闻与媒体报道。',
     links: [{ category: C.groupNews }, { category: C.hospitalNews }, { category: C.mediaReports }],
   },
   contact: { label: '联系我们', banner: '/media/banners/section-contact.svg', links: [{ route: 'contact' }] },
