@@ -819,7 +819,9 @@ describe('bad input', () => {
       });
 
       it('a visitor who leaves mid-render first: later GETs get the whole page', async () => {
-        const url = '/gjws/index?first=aborted';
+        // A page no other case here asks for (else the page cache answers it), reading nothing of the
+        // search index (whose first build may end between the two renders compared).
+        const url = '/jtjj/qywh?first=aborted';
         const { hostname, port } = new URL(svc.url);
         // The visitor leaves the moment its page's render begins: the render is then surely under way.
         let left = false;
@@ -896,7 +898,7 @@ describe('bad input', () => {
       expect(res.text).not.toContain('<script>alert(1)');
     });
 
-    it.each(PAGE_ROUTES.filter((r) => !r.path.includes('etail')).map((r) => [r.path]))(
+    it.each(PAGE_ROUTES.filter((r) => !('needsId' in r)).map((r) => [r.path]))(
       '%s: forged Host and X-Forwarded-* reach no URL in the HTML',
       async (path) => {
         const res = await get(path, [
@@ -920,7 +922,8 @@ describe('bad input', () => {
           const read = readUrl(url);
           expect(read.toLowerCase(), url).not.toContain(EVIL);
           if (!/^[a-z][a-z0-9+.-]*:/i.test(read) && !read.startsWith('//')) continue;
-          if (/^(tel|mailto):/.test(read)) continue;
+          // A phone, a mail address or a place's coordinates (geo:) name no host.
+          if (/^(tel|mailto|geo):/.test(read)) continue;
           // An absolute URL is the site's own (PUBLIC_ORIGIN), or one the content itself links to.
           const origin = new URL(read, ORIGIN).origin;
           expect(origin === ORIGIN || (CONTENT_ORIGINS.has(origin) && !origin.includes(EVIL)), url).toBe(true);
