@@ -204,7 +204,8 @@ describe('when an engine fails', () => {
       .toContain('search engine refused the changed pages');
     const lines = svc.logs.filter((l) => l.msg === 'search engine refused the changed pages');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ engine: 'indexnow', status: 403, urls: 1, first: ORIGIN + href('contact') });
+    // The contact page and the 无障碍说明 page, which shows its phone and hours.
+    expect(lines[0]).toMatchObject({ engine: 'indexnow', status: 403, urls: 2, first: ORIGIN + href('contact') });
     expect(stub.received.length - before).toBe(1);
   });
 });

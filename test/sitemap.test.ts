@@ -46,7 +46,7 @@ describe('the sitemap of the demo content', () => {
     expect(xml).toMatch(
       /^<\?xml version="1\.0" encoding="UTF-8"\?><urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9" xmlns:image="http:\/\/www\.google\.com\/schemas\/sitemap-image\/1\.1">/,
     );
-    expect(entries.size).toBe(17 + demoContent.contentItems.length + demoContent.experts.length + demoContent.domesticHospitals.length);
+    expect(entries.size).toBe(18 + demoContent.contentItems.length + demoContent.experts.length + demoContent.domesticHospitals.length);
     const part = await request(svc.url).get(sitemapPartPath(1)).expect(404);
     expect(part.body.error.message).toBe('the sitemap has 0 parts');
   });
@@ -126,7 +126,7 @@ describe('a sitemap past 50,000 addresses', () => {
       total += urls.length;
     }
     const expected =
-      17 +
+      18 +
       upstream.totals.news +
       upstream.totals.research +
       demoContent.contentItems.filter((i) => i.categoryId === 6).length +

@@ -804,6 +804,7 @@ export interface operations {
                                 hospital: string;
                                 specialty: string;
                                 avatar?: components["schemas"]["MediaImage"];
+                                schedule?: string[];
                             }[];
                         };
                     };
@@ -1122,6 +1123,7 @@ export interface operations {
                                 opens: string;
                                 closes: string;
                             }[];
+                            timeZone?: string;
                         }[];
                     };
                 };
@@ -1183,6 +1185,7 @@ export interface operations {
                                 opens: string;
                                 closes: string;
                             }[];
+                            timeZone?: string;
                             country: string;
                             content: string;
                             highlights: string[];
@@ -1237,6 +1240,7 @@ export interface operations {
                                 hospital: string;
                                 specialty: string;
                                 avatar?: components["schemas"]["MediaImage"];
+                                schedule?: string[];
                             }[];
                             total: number;
                             page: number;
@@ -1290,10 +1294,10 @@ export interface operations {
                             hospital: string;
                             specialty: string;
                             avatar?: components["schemas"]["MediaImage"];
+                            schedule: string[];
                             education: string;
                             content: string;
                             achievements: string[];
-                            schedule: string[];
                         };
                     };
                 };
@@ -1738,7 +1742,7 @@ export interface operations {
                 pageSize?: number;
                 /** @description With kind=expert: the experts of this hospital (a name from `facets`). */
                 hospital?: string;
-                /** @description With kind=expert: the experts with this specialty (a name from `facets`). */
+                /** @description With kind=expert: the experts under this featured treatment (a name from `facets`): one of their specialties names the treatment's field. */
                 specialty?: string;
             };
             header?: never;
@@ -1802,6 +1806,8 @@ export interface operations {
                                     title: string;
                                     hospital: string;
                                     specialties: string[];
+                                    /** @description Clinic days as the content words them, one half-day each (周一上午 专家门诊). */
+                                    schedule: string[];
                                 };
                                 /** @description The title and a piece of the text as HTML: every character escaped, the matched words in <mark>. */
                                 highlight: {
@@ -1809,7 +1815,7 @@ export interface operations {
                                     snippet: string;
                                 };
                             }[];
-                            /** @description With kind=expert: the hospitals and specialties of the experts, to filter by (the expert finder's). */
+                            /** @description With kind=expert: the experts' hospitals, and the featured treatments (特色治疗) the experts' specialties come under, in the treatments' order, to filter by (the expert finder's). */
                             facets?: {
                                 hospitals: {
                                     name: string;
