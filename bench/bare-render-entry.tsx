@@ -54,6 +54,7 @@ const memoryApi: ContentApi = {
   },
   // The pages measured read no search.
   search: () => Promise.reject(new ContentError(404, 'not_found', 'no search in the bare renderer')),
+  changesAt: () => {},
 };
 
 const heads = new Map<string, Promise<string>>();

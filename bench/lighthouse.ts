@@ -40,6 +40,7 @@ const QUERY: Record<string, string> = {
   '/hzhf/kpzsDetail': '?id=101',
   '/gnyy/detail': '?id=201',
   '/zjxz/detail': '?id=1',
+  '/gnyy/yyxq': '?id=1',
   '/search': `?q=${encodeURIComponent('白内障')}`,
 };
 
@@ -63,7 +64,7 @@ const outFile = options.out ?? join(ROOT, 'bench/LIGHTHOUSE.md');
 const reportDir = options.reports ?? join(ROOT, '.lighthouse/reports');
 mkdirSync(reportDir, { recursive: true });
 
-/** The 20 paths, read from the route table so the list never drifts from the site. */
+/** The routes' paths, read from the route table so the list never drifts from the site. */
 function routePaths() {
   const src = readFileSync(join(ROOT, 'shared/site/route-table.ts'), 'utf8');
   return [...src.matchAll(/\{\s*path:\s*'([^']+)'/g)].map((m) => m[1] ?? '');

@@ -57,7 +57,6 @@ function pageRoute(key: RouteKey): RouteObject {
     route: key,
     title: route.title,
     module: `client/pages/${route.page}.tsx`,
-    ...('noindex' in route ? { noindex: route.noindex } : {}),
   };
   return {
     id: key,

@@ -7,6 +7,4 @@ export interface RouteHandle {
   title: string;
   /** The page module, as Vite's manifest names it (client/pages/x-page.tsx). */
   module?: string;
-  /** A page search engines should not keep (search results). */
-  noindex?: true;
 }

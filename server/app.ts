@@ -10,8 +10,9 @@ import { clientFaultOf, describeFault, errorHeaders } from './http/client-fault.
 import { asProblem, problem, sendProblem } from './http/problem.js';
 import type { Logger } from './observability/logger.js';
 import { factsOf, observe, requestIdOf } from './observability/request-observer.js';
-import { TEXT_SIZE_PATH } from '../shared/constants.js';
+import { A11Y_PATH, TEXT_SIZE_PATH } from '../shared/constants.js';
 import { createRefusal } from './render/refusal.js';
+import { a11ySwitch } from './render/a11y-switch.js';
 import { textSizeSwitch } from './render/text-size.js';
 
 export interface AppDeps {
@@ -22,7 +23,7 @@ export interface AppDeps {
   /** Ready to serve (the content API answers, or the cache holds something), not, or too busy to take more now. */
   readiness: () => Promise<'ready' | 'not ready' | 'busy'>;
   pages: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-  /** The site is served over https (PUBLIC_ORIGIN): its cookie is Secure. */
+  /** The site is served over https (PUBLIC_ORIGIN): its cookies are Secure. */
   secureCookies: boolean;
   extraRoutes?: (app: express.Express) => void;
 }
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.redirect(301, '/media/brand/logo.svg');
   });
   app.get(TEXT_SIZE_PATH, textSizeSwitch(deps.secureCookies));
+  app.get(A11Y_PATH, a11ySwitch(deps.secureCookies));
   deps.extraRoutes?.(app);
 
   app.get('/{*path}', (req, res) => deps.pages(req, res));

@@ -8,6 +8,12 @@ export const PANEL_HEIGHT_DEFAULT_PX = 350;
 export const DESIGN_WIDTH_PX = 1920;
 /** At this viewport width or less the scale factor is fixed at 1 (the phone layout). */
 export const UNSCALED_MAX_WIDTH_PX = 500;
+/**
+ * The narrowest window the design is scaled to whole (SITE.md section 7 as amended, docs/decisions/064):
+ * there its 18 px body text is drawn at 16 px. A narrower window keeps that factor, 1707 / 1920, and
+ * the layout flows to the window's width instead of shrinking further.
+ */
+export const SCALED_MIN_WIDTH_PX = 1707;
 
 export const CATEGORY = {
   featuredTreatments: 5,
@@ -45,7 +51,18 @@ export const PAGE_MAX = 1000;
 /** The large-text mode (长者模式): its switch's address and the cookie that remembers it. */
 export const TEXT_SIZE_PATH = '/text-size';
 export const TEXT_SIZE_COOKIE = 'textsize';
-/** The variant of a page an edge in front says a request gets (docs/decisions/017): zoom, transform or large. */
+/**
+ * The other reading preferences of 辅助浏览 (docs/decisions/066): their switch's address, and the
+ * cookies that remember the theme (`contrast` or `plain`; none: the system's preference decides)
+ * and the large cursor (`large`).
+ */
+export const A11Y_PATH = '/a11y';
+export const THEME_COOKIE = 'theme';
+export const CURSOR_COOKIE = 'cursor';
+/**
+ * The variant of a page an edge in front says a request gets (docs/decisions/017 and 066): its
+ * layout (zoom, transform or large), then `+contrast` or `+plain` for a chosen theme and `+cursor`.
+ */
 export const PAGE_VARIANT_HEADER = 'x-page-variant';
 /** The mark after a page's first band, which the browser waits for before it draws (docs/decisions/042). */
 export const FIRST_SCREEN_END_ID = 'first-screen-end';

@@ -11,10 +11,23 @@ interface ContentRequest<N extends ApiName> {
   signal?: AbortSignal;
 }
 
+/**
+ * What a page does with a search: shows its `results` (a visitor's words, or the expert finder's
+ * filters), or shows a few of them `beside` its own content, under words it chose itself (a
+ * hospital's news): such a page may be kept a little while, as a news list is.
+ */
+type SearchUse = 'results' | 'beside';
+
 export interface ContentApi {
   get<N extends ApiName>(name: N, request?: ContentRequest<N>): Promise<ApiData<N>>;
   /** The site's search (/api/search): the index of everything the content API has; a query that cannot be is a 400. */
-  search(params: SearchParams, signal?: AbortSignal): Promise<SearchAnswer>;
+  search(params: SearchParams, signal?: AbortSignal, use?: SearchUse): Promise<SearchAnswer>;
+  /**
+   * What the page shows changes at this instant (epoch ms) though its data does not (a hospital
+   * opens or closes): a page kept on the server or an edge is not kept past it. The browser keeps
+   * no page, and has none: what changes there is drawn anew by the page itself.
+   */
+  changesAt?(at: number): void;
 }
 
 const BRAND = Symbol.for('site.content-error');

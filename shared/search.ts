@@ -30,7 +30,7 @@ export interface SearchQuery {
   kind?: SearchKind | undefined;
   page: number;
   pageSize: number;
-  /** The expert finder's filters (kind `expert`): a hospital's name and a specialty, as the index lists them. */
+  /** The expert finder's filters (kind `expert`): a hospital's name and a featured treatment's title, as the facets list them. */
   hospital?: string | undefined;
   specialty?: string | undefined;
 }
@@ -46,13 +46,13 @@ export interface SearchHit {
   /** One line under the title: an expert's title and hospital, an article's category and date. */
   meta: string;
   picture?: MediaImage | undefined;
-  /** An expert's title, hospital and specialties (the expert finder draws its cards with them). */
-  expert?: { title: string; hospital: string; specialties: string[] } | undefined;
+  /** An expert's title, hospital, specialties and clinic days (the expert finder draws its cards with them). */
+  expert?: { title: string; hospital: string; specialties: string[]; schedule: string[] } | undefined;
   /** The title and a piece of its text as HTML: the text escaped, the matched words in `<mark>`. */
   highlight: { title: string; snippet: string };
 }
 
-/** The expert finder's choices: the hospitals and specialties the experts in the index have, with how many each. */
+/** The expert finder's choices: the experts' hospitals, and the featured treatments they are under, with how many experts each. */
 export interface ExpertFacets {
   hospitals: { name: string; count: number }[];
   specialties: { name: string; count: number }[];

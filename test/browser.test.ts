@@ -2,7 +2,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
-import { HEADER_HOVER_DELAY_MS } from '../shared/constants.js';
+import { DESIGN_WIDTH_PX, HEADER_HOVER_DELAY_MS, SCALED_MIN_WIDTH_PX } from '../shared/constants.js';
 import { gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
 import { deferred } from './support/deferred.js';
 import { documentProxy, proxyUrl } from './support/document-proxy.js';
@@ -218,17 +218,23 @@ describe('in Chromium', () => {
     await page.context().close();
   });
 
-  it('scales the body to viewport / 1920, 1 at 1920 and at 400 px, and on resize', async () => {
-    const { page } = await openPage(browser, { width: 1280, height: 800 });
+  it('scales the body to viewport / 1920 from 1707 px, holds 1707 / 1920 below, 1 at 400 px, and on resize', async () => {
+    const least = SCALED_MIN_WIDTH_PX / DESIGN_WIDTH_PX;
+    const { page } = await openPage(browser, { width: 1800, height: 800 });
     await gotoHydrated(page, `${svc.url}/lxwm/index`);
     const zoom = () => page.evaluate(() => Number(getComputedStyle(document.body).zoom));
-    expect(await zoom()).toBeCloseTo(1280 / 1920, 3);
-    await page.setViewportSize({ width: 1920, height: 900 });
-    await expect.poll(zoom).toBeCloseTo(1, 3);
-    await page.setViewportSize({ width: 400, height: 800 });
-    await expect.poll(zoom).toBeCloseTo(1, 3);
-    await page.setViewportSize({ width: 960, height: 800 });
-    await expect.poll(zoom).toBeCloseTo(0.5, 3);
+    expect(await zoom()).toBeCloseTo(1800 / 1920, 3);
+    for (const [width, factor] of [
+      [1920, 1],
+      [2560, 2560 / 1920],
+      [1707, 1707 / 1920],
+      [1280, least],
+      [960, least],
+      [400, 1],
+    ] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect.poll(zoom, { message: `${width} px` }).toBeCloseTo(factor, 3);
+    }
     await page.context().close();
   });
 
@@ -241,8 +247,8 @@ describe('in Chromium', () => {
     });
     expect(style.zoom).toBe('1');
     const [a, b, c, d] = /^matrix\(([^)]+)\)$/.exec(style.transform)![1]!.split(',').map(Number);
-    expect(a).toBeCloseTo(1280 / 1920, 4);
-    expect(d).toBeCloseTo(1280 / 1920, 4);
+    expect(a).toBeCloseTo(SCALED_MIN_WIDTH_PX / DESIGN_WIDTH_PX, 4);
+    expect(d).toBeCloseTo(SCALED_MIN_WIDTH_PX / DESIGN_WIDTH_PX, 4);
     expect([b, c]).toEqual([0, 0]);
     await page.context().close();
   });

@@ -58,14 +58,16 @@ const layoutData: PageData<'layout'> = {
     hours: '08:00-17:30',
     branches: [],
   },
-  international: [
+  hospitals: [
+    { id: 1, name: '测试眼科医院', city: '测试', phone: '010-0000-0000' },
     {
-      id: 1,
+      id: 2,
       name: '测试澳洲眼科医院',
-      address: '1 Test Street, Sydney NSW 2000',
+      city: '悉尼',
       phone: '+61 2 0000 0000',
-      mapUrl: 'https://maps.example.com/?q=sydney',
+      abroad: true,
       image: servedImage('/media/hospitals/sydney.svg'),
+      summary: '测试用的海外医院。',
     },
   ],
 };
@@ -192,10 +194,10 @@ describe('header', () => {
     ]);
   });
 
-  it('gives the five panel items closed panels of the right greatest height', async () => {
+  it('gives the six panel items closed panels of the right greatest height', async () => {
     const d = await render('/lxwm/index');
     const withPanel = d.byClass('nav-link').filter((l) => l.attrs['aria-controls']);
-    expect(withPanel.map((l) => l.text)).toEqual(['集团简介', '患者服务', '国际医院', '学术研究', '新闻媒体']);
+    expect(withPanel.map((l) => l.text)).toEqual(['集团简介', '患者服务', '国内医院', '国际医院', '学术研究', '新闻媒体']);
     expect(withPanel.every((l) => l.attrs['aria-expanded'] === 'false')).toBe(true);
     const panels = d.byClass('header-panel');
     expect(panels.map((p) => `panel-${p.attrs.id!.slice('panel-'.length)}`)).toEqual(withPanel.map((l) => l.attrs['aria-controls']));

@@ -1,7 +1,8 @@
 /**
  * The shipped edge configuration (deploy/varnish/default.vcl): it compiles, its backend is the
  * service on 127.0.0.1:3000, its per-page query rules are the ones the route table makes, and it
- * picks the same scaling mode as the service for every browser a visitor here may use.
+ * picks the same scaling mode as the service for every browser a visitor here may use, and the same
+ * variant for every choice of the visitor's cookies (large text, theme, cursor).
  */
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -83,7 +84,7 @@ describe('the shipped VCL', () => {
     const trusted = new TrustedProxies([]);
     for (const [browser, ua] of Object.entries(USER_AGENTS)) {
       const request = { headers: { 'user-agent': ua }, socket: {} } as IncomingMessage;
-      expect(edgeRule.test(ua) ? 'transform' : 'zoom', browser).toBe(variantOf(request, trusted));
+      expect(edgeRule.test(ua) ? 'transform' : 'zoom', browser).toBe(variantOf(request, trusted).layout);
     }
   });
 
@@ -109,7 +110,50 @@ describe('the shipped VCL', () => {
     }
   });
 
-  it('never passes on a page variant the client named, not even on a request it only passes (a beacon, the text-size switch)', async () => {
+  it('names the variant the service would choose for every choice of cookies, whatever else the cookie header holds', async () => {
+    const said: string[] = [];
+    const backend = createServer((req, res) => {
+      if (req.url !== '/healthz') said.push(req.headers['x-page-variant'] as string);
+      req.resume();
+      res.writeHead(200, { 'cache-control': 'no-store' }).end();
+    });
+    backend.listen(0, '127.0.0.1');
+    await once(backend, 'listening');
+    const edge = await startVarnish((backend.address() as AddressInfo).port);
+    try {
+      // Every combination of the choices, then what else a cookie header may hold: other cookies
+      // around them, names and values that only resemble them, both themes at once.
+      const cookies: string[] = [];
+      for (const text of ['', 'textsize=large'])
+        for (const theme of ['', 'theme=contrast', 'theme=plain'])
+          for (const cursor of ['', 'cursor=large']) cookies.push([text, theme, cursor].filter(Boolean).join('; '));
+      cookies.push(
+        'a=1; theme=contrast;b=2',
+        'xtheme=contrast; mytextsize=large; cursor=largest',
+        'theme=contrastx; cursor=',
+        'theme=plain; theme=contrast',
+        'theme=contrast; theme=plain',
+        'TEXTSIZE=large; Theme=contrast',
+      );
+      const trusted = new TrustedProxies([]);
+      const expected: string[] = [];
+      for (const ua of [USER_AGENTS.chrome!, USER_AGENTS.firefox!]) {
+        for (const cookie of cookies) {
+          expect((await fetch(`${edge.url}/lxwm/index`, { headers: { 'user-agent': ua, cookie } })).status).toBe(200);
+          const request = { headers: { 'user-agent': ua, cookie }, socket: {} } as IncomingMessage;
+          expected.push(variantOf(request, trusted).name);
+        }
+      }
+      expect(said).toEqual(expected);
+      // Every one of the 18 variants was named.
+      expect(new Set(said).size).toBe(18);
+    } finally {
+      await edge.stop();
+      backend.close();
+    }
+  });
+
+  it('never passes on a page variant the client named, not even on a request it only passes (a beacon, the preference switches)', async () => {
     const seen: (string | undefined)[] = [];
     // Answers the edge's health probe (/healthz) too, which is not noted.
     const backend = createServer((req, res) => {
@@ -124,7 +168,8 @@ describe('the shipped VCL', () => {
       const headers = { 'x-page-variant': 'large', 'content-type': 'text/plain' };
       expect((await fetch(`${edge.url}/rum`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
       expect((await fetch(`${edge.url}/text-size?large=0&back=/`, { headers })).status).toBe(200);
-      expect(seen).toEqual([undefined, undefined]);
+      expect((await fetch(`${edge.url}/a11y?theme=contrast&back=/`, { headers })).status).toBe(200);
+      expect(seen).toEqual([undefined, undefined, undefined]);
     } finally {
       await edge.stop();
       backend.close();

@@ -63,7 +63,7 @@ describe('places that fill their space', () => {
   beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
   afterAll(() => stopSiteAndChromium({ svc, browser }));
 
-  it('the 国际医院 panel shows the hospital abroad: its picture, name, address on a map and phone', async () => {
+  it('the 国际医院 panel shows the hospital abroad itself: its picture, city, name leading to its page, and a line of its summary', async () => {
     const hospital = demoContent.internationalHospitals[0]!;
     const w = await openPage(browser, { width: 1920, height: 1080 });
     try {
@@ -77,21 +77,26 @@ describe('places that fill their space', () => {
       // begun yet (the panel opened a moment ago), with EncodingError and no request made.
       const loaded = () => shown.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
       await expect.poll(loaded, { timeout: 45_000, message: "the hospital's picture loads" }).toBe(true);
-      expect(await shown.locator('.panel-hospital-name').textContent()).toBe(hospital.name);
-      expect(await shown.locator(`a[href="tel:${digits(hospital.phone)}"]`).isVisible()).toBe(true);
-      expect(await shown.locator(`a[href="${hospital.mapUrl}"]`).isVisible()).toBe(true);
-      // The hospital fills the panel beside its one link, to the column's right edge, picture first.
+      const read = (text: string | null) => text?.replaceAll('\u2060', '');
+      expect(await shown.locator('.panel-hospital-city').textContent()).toBe(hospital.city);
+      expect(read(await shown.locator('.panel-hospital-name').textContent())).toBe(hospital.name);
+      expect(await shown.locator('.panel-hospital-name a').getAttribute('href')).toBe('/gjws/index');
+      expect(read(await shown.locator('.panel-hospital-summary').textContent())).toBe(
+        hospital.summary.slice(0, hospital.summary.indexOf('。') + 1),
+      );
+      // No tile that names its page again: the hospital fills the panel beside its text, to the column's right edge, picture first.
+      expect(await panel.locator('.panel-links').count()).toBe(0);
       const room = await panel.locator('.panel-inner').evaluate((el) => {
         const box = el.getBoundingClientRect();
         return box.right - parseFloat(getComputedStyle(el).paddingRight) * (box.width / (el as HTMLElement).offsetWidth);
       });
-      const [link, block, picture] = await Promise.all([
-        panel.locator('.panel-links').boundingBox(),
+      const [lead, block, picture] = await Promise.all([
+        panel.locator('.panel-lead').boundingBox(),
         shown.boundingBox(),
         shown.locator('img').boundingBox(),
       ]);
       expect(block!.x + block!.width).toBeGreaterThan(room - 2);
-      expect(block!.x - (link!.x + link!.width)).toBeLessThan(100);
+      expect(block!.x - (lead!.x + lead!.width)).toBeLessThan(100);
       expect(picture!.x).toBeLessThan(block!.x + 2);
       expect(consoleProblems(w)).toEqual([]);
     } finally {

@@ -44,7 +44,8 @@ const hospitals = [...demoContent.domesticHospitals, ...demoContent.internationa
 const TYPES: Partial<Record<RouteKey, string[]>> = {
   home: ['WebSite', 'MedicalOrganization', 'Hospital'],
   domesticHospitals: ['MedicalOrganization', 'Hospital'],
-  international: ['MedicalOrganization', 'Hospital'],
+  international: ['MedicalOrganization', 'Hospital', 'Physician'],
+  hospital: ['Hospital', 'MedicalClinic', 'Physician'],
   contact: ['MedicalOrganization'],
   contentDetail: ['MedicalWebPage'],
   reportDetail: ['NewsArticle'],
@@ -79,10 +80,22 @@ const REQUIRED: Record<string, (node: Expanded, all: Expanded[]) => void> = {
     const name = literal(node, 'name');
     const hospital = hospitals.find((h) => h.name === name)!;
     expect(hospital, String(name)).toBeDefined();
-    // An expert's hospital is named only (the expert's page reads no hospital list).
-    if (!node['@id']) return;
+    // A doctor's hospital (hospitalAffiliation): its node by id, its name and page.
+    if (!values(node, 'address').length) {
+      expect(node['@id']).toMatch(/#hospital-\d+$/);
+      expect(reference(node, 'url')).toBe(node['@id']!.replace(/#.*$/, ''));
+      return;
+    }
     expect(literal(node, 'telephone')).toBe(hospital.phone);
-    expect(reference(node, 'url')).toMatch(/^http:\/\/localhost:\d+\/(gnyy|gjws)\/index$/);
+    // Its own page: 医院详情 for one in China, 国际医院 for the one abroad.
+    const abroad = demoContent.internationalHospitals.some((h) => h.name === hospital.name);
+    expect(reference(node, 'url')).toMatch(
+      abroad ? /^http:\/\/localhost:\d+\/gjws\/index$/ : new RegExp(`/gnyy/yyxq\\?id=${hospital.id}$`),
+    );
+    expect(node['@id']).toBe(`${reference(node, 'url')}#hospital-${hospital.id}`);
+    const departments = values(node, 'department');
+    expect(departments.every((d) => isA(d, 'MedicalClinic'))).toBe(true);
+    expect(departments.map((d) => literal(d, 'name'))).toEqual(hospital.departments);
     const [address] = values(node, 'address');
     expect(isA(address!, 'PostalAddress')).toBe(true);
     expect(literal(address!, 'streetAddress')).toBe(hospital.address);
@@ -105,13 +118,17 @@ const REQUIRED: Record<string, (node: Expanded, all: Expanded[]) => void> = {
       expect(reference(node, 'url')).toMatch(/\/zjxz\/detail\?id=\d+$/);
       return;
     }
-    const expert = sample.expert;
-    expect(literal(node, 'name')).toBe(expert.name);
+    // An expert, on the expert's own page or among a hospital's doctors: one node id, the expert's page.
+    const expert = demoContent.experts.find((e) => e.name === literal(node, 'name'))!;
+    expect(expert).toBeDefined();
+    expect(node['@id']).toMatch(new RegExp(`/zjxz/detail\\?id=${expert.id}#physician$`));
     expect(sourceOfAddress(reference(node, 'image')!)).toBe(expert.avatar);
     expect(literal(values(node, 'medicalSpecialty')[0]!, 'name')).toBe(expert.specialty);
     const [hospital] = values(node, 'hospitalAffiliation');
     expect(isA(hospital!, 'Hospital')).toBe(true);
     expect(literal(hospital!, 'name')).toBe(expert.hospital);
+    const id = [...demoContent.domesticHospitals, ...demoContent.internationalHospitals].find((h) => h.name === expert.hospital)!.id;
+    expect(hospital!['@id']).toMatch(new RegExp(`#hospital-${id}$`));
   },
   MedicalWebPage: (node) => expectArticle(node, sample.article),
   NewsArticle: (node) => expectArticle(node, sample.news),
@@ -182,6 +199,8 @@ describe('the head of every page', () => {
     const sydney = demoContent.internationalHospitals[0]!;
     const international = description(pages.get('international')!)!;
     for (const fact of [sydney.city, ...sydney.departments.slice(0, 2)]) expect(international).toContain(fact);
+    const hospital = description(pages.get('hospital')!)!;
+    for (const fact of [sample.hospital.city, ...sample.hospital.departments.slice(0, 2)]) expect(hospital).toContain(fact);
     // List pages keep their own.
     expect(description(pages.get('experts')!)).toBe(ROUTE_DESCRIPTIONS.experts);
     expect(description(pages.get('knowledge')!)).toBe(ROUTE_DESCRIPTIONS.knowledge);
@@ -192,6 +211,8 @@ describe('the head of every page', () => {
     expect(title(pages.get('contentDetail')!)).toBe(`${escapeHtml(sample.article.title)} - 内容详情`);
     expect(title(pages.get('reportDetail')!)).toBe(`${escapeHtml(sample.news.title)} - 报道详情`);
     expect(title(pages.get('expertDetail')!)).toBe(`${sample.expert.name} - 专家详情`);
+    expect(title(pages.get('hospital')!)).toBe(`${sample.hospital.name} - 医院详情`);
+    expect(meta(pages.get('hospital')!, 'og:title')).toBe(sample.hospital.name);
     expect(title(pages.get('contact')!)).toBe('联系我们');
     // The treatments page names its treatment when opened with one; without, it is the list's page.
     const treatment = demoContent.treatments[1]!.title;
@@ -291,12 +312,25 @@ describe('the head of every page', () => {
     }
   });
 
-  it('the home page names every hospital; each hospital page its own', async () => {
+  it("the home page names every hospital; each hospital page its own, and its doctors' affiliation refers to it", async () => {
     const count = async (key: RouteKey) =>
-      (await expandedNodes(jsonLdBlocks(pages.get(key)!)[0]!)).filter((n) => isA(n, 'Hospital')).length;
+      // A doctor's hospitalAffiliation refers to its hospital's node: the hospitals named in full are counted.
+      (await expandedNodes(jsonLdBlocks(pages.get(key)!)[0]!)).filter((n) => isA(n, 'Hospital') && values(n, 'address').length > 0).length;
     expect(await count('home')).toBe(hospitals.length);
     expect(await count('domesticHospitals')).toBe(demoContent.domesticHospitals.length);
     expect(await count('international')).toBe(demoContent.internationalHospitals.length);
+    // A hospital's own page: the hospital, and each of its doctors affiliated with it (a reference to the same node).
+    const nodes = await expandedNodes(jsonLdBlocks(pages.get('hospital')!)[0]!);
+    const hospital = nodes.find((n) => isA(n, 'Hospital') && values(n, 'address').length > 0)!;
+    expect(literal(hospital, 'name')).toBe(sample.hospital.name);
+    const doctors = nodes.filter((n) => isA(n, 'Physician'));
+    expect(doctors.map((d) => literal(d, 'name')).sort()).toEqual(
+      demoContent.experts
+        .filter((e) => e.hospital === sample.hospital.name)
+        .map((e) => e.name)
+        .sort(),
+    );
+    for (const d of doctors) expect(values(d, 'hospitalAffiliation')[0]!['@id']).toBe(hospital['@id']);
   });
 
   it("the breadcrumbs follow the route table: an article's section and category, then the page", async () => {
@@ -308,6 +342,9 @@ describe('the head of every page', () => {
     expect(article.map(([name]) => name)).toEqual(['首页', '患者服务', '科普知识', sample.article.title]);
     expect(article.at(-1)![1]).toMatch(new RegExp(`/hzhf/kpzsDetail\\?id=${sample.article.id}$`));
     expect((await crumbs('experts')).map(([name]) => name)).toEqual(['首页', '专家团队']);
+    const hospital = await crumbs('hospital');
+    expect(hospital.map(([name]) => name)).toEqual(['首页', '国内医院', sample.hospital.name]);
+    expect(hospital[1]![1]).toMatch(/\/gnyy\/index$/);
   });
 
   it('a page that is not found carries no share data and no JSON-LD', async () => {

@@ -1,7 +1,7 @@
 /**
  * The variant of a page, decided on the server: the scaling mode from the User-Agent, the
- * large-text mode from its cookie (set by a plain link), or what a trusted edge says; cached and
- * varied apart, never one for another.
+ * large-text mode, the theme and the large cursor from their cookies (set by plain links), or what
+ * a trusted edge says; cached and varied apart, never one for another.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from './support/start-service.js';
@@ -41,6 +41,96 @@ describe('page variants', () => {
     expect(on.headers.get('set-cookie')).toBe('textsize=large; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly; Secure');
   });
 
+  it('the 辅助浏览 switch remembers the theme and the cursor, forgets every preference on reset, and refuses what it does not know', async () => {
+    svc = await startService({}, { clientDir: 'dist/client' });
+    const cookies = async (query: string) => {
+      const res = await fetch(`${svc!.url}/a11y?${query}`, { redirect: 'manual' });
+      return {
+        status: res.status,
+        location: res.headers.get('location'),
+        cookies: res.headers.getSetCookie(),
+        cache: res.headers.get('cache-control'),
+      };
+    };
+    const year = 'Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly';
+    const gone = 'Path=/; Max-Age=0; SameSite=Lax; HttpOnly';
+    expect(await cookies(`theme=contrast&back=${encodeURIComponent('/lxwm/index')}`)).toEqual({
+      status: 303,
+      location: '/lxwm/index',
+      cookies: [`theme=contrast; ${year}`],
+      cache: 'no-store',
+    });
+    expect((await cookies('theme=plain&back=/')).cookies).toEqual([`theme=plain; ${year}`]);
+    expect((await cookies('theme=auto&back=/')).cookies).toEqual([`theme=; ${gone}`]);
+    expect((await cookies('cursor=large&back=/')).cookies).toEqual([`cursor=large; ${year}`]);
+    expect((await cookies('cursor=normal&back=/')).cookies).toEqual([`cursor=; ${gone}`]);
+    expect((await cookies('theme=contrast&cursor=large&back=/')).cookies).toEqual([`theme=contrast; ${year}`, `cursor=large; ${year}`]);
+    expect((await cookies('reset=1&back=/hzhf/kpzs')).cookies).toEqual([`textsize=; ${gone}`, `theme=; ${gone}`, `cursor=; ${gone}`]);
+    expect((await cookies('theme=contrast&back=//evil.example/')).location).toBe('/');
+    // Refused, and nothing changed: a value it does not know, a parameter given twice, nothing to change.
+    for (const query of [
+      'theme=dark&back=/',
+      'cursor=huge',
+      'theme=contrast&theme=plain',
+      'theme=contrast&cursor=',
+      'reset=yes',
+      'back=/',
+      '',
+    ]) {
+      const refused = await fetch(`${svc.url}/a11y?${query}`, { redirect: 'manual' });
+      expect(refused.status, query).toBe(400);
+      expect(refused.headers.getSetCookie(), query).toEqual([]);
+      expect(await refused.text(), query).toContain('设置有误');
+    }
+  });
+
+  it('the 辅助浏览 cookies are Secure when the site’s public origin is https', async () => {
+    svc = await startService({ PUBLIC_ORIGIN: 'https://www.example.cn' }, { clientDir: 'dist/client' });
+    const on = await fetch(`${svc.url}/a11y?cursor=large&back=/`, { redirect: 'manual' });
+    expect(on.headers.getSetCookie()).toEqual(['cursor=large; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly; Secure']);
+  });
+
+  it('the theme and the cursor are drawn by the server in every layout, and each of the 18 variants is cached apart', async () => {
+    svc = await startService({}, { clientDir: 'dist/client' });
+    const visits: { headers: Record<string, string>; tag: string }[] = [];
+    for (const [ua, scale] of [
+      [CHROME, 'zoom'],
+      [FIREFOX, 'transform'],
+    ] as const)
+      for (const large of [false, true])
+        for (const theme of ['', 'contrast', 'plain'])
+          for (const cursor of [false, true]) {
+            // The large-text mode is the same page for any browser: asked once.
+            if (large && ua === FIREFOX) continue;
+            const cookie = [large ? 'textsize=large' : '', theme ? `theme=${theme}` : '', cursor ? 'cursor=large' : '']
+              .filter(Boolean)
+              .join('; ');
+            const tag = [
+              `<html lang="zh-CN" data-scale="${large ? 'zoom' : scale}"`,
+              large ? ' data-text="large"' : '',
+              theme ? ` data-theme="${theme}"` : '',
+              cursor ? ' data-cursor="large"' : '',
+              '>',
+            ].join('');
+            visits.push({ headers: { 'user-agent': ua, ...(cookie ? { cookie } : {}) }, tag });
+          }
+    expect(visits).toHaveLength(18);
+    const etags = new Set<string | null>();
+    for (const { headers, tag } of visits) {
+      const first = await page('/jtjj/qywh', headers);
+      expect(first.res.headers.get('x-cache'), tag).not.toBe('HIT');
+      expect(htmlTag(first.html)).toBe(tag);
+      etags.add(first.res.headers.get('etag'));
+    }
+    // Each from the page cache now, each its own; and each with its own validator.
+    for (const { headers, tag } of visits) {
+      const again = await page('/jtjj/qywh', headers);
+      expect(again.res.headers.get('x-cache'), tag).toBe('HIT');
+      expect(htmlTag(again.html)).toBe(tag);
+    }
+    expect(etags.size).toBe(18);
+  });
+
   it('the large-text mode is drawn by the server, for any browser, and cached apart', async () => {
     svc = await startService({}, { clientDir: 'dist/client' });
     const large = await page('/', { 'user-agent': FIREFOX, cookie: 'a=b; textsize=large' });
@@ -71,10 +161,19 @@ describe('page variants', () => {
     expect(edge.res.headers.get('vary')).toBe('Accept-Encoding, x-page-variant');
     const bogus = await page('/lxwm/index', { 'user-agent': CHROME, 'x-page-variant': 'sideways' });
     expect(htmlTag(bogus.html)).toContain('data-scale="zoom"');
+    // The edge's whole choice, theme and cursor too; a name out of order is no variant.
+    const chosen = await page('/lxwm/index', { 'user-agent': CHROME, 'x-page-variant': 'large+contrast+cursor' });
+    expect(htmlTag(chosen.html)).toBe('<html lang="zh-CN" data-scale="zoom" data-text="large" data-theme="contrast" data-cursor="large">');
+    // The edge decides: the cookies the request still carries are not read.
+    const plain = await page('/lxwm/index', { 'user-agent': CHROME, 'x-page-variant': 'zoom', cookie: 'theme=contrast' });
+    expect(htmlTag(plain.html)).toBe('<html lang="zh-CN" data-scale="zoom">');
+    const reordered = await page('/lxwm/index', { 'user-agent': CHROME, 'x-page-variant': 'zoom+cursor+contrast', cookie: 'theme=plain' });
+    expect(htmlTag(reordered.html)).toBe('<html lang="zh-CN" data-scale="zoom" data-theme="plain">');
+    expect(reordered.res.headers.get('vary')).toBe('Accept-Encoding, User-Agent, Cookie');
     await svc.close();
 
     svc = await startService({}, { clientDir: 'dist/client' });
-    const forged = await page('/lxwm/index', { 'user-agent': CHROME, 'x-page-variant': 'large' });
+    const forged = await page('/lxwm/index', { 'user-agent': CHROME, 'x-page-variant': 'large+contrast' });
     expect(htmlTag(forged.html)).toBe('<html lang="zh-CN" data-scale="zoom">');
     expect(forged.res.headers.get('vary')).toBe('Accept-Encoding, User-Agent, Cookie');
   });

@@ -39,6 +39,7 @@ describe('pages', () => {
     '/hzhf/kpzsDetail': sample.article.title,
     '/gnyy/detail': sample.news.title,
     '/zjxz/detail': sample.expert.name,
+    '/gnyy/yyxq': sample.hospital.name,
   };
 
   it.each(PAGE_ROUTES.map((r) => [r.path, r.title] as const))(
@@ -154,10 +155,11 @@ describe('pages', () => {
     const sitemap = await request(svc.url).get('/sitemap.xml').expect(200);
     expect(sitemap.headers['content-type']).toMatch(/xml/);
     const locs = [...sitemap.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
-    expect(locs.length).toBe(17 + demoContent.contentItems.length + demoContent.experts.length);
+    expect(locs.length).toBe(18 + demoContent.contentItems.length + demoContent.experts.length + demoContent.domesticHospitals.length);
     expect(locs.some((l) => l.endsWith('/lxwm/index'))).toBe(true);
     expect(locs.some((l) => l.endsWith(`/gnyy/detail?id=${newsItem.id}`))).toBe(true);
     expect(locs.some((l) => l.endsWith(`/zjxz/detail?id=${expert.id}`))).toBe(true);
+    expect(locs.some((l) => l.endsWith(`/gnyy/yyxq?id=${sample.hospital.id}`))).toBe(true);
   });
 
   it('a path that looks like another host stays on this origin', async () => {

@@ -76,9 +76,17 @@ describe('script budget', () => {
     expect(res.text).toMatch(/import\(["'`]\.\/[^"'`]+-page-[\w-]+\.js["'`]\)/);
     // React DOM's client, which the entry imports dynamically to evaluate it later
     // (docs/decisions/054), stays in the entry's file: the files it imports dynamically are the
-    // pages' and the three loaded on demand (the RUM's measure, the header search's suggestions,
-    // the phrase model a navigation typesets with: docs/decisions/061).
+    // pages' and those loaded on demand (the RUM's measure, the header search's suggestions, the
+    // phrase model a navigation typesets with: docs/decisions/061, the header panels' contents, the
+    // reads of a hospital's page, 语音朗读: docs/decisions/067).
     const dynamic = [...res.text.matchAll(/import\(["'`]\.\/([^"'`]+)\.js["'`]\)/g)].map((m) => m[1]!.replace(/-[\w-]{8}$/, ''));
-    expect(dynamic.filter((name) => !name.endsWith('-page')).sort()).toEqual(['measure', 'phrase-breaks', 'search-suggestions']);
+    expect([...new Set(dynamic.filter((name) => !name.endsWith('-page')))].sort()).toEqual([
+      'header-panels',
+      'hospital-loaders',
+      'measure',
+      'phrase-breaks',
+      'read-aloud',
+      'search-suggestions',
+    ]);
   });
 });

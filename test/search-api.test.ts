@@ -213,7 +213,7 @@ describe('the expert finder', () => {
     expect(shanghai.total).toBeGreaterThan(0);
     expect(html).toContain(`共 ${shanghai.total} 位专家`);
     for (const e of shanghai.items) expect(html).toContain(e.title);
-    const both = await searchOf(svc.url, { kind: 'expert', hospital, specialty: '屈光手术', pageSize: 20 });
+    const both = await searchOf(svc.url, { kind: 'expert', hospital, specialty: '近视激光手术', pageSize: 20 });
     expect(both.items.map((i) => i.title)).toContain('陈立衡');
     expect((await fetch(`${svc.url}/zjxz/index?hospital=${encodeURIComponent('火星眼科医院')}`)).status).toBe(404);
   });

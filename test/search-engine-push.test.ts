@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { categoryHref, contentHref, expertHref, href } from '../shared/site/href.js';
+import { categoryHref, contentHref, expertHref, hospitalHref, href } from '../shared/site/href.js';
 import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER, type PublishEvent } from '../server/admin/publish-events.js';
 import { ConfigError, loadConfig } from '../server/settings/config.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
@@ -115,7 +115,9 @@ describe('a publish tells IndexNow and Baidu', () => {
       },
       { timeout: 10_000, message: 'the second batch' },
     );
-    const expected = [expertHref(expert.id), href('experts'), href('home')].map((p) => ORIGIN + p).sort();
+    // Expert 3 works at the Beijing hospital, whose page lists its doctors.
+    const hospital = demoContent.domesticHospitals.find((h) => h.name === expert.hospital)!;
+    const expected = [expertHref(expert.id), href('experts'), href('home'), hospitalHref(hospital)].map((p) => ORIGIN + p).sort();
     expect(indexNowUrls(indexnow, before).sort()).toEqual(expected);
     expect(baiduUrls(baidu, before).sort()).toEqual(expected);
     // Each batch names an address once, and the first event's batch was not sent again.
@@ -123,6 +125,17 @@ describe('a publish tells IndexNow and Baidu', () => {
       expect(new Set(indexNowUrls(indexnow, n)).size).toBe(indexNowUrls(indexnow, n).length);
     const item = demoContent.contentItems.find((i) => i.categoryId === 20)!;
     expect(indexnow.received.filter((_, n) => indexNowUrls(indexnow, n).includes(ORIGIN + contentHref(item)))).toHaveLength(1);
+  });
+
+  it("a hospital's publish is sent with every hospital's page", async () => {
+    const before = indexnow.received.length;
+    await sendEvent(svc, { id: 'update-hospitals', event: 'update', items: [{ type: 'hospital' }] }).expect(200);
+    await expect.poll(() => indexnow.received, { timeout: 10_000, message: 'the batch of the hospitals' }).toHaveLength(before + 1);
+    expect(indexNowUrls(indexnow, before).sort()).toEqual(
+      [href('domesticHospitals'), href('international'), href('home'), ...demoContent.domesticHospitals.map((h) => hospitalHref(h))]
+        .map((p) => ORIGIN + p)
+        .sort(),
+    );
   });
 
   it("an item of a sub-category is sent with its filtered list and its parent's list", async () => {

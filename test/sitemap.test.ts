@@ -7,7 +7,7 @@
 import { sourceOfAddress } from '../shared/media-url.js';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { categoryHref, contentHref, expertHref, href } from '../shared/site/href.js';
+import { categoryHref, contentHref, expertHref, hospitalHref, href } from '../shared/site/href.js';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { SITEMAP_MAX_URLS, sitemapPartPath } from '../server/seo/sitemap.js';
 import { startLargeUpstream, type LargeUpstream } from './support/large-upstream.js';
@@ -46,7 +46,7 @@ describe('the sitemap of the demo content', () => {
     expect(xml).toMatch(
       /^<\?xml version="1\.0" encoding="UTF-8"\?><urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9" xmlns:image="http:\/\/www\.google\.com\/schemas\/sitemap-image\/1\.1">/,
     );
-    expect(entries.size).toBe(17 + demoContent.contentItems.length + demoContent.experts.length);
+    expect(entries.size).toBe(17 + demoContent.contentItems.length + demoContent.experts.length + demoContent.domesticHospitals.length);
     const part = await request(svc.url).get(sitemapPartPath(1)).expect(404);
     expect(part.body.error.message).toBe('the sitemap has 0 parts');
   });
@@ -67,6 +67,15 @@ describe('the sitemap of the demo content', () => {
       expect(entry.lastmod).toBeUndefined();
       expect(entry.images).toHaveLength(1);
       expect(sourceOfAddress(entry.images[0]!)).toBe(expert.avatar);
+    }
+  });
+
+  it("a hospital in China has its page, with the hospital's picture and no lastmod", () => {
+    for (const hospital of demoContent.domesticHospitals) {
+      const entry = entries.get(hospitalHref(hospital))!;
+      expect(entry, hospitalHref(hospital)).toBeDefined();
+      expect(entry.lastmod).toBeUndefined();
+      expect(entry.images.map((src) => sourceOfAddress(src))).toEqual([hospital.image]);
     }
   });
 
@@ -121,7 +130,8 @@ describe('a sitemap past 50,000 addresses', () => {
       upstream.totals.news +
       upstream.totals.research +
       demoContent.contentItems.filter((i) => i.categoryId === 6).length +
-      demoContent.experts.length;
+      demoContent.experts.length +
+      demoContent.domesticHospitals.length;
     expect(total).toBe(expected);
     expect(locs.size).toBe(expected);
     await request(svc.url).get(sitemapPartPath(3)).expect(404);

@@ -1,7 +1,8 @@
 /**
- * The tablet's large-text prompt (docs/decisions/038), in real Chromium against the built
- * service: shown at tablet widths on the standard page only, readable and large enough to tap at
- * the scaled size, never over the page; its choice is remembered like the switch's.
+ * The large-text prompt (docs/decisions/038, 064), in real Chromium against the built service:
+ * shown on the standard page wherever it is drawn smaller than the design (501 to 1919 px), readable
+ * and large enough to tap at the scaled size, never over the page; its choice is remembered like
+ * the switch's.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,13 +32,13 @@ function prompt(page: Page) {
   });
 }
 
-describe('the tablet’s large-text prompt', () => {
+describe('the large-text prompt', () => {
   let svc: RunningService;
   let browser: Browser;
   beforeAll(async () => ({ svc, browser } = await startSiteAndChromium()));
   afterAll(() => stopSiteAndChromium({ svc, browser }));
 
-  it.each([768, 1024])('at %i px the standard page offers the large-text layout, readable and large enough to tap', async (width) => {
+  it.each([768, 1280, 1800])('at %i px the standard page offers the large-text layout, readable and large enough to tap', async (width) => {
     const w = await openPage(browser, { width, height: 1024 });
     try {
       for (const url of ['/', '/lxwm/index', '/search?q=%E8%BF%91%E8%A7%86']) {
@@ -63,8 +64,8 @@ describe('the tablet’s large-text prompt', () => {
     }
   });
 
-  it('is not shown at a laptop’s or a phone’s width, nor in the large-text mode', async () => {
-    for (const width of [1280, 390]) {
+  it('is not shown where the page is not scaled down (the design’s width and wider, a phone), nor in the large-text mode', async () => {
+    for (const width of [1920, 2560, 390]) {
       const w = await openPage(browser, { width, height: 900 });
       await gotoHydrated(w.page, svc.url + '/');
       expect(await prompt(w.page), `${width} px`).toBeNull();

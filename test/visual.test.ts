@@ -20,6 +20,7 @@ import { sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
 const contact = demoContent.contactUs;
+const hospitals = [...demoContent.domesticHospitals, ...demoContent.internationalHospitals];
 
 /** The body text's size on screen, in device pixels. */
 function deviceTextPx(page: Page) {
@@ -110,7 +111,7 @@ describe('what a visitor sees, in Chromium', () => {
     await w.page.context().close();
   });
 
-  it('预约 where a visitor decides: the hero, every expert card, the end of a treatment and of an article', async () => {
+  it("预约 where a visitor decides: the hero, every expert card (a call to the expert's hospital), the end of a treatment and of an article", async () => {
     const w = await openPage(browser, { width: 1280, height: 800 });
     const booking = '/lxwm/index#booking';
     await gotoHydrated(w.page, `${svc.url}/`);
@@ -123,7 +124,10 @@ describe('what a visitor sees, in Chromium', () => {
       for (let i = 0; i < count; i++) {
         const book = cards.nth(i).locator('a.expert-book');
         expect(await book.isVisible(), `${url} card ${i}`).toBe(true);
-        expect(await book.getAttribute('href'), `${url} card ${i}`).toBe(booking);
+        const name = await cards.nth(i).locator('.expert-name a').textContent();
+        const hospital = hospitals.find((h) => h.name === demoContent.experts.find((e) => e.name === name)!.hospital)!;
+        expect(await book.getAttribute('href'), `${url} card ${i}`).toBe(telOf(hospital.phone));
+        expect(await book.textContent(), `${url} card ${i}`).toBe(`预约${name}医生：致电 ${hospital.phone}`);
         // Above the card's own link: a click books, it does not open the profile.
         await book.scrollIntoViewIfNeeded();
         const box = (await book.boundingBox())!;
@@ -135,8 +139,6 @@ describe('what a visitor sees, in Chromium', () => {
         ).toBe('expert-book');
       }
     }
-    await w.page.locator('a.expert-book').first().click();
-    await w.page.waitForURL(`${svc.url}${booking}`);
     for (const url of ['/hzhf/tszl', sampleUrl('/hzhf/kpzsDetail')]) {
       await gotoHydrated(w.page, svc.url + url);
       const prompt = w.page.locator('main .booking-prompt');
@@ -304,10 +306,10 @@ describe('what a visitor sees, in Chromium', () => {
   });
 
   it('a screen of a higher pixel ratio is not taken for a zoom: the page is scaled as the spec says', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+    const context = await browser.newContext({ viewport: { width: 1800, height: 800 }, deviceScaleFactor: 2 });
     const page = await context.newPage();
     await gotoHydrated(page, `${svc.url}/`);
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--scale'))).toBe(String(1280 / 1920));
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--scale'))).toBe(String(1800 / 1920));
     await context.close();
   });
 

@@ -23,7 +23,7 @@ export function BookingPrompt({ question }: { question: string }) {
       </div>
       <div className="booking-prompt-actions">
         <a className="btn btn-primary icon-phone" href={telHref(phone)}>
-          致电 {phone}
+          致电 <span className="phone-number">{phone}</span>
         </a>
         <Link className="btn btn-ghost" to={bookingHref()}>
           预约方式

@@ -1,6 +1,8 @@
 /**
  * The home banner carousel. The server draws the first slide; autoplay starts in the browser
- * only when the visitor has not asked for reduced motion, and pauses on hover or focus.
+ * only when the visitor has not asked for reduced motion, and pauses on hover or focus. Its
+ * pause button, shown at every width, stops it (or starts it, under reduced motion) until the
+ * visitor presses it again (WCAG 2.2.2).
  * Only the first slide's picture is in the page as served (it is the page's LCP); another
  * slide's picture is added when that slide is shown, and the next one's once the page has
  * loaded, so that it is ready for the transition without competing with the first. Each slide
@@ -10,17 +12,22 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { Banner } from '../../shared/contract/entities.js';
 import { bookingHref } from '../../shared/site/href.js';
-import { ContentImage } from './content-image.js';
+import { ContentImage, standardSizes } from './content-image.js';
 import { Typeset } from '../typeset/typeset.js';
 import { FirstScreenEnd } from './first-screen-end.js';
 
 const AUTOPLAY_MS = 6000;
 /**
  * The banner's picture is three times as wide as it is tall and fills its box's height, cut on
- * the left: on a desktop it is drawn about 80vw wide. A phone gets its right part, twice as wide
- * as tall (the `right-2x1` crop, the shape of its box there), the screen's width.
+ * the left: on a desktop it is drawn about 80vw wide, and in the fluid range as wide as its box's
+ * height allows. A phone gets its right part, twice as wide as tall (the `right-2x1` crop, the
+ * shape of its box there), the screen's width.
  */
-const BANNER_SIZES = '(max-width: 500px) max(100vw, 360px), 80vw';
+const BANNER_SIZES = standardSizes(
+  'max(100vw, 360px)',
+  ['(max-width: 832px) min(150vw, 964px)', '(max-width: 1056px) min(114vw, 1122px)', 'min(114vw, 1283px)'],
+  '80vw',
+);
 /** The large-text mode: a box of the column's width up to 52 em (1170 px), then its right half. */
 const BANNER_LARGE_SIZES = '(max-width: 500px) max(100vw, 360px), (max-width: 1169px) min(150vw, 1080px), min(114vw, 1460px)';
 
@@ -28,6 +35,8 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
   const [autoplay, setAutoplay] = useState(false);
+  /** The visitor's choice by the pause button, over the motion preference (null: none made). */
+  const [chosen, setChosen] = useState<boolean | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [drawn, setDrawn] = useState<readonly number[]>([0]);
   const count = banners.length;
@@ -54,11 +63,12 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
     return () => query.removeEventListener('change', update);
   }, []);
 
+  const playing = chosen ?? autoplay;
   useEffect(() => {
-    if (!autoplay || paused || count < 2) return;
+    if (!playing || paused || count < 2) return;
     const timer = window.setInterval(() => setIndex((i) => (i + 1) % count), AUTOPLAY_MS);
     return () => window.clearInterval(timer);
-  }, [autoplay, paused, count]);
+  }, [playing, paused, count]);
 
   if (count === 0) return null;
   const go = (i: number) => setIndex((i + count) % count);
@@ -130,6 +140,13 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
       </div>
       {count > 1 ? (
         <div className="carousel-controls">
+          <button
+            type="button"
+            className="carousel-arrow carousel-play"
+            data-playing={String(playing)}
+            aria-label={playing ? '暂停轮播' : '播放轮播'}
+            onClick={() => setChosen(!playing)}
+          />
           <button type="button" className="carousel-arrow chevron prev" aria-label="上一张" onClick={() => go(index - 1)} />
           <div className="carousel-dots">
             {banners.map((b, i) => (

@@ -2,12 +2,16 @@
 import { Link } from 'react-router';
 import type { ContentSummary, Page } from '../../shared/contract/entities.js';
 import { contentHref } from '../../shared/site/href.js';
+import { ContentImage, standardSizes } from './content-image.js';
 import { Typeset } from '../typeset/typeset.js';
-import { ContentImage } from './content-image.js';
 import { Pagination } from './pagination.js';
 
-/** Slot widths: a card in a row of three, full width less the page's margins on a phone. */
-export const CARD_SIZES = '(max-width: 500px) calc(100vw - 32px), 23vw';
+/** Slot widths: a card in a row of three (two under 52 em), full width less the page's margins on a phone. */
+export const CARD_SIZES = standardSizes(
+  'calc(100vw - 32px)',
+  ['(max-width: 832px) calc(50vw - 28px)', 'min(33.34vw - 37px, 386px)'],
+  '23vw',
+);
 /**
  * On a phone, a card's widest variant: 1.8 × the 358 px a 390 px phone draws it at. A 3× phone
  * would take 1080 px, at about four times the bytes for no difference seen at a card's size: a

@@ -2,9 +2,11 @@
  * A content image as the service answers it (a `MediaImage` on the site's media endpoint,
  * docs/product/media.md): one `<img>` with a srcset of the endpoint's widths and the slot's
  * `sizes`, so that the browser loads the smallest variant that fills the slot at its density.
- * In the standard text size the page is the design scaled to the window (CSS zoom), and `sizes`
- * says the slot in vw of that layout (`designSizes` for a slot of fixed design pixels), exact at
- * every width. In the large-text mode's fluid layout a lazy picture's `sizes` starts with `auto`
+ * In the standard text size the page is the design scaled to the window (CSS zoom) from 1707 px,
+ * and `sizes` says the slot in vw of that layout; in narrower windows the design is held at
+ * 1707 / 1920 and its layout flows (docs/decisions/064), and `sizes` says the slot as that layout
+ * draws it (`standardSizes`; `designSizes` for a slot of fixed design pixels), exact at every
+ * width. In the large-text mode's fluid layout a lazy picture's `sizes` starts with `auto`
  * (the browser takes the width the layout gave it); the first screen's, loaded before the layout
  * is known, say the slot's width in that layout (`largeSizes`).
  * Its box keeps the design's shape (`width`, `height`), so nothing moves when it arrives; until
@@ -19,7 +21,7 @@
  */
 import { createContext, useContext, type CSSProperties } from 'react';
 import { preload } from 'react-dom';
-import { DESIGN_WIDTH_PX, UNSCALED_MAX_WIDTH_PX } from '../../shared/constants.js';
+import { DESIGN_WIDTH_PX, SCALED_MIN_WIDTH_PX, UNSCALED_MAX_WIDTH_PX } from '../../shared/constants.js';
 import type { MediaImage } from '../../shared/contract/entities.js';
 import { srcset, type MediaCrop, type MediaWidth } from '../../shared/media-url.js';
 import { useLargeText } from '../text-size.js';
@@ -29,13 +31,29 @@ export const FirstScreen = createContext<((srcSet: string) => void) | undefined>
 
 /** A phone's layout (the site's phone styles' width). */
 const PHONE = `(max-width: ${UNSCALED_MAX_WIDTH_PX}px)`;
+/** The standard text size's fluid range: the design held at 1707 / 1920, its layout flowing to the window. */
+const FLUID = `(max-width: ${SCALED_MIN_WIDTH_PX - 1}px)`;
+const FLUID_SCALE = SCALED_MIN_WIDTH_PX / DESIGN_WIDTH_PX;
+
+/**
+ * `sizes` in the standard text size: the slot's width on a phone, in the fluid range (`fluid`:
+ * entries for narrower windows first, each with its condition, as the layout's breakpoints fall
+ * there: 52, 66 and 80 em of 16 px are windows of 832, 1056 and 1280 px; the last entry bare),
+ * and in the scaled layout from 1707 px (a share of the window, as of the design's width).
+ */
+export function standardSizes(phone: string, fluid: readonly string[], scaled: string): string {
+  const ranges = fluid.map((entry, i) => (i === fluid.length - 1 ? `${FLUID} ${entry}` : entry));
+  return [`${PHONE} ${phone}`, ...ranges, scaled].join(', ');
+}
 
 /**
  * `sizes` for a slot `px` pixels wide in the design: on a phone `phone` (the same pixels unless
- * given), and in the scaled layout above it the same share of the window as of the design's width.
+ * given), in the fluid range the design's pixels drawn at its factor (unless the layout gives the
+ * slot other widths there: `fluid`), and in the scaled layout the same share of the window as of
+ * the design's width.
  */
-export function designSizes(px: number, phone = `${px}px`): string {
-  return `${PHONE} ${phone}, ${+((px * 100) / DESIGN_WIDTH_PX).toFixed(2)}vw`;
+export function designSizes(px: number, phone = `${px}px`, fluid = [`${Math.ceil(px * FLUID_SCALE)}px`]): string {
+  return standardSizes(phone, fluid, `${+((px * 100) / DESIGN_WIDTH_PX).toFixed(2)}vw`);
 }
 
 export interface ContentImageProps {

@@ -1,23 +1,49 @@
-/** An expert's card: portrait, name, title, specialty and hospital, linking to the profile, and a way to book. */
+/**
+ * An expert's card: portrait, name, title, hospital (a link to its page) and specialty, linking to
+ * the profile, then how to book, which the page gives (expert-booking.tsx: clinic days and a call
+ * to the expert's hospital).
+ */
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
-import { bookingHref, expertHref } from '../../shared/site/href.js';
-import { ContentImage } from './content-image.js';
+import { expertHref } from '../../shared/site/href.js';
+import { ContentImage, standardSizes } from './content-image.js';
+import { HospitalLink } from './hospital-link.js';
 import { Typeset } from '../typeset/typeset.js';
 
-/** An expert card's portrait: a column of four; beside the card's text on a phone. */
-const EXPERT_SIZES = '(max-width: 500px) 116px, 18vw';
+/**
+ * An expert card's portrait: a column of four; beside the card's text on a phone. In the fluid
+ * range a list's card (its grid `fill`) takes two columns under 52 em and three under 66; a row
+ * of four or eight (`inRow`, the home page's) keeps two cards a row there, its portrait beside the text.
+ */
+const EXPERT_SIZES = standardSizes(
+  '116px',
+  ['(max-width: 832px) calc(50vw - 39px)', '(max-width: 1056px) calc(33.34vw - 38px)', 'min(25vw - 32px, 286px)'],
+  '18vw',
+);
+const EXPERT_ROW_SIZES = standardSizes('116px', ['(max-width: 1056px) calc(20vw - 15px)', 'min(25vw - 32px, 286px)'], '18vw');
 /** In the large-text mode's fluid layout (a list of experts): two columns under 52 em, three under 66 em, then four. */
 const EXPERT_LARGE_SIZES =
   '(max-width: 500px) 116px, (max-width: 1169px) calc(50vw - 44px), (max-width: 1484px) calc((100vw - 120px) / 3), (max-width: 1769px) calc((100vw - 148px) / 4), 410px';
 
-export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priority?: boolean }) {
+interface ExpertCardProps {
+  expert: ExpertSummary;
+  priority?: boolean;
+  /** In a row of four or eight (the home page's), not a list's grid. */
+  inRow?: boolean;
+  /** On its hospital's own page, which names the hospital already. */
+  atHospital?: boolean;
+  /** How to book, above the card's own link (the site takes no bookings itself). */
+  children: ReactNode;
+}
+
+export function ExpertCard({ expert, priority, inRow, atHospital, children }: ExpertCardProps) {
   return (
     <article className="card expert-card">
       <ContentImage
         className="expert-avatar media"
         image={expert.avatar}
-        sizes={EXPERT_SIZES}
+        sizes={inRow ? EXPERT_ROW_SIZES : EXPERT_SIZES}
         largeSizes={EXPERT_LARGE_SIZES}
         alt={expert.name}
         width={300}
@@ -31,15 +57,16 @@ export function ExpertCard({ expert, priority }: { expert: ExpertSummary; priori
           </Link>
           <span className="expert-title">{expert.title}</span>
         </h3>
-        <p className="expert-hospital">{expert.hospital}</p>
+        {atHospital ? null : (
+          <p className="expert-hospital">
+            <HospitalLink name={expert.hospital} className="over-card" />
+          </p>
+        )}
         <p className="expert-specialty">
           <span className="label">擅长</span>
           <Typeset text={expert.specialty} />
         </p>
-        {/* Above the card's own link: the booking section of the contact page (the site takes no bookings itself). */}
-        <Link to={bookingHref()} className="expert-book">
-          预约<span className="sr-only">{expert.name}</span>
-        </Link>
+        {children}
       </div>
     </article>
   );

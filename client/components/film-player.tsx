@@ -10,10 +10,10 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { MediaImage, Video } from '../../shared/contract/entities.js';
-import { ContentImage } from './content-image.js';
+import { ContentImage, standardSizes } from './content-image.js';
 
 /** The player takes the column: the page's width less its margins on a phone, 1416 of 1920 design px elsewhere. */
-const PLAYER_SIZES = '(max-width: 500px) calc(100vw - 32px), 74vw';
+const PLAYER_SIZES = standardSizes('calc(100vw - 32px)', ['min(100vw - 57px, 1216px)'], '74vw');
 /** In the large-text mode's fluid layout: the column, at most 1770 px less its margins. */
 const PLAYER_LARGE_SIZES = '(max-width: 500px) calc(100vw - 32px), (max-width: 1769px) calc(100vw - 64px), 1722px';
 

@@ -1,10 +1,10 @@
 /**
  * The site footer (docs/product/header-and-footer.md): the group's phone, address and hours,
  * section links, the WeChat account's QR code, copyright and the site's ICP and public-security
- * filings, all from the content API.
+ * filings, all from the content API; and the way to the 无障碍说明 page.
  */
 import { Link } from 'react-router';
-import { telHref } from '../../shared/site/href.js';
+import { href, telHref } from '../../shared/site/href.js';
 import { footerColumns, orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData } from '../router-hooks.js';
 import { Address } from './address.js';
@@ -77,6 +77,11 @@ export function Footer() {
       <div className="footer-bottom">
         <div className="container">
           <p>© 2004-2024 {groupName ? `${groupName} ` : ''}版权所有</p>
+          <p>
+            <Link className="footer-access" to={href('accessibility')}>
+              无障碍说明
+            </Link>
+          </p>
           {filings ? (
             <p className="footer-filings">
               <a href={filings.icpUrl} {...EXTERNAL}>

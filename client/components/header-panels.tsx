@@ -1,12 +1,10 @@
 /** The contents of the header's hover panels: the section's text and links, and what its panel adds. */
 import { Link } from 'react-router';
-import { telHref, treatmentHref } from '../../shared/site/href.js';
-import { Address } from './address.js';
-import { FactList } from './fact-list.js';
-import { MapLink } from './map-link.js';
+import { hospitalHref, treatmentHref } from '../../shared/site/href.js';
 import { sectionLinks, type Layout, type NavLink } from '../../shared/site/navigation.js';
 import { SECTIONS, type SectionKey } from '../../shared/site/route-table.js';
 import { ContentImage, designSizes } from './content-image.js';
+import { Typeset } from '../typeset/typeset.js';
 
 /** A section's links; `drives` marks the one whose items the panel shows beside them. */
 function PanelLinks({ links, drives }: { links: readonly NavLink[]; drives?: string | undefined }) {
@@ -48,29 +46,45 @@ function TreatmentGrid({ treatments, category }: { treatments: Layout['treatment
   );
 }
 
-/** The hospital abroad: its picture, name, address on a map and phone. */
-function HospitalAbroad({ hospital }: { hospital: Layout['international'][number] }) {
+/** 国内医院: the hospitals in China, each under its city's name, leading to its page. */
+function HospitalsByCity({ hospitals }: { hospitals: Layout['hospitals'] }) {
+  return (
+    <ul className="panel-cities">
+      {hospitals.map((h) => (
+        <li key={h.id}>
+          <Link to={hospitalHref(h)} className="panel-city-link">
+            <span className="panel-city">{h.city}</span>
+            {h.name}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** 国际医院: the hospital abroad itself: its picture, city, the first sentence of its summary, and its page. */
+function HospitalAbroad({ hospital }: { hospital: Layout['hospitals'][number] }) {
   return (
     <div className="panel-hospital">
-      <ContentImage className="panel-figure" image={hospital.image} alt={hospital.name} sizes={designSizes(256)} width={800} height={500} />
-      <div>
-        <p className="panel-hospital-name">{hospital.name}</p>
-        <FactList
-          facts={[
-            [
-              '地址',
-              <>
-                <Address text={hospital.address} />
-                {hospital.mapUrl ? <MapLink href={hospital.mapUrl} place={hospital.name} /> : null}
-              </>,
-            ],
-            ['电话', <a href={telHref(hospital.phone)}>{hospital.phone}</a>],
-          ]}
-        />
+      <ContentImage className="panel-figure" image={hospital.image} alt="" sizes={designSizes(256)} width={800} height={500} />
+      <div className="panel-hospital-body">
+        <p className="panel-hospital-city">{hospital.city}</p>
+        <p className="panel-hospital-name">
+          <Link to={hospitalHref(hospital)} className="panel-hospital-link">
+            <Typeset text={hospital.name} />
+          </Link>
+        </p>
+        {hospital.summary ? (
+          <p className="panel-hospital-summary">
+            <Typeset text={hospital.summary} />
+          </p>
+        ) : null}
       </div>
     </div>
   );
 }
+
+const hospitalPanel = (section: SectionKey) => section === 'domestic' || section === 'international';
 
 export function PanelContent({ section, layout }: { section: SectionKey; layout: Layout }) {
   const { label, lead } = SECTIONS[section];
@@ -78,6 +92,8 @@ export function PanelContent({ section, layout }: { section: SectionKey; layout:
   const text = section === 'about' ? layout.intro?.summary : lead;
   const links = sectionLinks(section, layout);
   const services = section === 'services';
+  // The hospitals a hospital section's panel names (the domestic ones, or those abroad).
+  const named = hospitalPanel(section) ? layout.hospitals.filter((h) => !h.abroad === (section === 'domestic')) : [];
   return (
     <>
       {services ? null : (
@@ -86,8 +102,10 @@ export function PanelContent({ section, layout }: { section: SectionKey; layout:
           {text ? <p className="panel-text">{text}</p> : null}
         </div>
       )}
-      <PanelLinks links={links} drives={services ? links[0]?.to : undefined} />
-      {section === 'international' && layout.international[0] ? <HospitalAbroad hospital={layout.international[0]} /> : null}
+      {/* A hospital section's panel names the hospitals themselves, not the one page its item leads to. */}
+      {named.length > 0 ? null : <PanelLinks links={links} drives={services ? links[0]?.to : undefined} />}
+      {section === 'domestic' ? <HospitalsByCity hospitals={named} /> : null}
+      {section === 'international' ? named.map((h) => <HospitalAbroad key={h.id} hospital={h} />) : null}
       {section === 'about' && layout.intro?.image ? (
         <ContentImage className="panel-figure" image={layout.intro.image} sizes={designSizes(400)} width={800} height={500} />
       ) : null}

@@ -7,6 +7,13 @@ import { useCallback, useEffect, useRef, useState, type FocusEvent, type Keyboar
 import { useLocation } from 'react-router';
 import { HEADER_HOVER_DELAY_MS, SCROLL_LISTENER_DELAY_MS, SOLID_HEADER_SCROLL_THRESHOLD_PX } from '../../shared/constants.js';
 import { scrollContainer, scrollOffset } from '../scroll.js';
+import type { PanelContent } from './header-panels.js';
+
+/**
+ * What a panel holds, drawn only while it is open (never on the server, on a phone or without
+ * JavaScript): loaded when a panel is first asked for, to stay out of every page's first script.
+ */
+let loadedPanel: typeof PanelContent | undefined;
 
 /** What a nav item hands to its `<li>` and its link. */
 export interface ItemHandlers {
@@ -28,6 +35,15 @@ export function useHeaderPanels() {
   const refocusing = useRef(false);
   const links = useRef<(HTMLAnchorElement | null)[]>([]);
   const toggle = useRef<HTMLButtonElement>(null);
+  // A panel opens once what it holds is here: never empty.
+  const [Panel, setPanel] = useState(() => loadedPanel);
+  const loadPanel = () => {
+    if (loadedPanel) return;
+    import('./header-panels.js').then(
+      (module) => setPanel(() => (loadedPanel = module.PanelContent)),
+      (error: unknown) => console.error('the header panels could not be loaded', error),
+    );
+  };
   // Hover panels belong to the full bar; where the items sit behind the menu button, the menu opens them.
   const menuMode = () => toggle.current !== null && getComputedStyle(toggle.current).display !== 'none';
 
@@ -51,6 +67,7 @@ export function useHeaderPanels() {
   const handlers = (index: number): ItemHandlers => ({
     onMouseEnter: () => {
       if (menuMode()) return;
+      loadPanel();
       clearHover();
       hoverTimer.current = window.setTimeout(() => {
         hoverTimer.current = undefined;
@@ -63,6 +80,7 @@ export function useHeaderPanels() {
     },
     onFocus: () => {
       if (refocusing.current || menuMode()) return;
+      loadPanel();
       clearHover();
       setActive(index);
     },
@@ -89,7 +107,7 @@ export function useHeaderPanels() {
     toggle.current?.focus();
   };
 
-  return { active, handlers, menuOpen, toggleMenu: () => setMenuOpen((open) => !open), closeMenu, toggle };
+  return { active, Panel, handlers, menuOpen, toggleMenu: () => setMenuOpen((open) => !open), closeMenu, toggle };
 }
 
 /** On the home page only: true once the page has scrolled past the threshold; the listener starts after a delay. */

@@ -11,10 +11,11 @@ import { orEmpty, sectionLinks } from '../../shared/site/navigation.js';
 import { SECTIONS, type SectionKey } from '../../shared/site/route-table.js';
 import { useCurrentSection, useLayoutData } from '../router-hooks.js';
 import { ContentImage, designSizes } from './content-image.js';
+import type { PanelContent } from './header-panels.js';
 import { useHeaderPanels, useScrolledPastBanner, type ItemHandlers } from './header-state.js';
-import { PanelContent } from './header-panels.js';
 import { SearchBox, SearchEntry } from './search-entry.js';
 import { TextSizeSwitch } from './text-size-prompt.js';
+import { A11yToolbar } from './a11y-toolbar.js';
 
 type Layout = ReturnType<typeof orEmpty>;
 
@@ -36,7 +37,7 @@ export function Header() {
   const overBanner = location.pathname === '/' && homeData != null;
   const scrolled = useScrolledPastBanner(overBanner);
   const current = useCurrentSection();
-  const { active, handlers, menuOpen, toggleMenu, closeMenu, toggle } = useHeaderPanels();
+  const { active, Panel, handlers, menuOpen, toggleMenu, closeMenu, toggle } = useHeaderPanels();
 
   const solid = !overBanner || scrolled || NAV_ITEMS[active]?.panel !== undefined || menuOpen;
   const bookingPhone = layout.contact?.booking?.phone ?? layout.contact?.phone;
@@ -60,6 +61,7 @@ export function Header() {
         <nav aria-label="主导航" id="site-nav" className="site-nav">
           {menuOpen ? <SearchBox id="menu-search" /> : null}
           {menuOpen && bookingPhone ? <MenuBooking phone={bookingPhone} /> : null}
+          {menuOpen ? <A11yToolbar place="menu" /> : null}
           <ul className="nav-list">
             {NAV_ITEMS.map((item, index) => (
               <NavItem
@@ -67,6 +69,7 @@ export function Header() {
                 item={item}
                 layout={layout}
                 active={active === index}
+                Panel={Panel}
                 current={item.section === current}
                 menuOpen={menuOpen}
                 on={handlers(index)}
@@ -113,6 +116,7 @@ function TopBar({ bookingPhone, wechat }: { bookingPhone: string | undefined; we
             </a>
           ) : null}
           <TextSizeSwitch />
+          <A11yToolbar place="bar" />
         </div>
       </div>
     </div>
@@ -138,12 +142,14 @@ interface NavItemProps {
   active: boolean;
   current: boolean;
   menuOpen: boolean;
+  /** What a panel holds, once loaded (header-state.ts). */
+  Panel: typeof PanelContent | undefined;
   on: ItemHandlers;
 }
 
 /** One of the nine items: its link, in the open menu its section's pages, and its hover panel. */
-function NavItem({ item, layout, active, current, menuOpen, on: { setLink, ...events } }: NavItemProps) {
-  const open = item.panel !== undefined && active;
+function NavItem({ item, layout, active, current, menuOpen, Panel, on: { setLink, ...events } }: NavItemProps) {
+  const open = item.panel !== undefined && active && Panel !== undefined;
   const panelId = item.panel ? `panel-${item.panel}` : undefined;
   return (
     <li className="nav-item" data-active={active ? 'true' : undefined} {...events}>
@@ -172,7 +178,7 @@ function NavItem({ item, layout, active, current, menuOpen, on: { setLink, ...ev
             {/* Drawn only while open: a closed panel is hidden (and never shown on
                 phones or without JavaScript), so its links, texts and pictures would
                 only weigh on every page's HTML and hydration. */}
-            {open ? <PanelContent section={item.section} layout={layout} /> : null}
+            {open ? <Panel section={item.section} layout={layout} /> : null}
           </div>
         </div>
       ) : null}

@@ -1,6 +1,7 @@
-/** A hospital's card: picture, name, city, address, phone and departments. */
+/** A hospital in China as a card: picture, name (a link to its page), city, address, phone and departments. */
 import type { Hospital } from '../../shared/contract/entities.js';
-import { telHref } from '../../shared/site/href.js';
+import { Link } from 'react-router';
+import { hospitalHref, telHref } from '../../shared/site/href.js';
 import { CARD_LARGE_SIZES, CARD_PHONE_WIDEST, CARD_SIZES } from './content-card.js';
 import { ContentImage } from './content-image.js';
 import { FactList } from './fact-list.js';
@@ -35,7 +36,9 @@ export function HospitalCard({ hospital, headingLevel = 3, priority }: HospitalC
           {hospital.city} · 创立于 {hospital.founded} 年
         </p>
         <Heading className="card-title">
-          <Typeset text={hospital.name} />
+          <Link to={hospitalHref(hospital)}>
+            <Typeset text={hospital.name} />
+          </Link>
         </Heading>
         <p className="card-text">
           <Typeset text={hospital.summary} />

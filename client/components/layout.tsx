@@ -5,6 +5,9 @@ import { Header } from './header.js';
 import { NavigationEffects } from './navigation-effects.js';
 import { TextSizePrompt } from './text-size-prompt.js';
 import '../styles/global.css';
+import '../styles/contrast.css';
+import '../styles/large-cursor.css';
+import '../styles/forced-colors.css';
 
 export function Layout() {
   return (

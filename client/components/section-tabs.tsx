@@ -3,7 +3,7 @@
  * screen scrolls sideways, and shows it: the current tab is brought into view, a fade covers each
  * end that has more, and a button there scrolls the row that way.
  */
-import { useEffect, useRef, useState } from 'react';
+import { type FocusEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { routeAt } from '../../shared/site/href.js';
 import { orEmpty, sectionTabs } from '../../shared/site/navigation.js';
@@ -46,7 +46,12 @@ export function TabRow({
     };
   }, [shown]);
   if (tabs.length === 0) return null;
-  // Links are the keyboard's way along the row (each is scrolled into view as it takes the focus).
+  // Links are the keyboard's way along the row: each taking the focus is scrolled clear of the
+  // scroll buttons (the row's scroll padding), which the browser's own focus scroll does not do
+  // for a link already partly in view.
+  const clearOfButtons = (e: FocusEvent) => {
+    if (e.target instanceof HTMLElement) e.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  };
   const scrollButton = (side: 'start' | 'end') => (
     <button
       type="button"
@@ -60,7 +65,7 @@ export function TabRow({
   return (
     <nav className={className} aria-label={label} data-more-start={more.start || undefined} data-more-end={more.end || undefined}>
       {scrollButton('start')}
-      <ul ref={row}>
+      <ul ref={row} onFocus={clearOfButtons}>
         {tabs.map((tab) => (
           <li key={tab.to}>
             <Link to={tab.to} className={linkClass} aria-current={tab.current ? 'page' : undefined}>

@@ -9,7 +9,7 @@ import { CATEGORY } from '../../shared/constants.js';
 import type { Expert } from '../../shared/contract/entities.js';
 import { BookingPrompt } from '../components/booking-prompt.js';
 import { ContentCard } from '../components/content-card.js';
-import { ContentImage, designSizes } from '../components/content-image.js';
+import { ContentImage, designSizes, standardSizes } from '../components/content-image.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { categoryHref, categorySection, expertHref, href, parentOf } from '../../shared/site/href.js';
@@ -17,6 +17,7 @@ import { categoryName, orEmpty } from '../../shared/site/navigation.js';
 import { CATEGORY_ROUTES, ROUTES, type CategoryId, type RouteFacts } from '../../shared/site/route-table.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
 import { Typeset } from '../typeset/typeset.js';
+import { HospitalLink } from '../components/hospital-link.js';
 import '../styles/article.css';
 
 /** The expert named as the text's reviewer, linking to the profile. */
@@ -35,7 +36,9 @@ function Reviewer({ expert }: { expert: Expert }) {
             </Link>
             <span className="expert-title">{expert.title}</span>
           </p>
-          <p className="reviewer-hospital">{expert.hospital}</p>
+          <p className="reviewer-hospital">
+            <HospitalLink name={expert.hospital} className="over-card" />
+          </p>
         </div>
       </div>
     </section>
@@ -91,7 +94,7 @@ export default function ArticlePage() {
             <ContentImage
               className="article-cover media"
               image={item.cover}
-              sizes="(max-width: 500px) calc(100vw - 68px), 45vw"
+              sizes={standardSizes('calc(100vw - 68px)', ['(max-width: 1056px) calc(100vw - 183px)', 'min(100vw - 575px, 698px)'], '45vw')}
               largeSizes="(max-width: 500px) calc(100vw - 68px), (max-width: 1484px) calc(100vw - 208px), (max-width: 1769px) calc(100vw - 648px), 1138px"
               alt={item.title}
               width={800}

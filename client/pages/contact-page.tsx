@@ -5,13 +5,13 @@
 import { telHref } from '../../shared/site/href.js';
 import { Address } from '../components/address.js';
 import { FactList } from '../components/fact-list.js';
+import { HospitalLink } from '../components/hospital-link.js';
 import { ListBlock } from '../components/list-block.js';
 import { MapLink } from '../components/map-link.js';
 import { PageBanner } from '../components/page-banner.js';
 import { Schedule } from '../components/schedule.js';
 import { WechatQrCode } from '../components/wechat-qr-code.js';
 import { usePageData } from '../router-hooks.js';
-import { Typeset } from '../typeset/typeset.js';
 import '../styles/hospitals.css';
 
 export default function ContactPage() {
@@ -96,7 +96,7 @@ export default function ContactPage() {
                   {contact.branches.map((b) => (
                     <li key={b.name} className="branch-row">
                       <h3>
-                        <Typeset text={b.name} />
+                        <HospitalLink name={b.name} />
                       </h3>
                       <p className="branch-address">
                         <Address text={b.address} />

@@ -23,7 +23,7 @@ export default function CulturePage() {
           <ContentImage
             className="about-image media"
             image={intro.image}
-            sizes={designSizes(600, 'calc(100vw - 32px)')}
+            sizes={designSizes(600, 'calc(100vw - 32px)', ['(max-width: 1056px) min(100vw - 57px, 642px)', '534px'])}
             alt={intro.name}
             width={800}
             height={500}

@@ -1,27 +1,16 @@
-/** 专家详情: an expert's profile, education, achievements, clinic schedule and biography. */
-import { Link } from 'react-router';
-import { bookingHref } from '../../shared/site/href.js';
+/**
+ * 专家详情: an expert's profile: hospital (its page), specialty, education, the clinic days with the
+ * call to book with the expert beside them (on a phone, the call stays on screen), biography and
+ * achievements.
+ */
+import { ClinicWeek } from '../components/clinic-week.js';
 import { FactList } from '../components/fact-list.js';
+import { DoctorCall, HospitalLink } from '../components/hospital-link.js';
 import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { ContentImage, designSizes } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
 import '../styles/experts.css';
-
-/** One titled list of the profile (the clinic schedule, the achievements); nothing when it is empty. */
-function ProfileList({ id, title, items, listClass }: { id: string; title: string; items: string[]; listClass: string }) {
-  if (items.length === 0) return null;
-  return (
-    <section className="card profile-section" aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
-      <ul className={listClass}>
-        {items.map((item) => (
-          <li key={item}>{item}</li>
-        ))}
-      </ul>
-    </section>
-  );
-}
 
 export default function ExpertDetailPage() {
   const expert = usePageData<'expertDetail'>();
@@ -46,16 +35,24 @@ export default function ExpertDetailPage() {
                 {expert.name}
                 <span className="expert-title">{expert.title}</span>
               </h1>
-              <p className="expert-hospital">{expert.hospital}</p>
+              <p className="expert-hospital">
+                <HospitalLink name={expert.hospital} />
+              </p>
               <FactList
                 facts={[
                   ['擅长', expert.specialty],
                   ['教育背景', expert.education],
                 ]}
               />
-              <Link to={bookingHref()} className="btn btn-primary">
-                预约咨询
-              </Link>
+              <div className="profile-booking">
+                {expert.schedule.length > 0 ? (
+                  <div className="profile-clinics">
+                    <h2 className="profile-clinics-title">出诊时间</h2>
+                    <ClinicWeek schedule={expert.schedule} className="large" />
+                  </div>
+                ) : null}
+                <DoctorCall expert={expert} className="btn btn-primary icon-phone doctor-call" />
+              </div>
             </div>
           </section>
           <div className="profile-columns">
@@ -63,10 +60,20 @@ export default function ExpertDetailPage() {
               <h2 id="expert-bio">个人简介</h2>
               <RichText html={expert.content} />
             </section>
-            <div className="profile-side">
-              <ProfileList id="expert-schedule" title="出诊时间" items={expert.schedule} listClass="schedule-list" />
-              <ProfileList id="expert-achievements" title="学术成就" items={expert.achievements} listClass="check-list" />
-            </div>
+            {expert.achievements.length > 0 ? (
+              <section className="card profile-section" aria-labelledby="expert-achievements">
+                <h2 id="expert-achievements">学术成就</h2>
+                <ul className="check-list">
+                  {expert.achievements.map((item) => (
+                    <li key={item}>{item}</li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
+          </div>
+          {/* On a phone, the call stays at the foot of the screen while the profile is read. */}
+          <div className="doctor-sticky">
+            <DoctorCall expert={expert} className="btn btn-primary icon-phone doctor-call" />
           </div>
         </div>
       </div>

@@ -2,12 +2,13 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ContentSummary, InternationalHospital } from '../../shared/contract/entities.js';
-import { categoryHref, contentHref, href, sectionHref, treatmentHref } from '../../shared/site/href.js';
+import { categoryHref, contentHref, hospitalHref, href, sectionHref, telHref, treatmentHref } from '../../shared/site/href.js';
 import { BannerCarousel } from '../components/carousel.js';
 import { Address } from '../components/address.js';
 import { ContentRow } from '../components/content-row.js';
-import { ContentImage, designSizes } from '../components/content-image.js';
+import { ContentImage, designSizes, standardSizes } from '../components/content-image.js';
 import { ExpertCard } from '../components/expert-card.js';
+import { DoctorCall } from '../components/hospital-link.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../../shared/site/navigation.js';
@@ -22,7 +23,7 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
         className="media"
         image={hospital.image}
         // As tall as the text beside it: drawn wider than its column.
-        sizes="(max-width: 500px) calc(100vw - 32px), 41vw"
+        sizes={standardSizes('calc(100vw - 32px)', ['(max-width: 832px) calc(100vw - 57px)', '756px'], '41vw')}
         largeSizes="(max-width: 500px) calc(100vw - 32px), (max-width: 1169px) calc(100vw - 64px), 910px"
         widerThanBox
         alt={hospital.name}
@@ -34,7 +35,9 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
           国际医院 · {hospital.country} {hospital.city}
         </p>
         <h3>
-          <Typeset text={hospital.name} />
+          <Link to={hospitalHref({ id: hospital.id, abroad: true })}>
+            <Typeset text={hospital.name} />
+          </Link>
         </h3>
         <p className="intl-summary">
           <Typeset text={hospital.summary} />
@@ -46,7 +49,7 @@ function InternationalFeature({ hospital }: { hospital: InternationalHospital })
             ))}
           </ul>
         ) : null}
-        <Link to={href('international')} className="btn btn-primary">
+        <Link to={hospitalHref({ id: hospital.id, abroad: true })} className="btn btn-primary">
           了解{hospital.name}
         </Link>
       </div>
@@ -72,7 +75,7 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
           <ContentImage
             className="media"
             image={first.cover}
-            sizes="(max-width: 500px) calc(100vw - 72px), 20vw"
+            sizes={standardSizes('calc(100vw - 72px)', ['(max-width: 1056px) calc(40vw - 50px)', 'min(33.34vw - 87px, 337px)'], '20vw')}
             width={800}
             height={500}
           />
@@ -177,7 +180,9 @@ export default function HomePage() {
         <HomeSection id="home-experts" soft eyebrow="名医荟萃" title={expertGroup.title} lead={expertGroup.summary}>
           <div className="expert-grid grid4">
             {expertGroup.experts.slice(0, 4).map((e) => (
-              <ExpertCard key={e.id} expert={e} />
+              <ExpertCard key={e.id} expert={e} inRow>
+                <DoctorCall expert={e} className="expert-book" />
+              </ExpertCard>
             ))}
           </div>
           <MoreLink to={href('experts')} label="查看全部专家" />
@@ -194,15 +199,19 @@ export default function HomePage() {
           <ul className="hospital-tiles grid3">
             {hospitals.map((h) => (
               <li key={h.id} className="hospital-tile">
-                <ContentImage image={h.image} sizes="(max-width: 500px) 104px, 8vw" width={800} height={500} />
+                <ContentImage image={h.image} sizes={designSizes(160, '104px')} width={800} height={500} />
                 <div>
                   <h3>
-                    <Typeset text={h.name} />
+                    <Link to={hospitalHref(h)}>
+                      <Typeset text={h.name} />
+                    </Link>
                   </h3>
                   <p>
                     <Address text={h.address} />
                   </p>
-                  <p className="tile-phone">电话：{h.phone}</p>
+                  <p className="tile-phone">
+                    电话：<a href={telHref(h.phone)}>{h.phone}</a>
+                  </p>
                 </div>
               </li>
             ))}

@@ -65,7 +65,7 @@ function Result({ hit }: { hit: SearchHit }) {
       <ContentImage
         className="search-result-media"
         image={hit.picture}
-        sizes={designSizes(160, '96px')}
+        sizes={designSizes(160, '96px', ['(max-width: 832px) 86px', '143px'])}
         width={160}
         height={hit.kind === 'expert' ? 160 : 100}
       />

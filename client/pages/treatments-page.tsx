@@ -5,7 +5,7 @@ import { PageBanner } from '../components/page-banner.js';
 import { RichText } from '../components/rich-text.js';
 import { SectionTabs } from '../components/section-tabs.js';
 import { href, treatmentHref } from '../../shared/site/href.js';
-import { ContentImage, designSizes } from '../components/content-image.js';
+import { ContentImage, designSizes, standardSizes } from '../components/content-image.js';
 import { usePageData } from '../router-hooks.js';
 import { Typeset } from '../typeset/typeset.js';
 import '../styles/treatments.css';
@@ -35,7 +35,7 @@ export default function TreatmentsPage() {
             <ContentImage
               className="treatment-image media"
               image={selected.image}
-              sizes="(max-width: 500px) calc(100vw - 32px), 54vw"
+              sizes={standardSizes('calc(100vw - 32px)', ['(max-width: 832px) calc(100vw - 57px)', 'min(100vw - 358px, 915px)'], '54vw')}
               largeSizes="(max-width: 500px) calc(100vw - 32px), (max-width: 1169px) calc(100vw - 64px), (max-width: 1769px) calc(100vw - 404px), 1382px"
               alt={selected.title}
               width={800}

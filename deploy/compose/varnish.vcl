@@ -196,6 +196,8 @@ sub page_query {
   } elsif (req.url ~ "^/gnyy/index/?(\?|$)") {
     set req.url = regsuball(req.url, "([?&])(?!(?:page)=)[^&]*", "\1");
     set req.url = regsuball(req.url, "([?&])page=1(?=&|$)", "\1");
+  } elsif (req.url ~ "^/gnyy/yyxq/?(\?|$)") {
+    set req.url = regsuball(req.url, "([?&])(?!(?:id)=)[^&]*", "\1");
   } elsif (req.url ~ "^/gnyy/detail/?(\?|$)") {
     set req.url = regsuball(req.url, "([?&])(?!(?:id)=)[^&]*", "\1");
   } elsif (req.url ~ "^/lxwm/index/?(\?|$)") {

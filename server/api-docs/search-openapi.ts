@@ -32,7 +32,14 @@ function answerSchema(mediaImage: z.ZodType) {
     url: z.string().describe('The page on this site that shows it.'),
     meta: z.string().describe("One line about it: an expert's title and hospital, an article's category and date."),
     picture: mediaImage.optional(),
-    expert: z.object({ title: z.string(), hospital: z.string(), specialties: z.array(z.string()) }).optional(),
+    expert: z
+      .object({
+        title: z.string(),
+        hospital: z.string(),
+        specialties: z.array(z.string()),
+        schedule: z.array(z.string()).describe('Clinic days as the content words them, one half-day each (周一上午 专家门诊).'),
+      })
+      .optional(),
     highlight: z
       .object({ title: z.string(), snippet: z.string() })
       .describe('The title and a piece of the text as HTML: every character escaped, the matched words in <mark>.'),
@@ -57,7 +64,9 @@ function answerSchema(mediaImage: z.ZodType) {
         specialties: z.array(z.object({ name: z.string(), count: z.number().int().positive() })),
       })
       .optional()
-      .describe("With kind=expert: the hospitals and specialties of the experts, to filter by (the expert finder's)."),
+      .describe(
+        "With kind=expert: the experts' hospitals, and the featured treatments (特色治疗) the experts' specialties come under, in the treatments' order, to filter by (the expert finder's).",
+      ),
   });
   return z.object({ data });
 }
@@ -89,7 +98,8 @@ const PARAMETERS = [
     name: 'specialty',
     in: 'query',
     required: false,
-    description: 'With kind=expert: the experts with this specialty (a name from `facets`).',
+    description:
+      "With kind=expert: the experts under this featured treatment (a name from `facets`): one of their specialties names the treatment's field.",
     schema: text('', FILTER_MAX_CHARS),
   },
 ];

@@ -10,7 +10,7 @@ import { handleUpload } from './uploads.js';
 import type { AddressInfo } from 'node:net';
 import { NEWS_CATEGORY_IDS, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../../shared/constants.js';
 import type { ApiName } from '../../shared/contract/api-paths.js';
-import type { ContentSummary } from './demo-content-type.js';
+import type { ContentSummary, Expert } from './demo-content-type.js';
 import { isFresh, weakEtag } from '../http/representation.js';
 import { parseApiRequest, type ApiRequest } from '../proxy/api-request.js';
 import { demoContent } from './demo-content/index.js';
@@ -21,6 +21,19 @@ const NEWS_PER_CATEGORY_ON_HOME = 5;
 
 function summary({ id, categoryId, title, summary, cover, date }: ContentSummary): ContentSummary {
   return { id, categoryId, title, summary, cover, date };
+}
+
+/** An expert as lists name one: the card's facts and the clinic days, without the profile. */
+function expertSummary({
+  id,
+  name,
+  title,
+  hospital,
+  specialty,
+  avatar,
+  schedule,
+}: Expert): Omit<Expert, 'education' | 'content' | 'achievements'> {
+  return { id, name, title, hospital, specialty, avatar, schedule };
 }
 
 function newestFirst<T extends { date?: string | undefined; id: number }>(items: T[]): T[] {
@@ -53,7 +66,7 @@ export function payloadFor(content: DemoContent, request: ApiRequest): unknown {
       experts: content.expertGroup.featuredExpertIds
         .map((eid) => content.experts.find((e) => e.id === eid))
         .filter((e) => e !== undefined)
-        .map(({ id, name, title, hospital, specialty, avatar }) => ({ id, name, title, hospital, specialty, avatar })),
+        .map(expertSummary),
     }),
     newsMedia: () => ({
       categories: content.newsCategories.map((c) => ({
@@ -67,11 +80,7 @@ export function payloadFor(content: DemoContent, request: ApiRequest): unknown {
     promotions: () => content.promotions,
     domesticHospitals: () => content.domesticHospitals,
     internationalHospitals: () => content.internationalHospitals,
-    experts: () =>
-      paged(
-        content.experts.map(({ id, name, title, hospital, specialty, avatar }) => ({ id, name, title, hospital, specialty, avatar })),
-        query,
-      ),
+    experts: () => paged(content.experts.map(expertSummary), query),
     expert: () => content.experts.find((e) => e.id === id),
     researchCategories: () => content.researchCategories,
     research: () => paged(itemsIn(content, query.categoryId, RESEARCH_CATEGORY_IDS), query),

@@ -24,11 +24,25 @@ export interface HeadOptions {
   seo?: Pick<PageHead, 'meta' | 'jsonLd'> | undefined;
 }
 
+/**
+ * The <html> element's attributes, which the stylesheet draws the variant from before any script
+ * runs: the scaling mode (the large-text mode is never scaled down: it takes the window's own
+ * width, zoom mode), the large text, the theme the visitor chose (none: the head script follows
+ * the system's contrast preference) and the large cursor.
+ */
+function htmlAttributes({ layout, theme, largeCursor }: PageVariant): string {
+  return [
+    ` data-scale="${layout === 'transform' ? 'transform' : 'zoom'}"`,
+    layout === 'large' ? ' data-text="large"' : '',
+    theme === 'auto' ? '' : ` data-theme="${theme}"`,
+    largeCursor ? ' data-cursor="large"' : '',
+  ].join('');
+}
+
 export function documentHead(o: HeadOptions): string {
   const attr = escapeHtml;
   return [
-    // The large-text mode is never scaled down: it takes the window's own width (zoom mode).
-    `<!doctype html><html lang="zh-CN" data-scale="${o.variant === 'transform' ? 'transform' : 'zoom'}"${o.variant === 'large' ? ' data-text="large"' : ''}><head>`,
+    `<!doctype html><html lang="zh-CN"${htmlAttributes(o.variant)}><head>`,
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(o.title)}</title>`,

@@ -66,7 +66,7 @@ export function answerOf(job: RenderJob, status: number, deps: AnswerDeps): Page
   const { req, reads, url } = job;
   const etag = weakEtag(
     deps.assets.version,
-    job.variant,
+    job.variant.name,
     `rum=${deps.rumSampleRate}`,
     canonicalUrl(job.origin, url),
     String(status),

@@ -81,7 +81,7 @@ export class PageCache {
     if (!page) return false;
     observe(res, { route: page.route, cache: 'HIT' });
     this.metrics.pageCacheEvents(page.route, 'hit').inc();
-    if (pageHitChannel.hasSubscribers) pageHitChannel.publish({ res, variant: variantOf(req, this.trusted) });
+    if (pageHitChannel.hasSubscribers) pageHitChannel.publish({ res, variant: variantOf(req, this.trusted).name });
     sendStored(req, res, page, ['vary', varyOf(req, this.trusted), 'x-cache', 'HIT', 'server-timing', 'cache;desc=HIT']);
     return true;
   }

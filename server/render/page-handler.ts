@@ -12,6 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppRenderer, RenderedPage } from '../../client/entry-server.js';
 import { ROUTE_DESCRIPTIONS } from '../../shared/site/route-descriptions.js';
+import { indexable } from '../../shared/site/href.js';
 import { documentTitle } from '../../shared/site/page-title.js';
 import { NOT_FOUND_TITLE, TOO_MANY_TITLE, UNAVAILABLE_TITLE } from '../../shared/site/route-table.js';
 import { pageStatus } from '../../shared/problems.js';
@@ -126,7 +127,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       // Concatenated, not resolved: a URL such as //other.host/ must stay a path on this origin.
       url: new URL(origin + routerSafe(target)),
       variant,
-      observed: renderChannel.hasSubscribers ? { res, variant, bytes: 0 } : undefined,
+      observed: renderChannel.hasSubscribers ? { res, variant: variant.name, bytes: 0 } : undefined,
       started: performance.now(),
       renderedAt: deps.pageCache?.generation ?? 0,
       reads: new RenderReads(),
@@ -158,7 +159,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
         renderer.render(
           new Request(job.url, { signal: job.controller.signal }),
           serverContentApi(deps.cache, job.reads, admit, deps.search),
-          job.variant === 'large',
+          job.variant.layout === 'large',
         );
       return await (job.observed ? renderChannel.tracePromise(draw, job.observed) : draw());
     } catch (error) {
@@ -186,7 +187,7 @@ export function createPageHandler(deps: PageHandlerDeps) {
       rumSampleRate: deps.rumSampleRate,
       assets: deps.assets.forModules(page.modules),
       indexable: status === 200,
-      noindex: handle.noindex,
+      noindex: handle.route ? !indexable(handle.route, job.url.searchParams) : undefined,
     });
     return deps.transformHead ? deps.transformHead(job.notFound ? NOT_FOUND_PATH : (job.req.url ?? '/'), head) : head;
   }

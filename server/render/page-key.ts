@@ -68,7 +68,7 @@ function classOf(target: string): string {
 /** The page cache's key for a route's page; undefined for any other request. */
 export function pageKey(req: IncomingMessage, trusted: TrustedProxies): string | undefined {
   const found = classOf(req.url ?? '/');
-  return found === AS_ASKED || found === NOT_FOUND ? undefined : `${variantOf(req, trusted)} ${found}`;
+  return found === AS_ASKED || found === NOT_FOUND ? undefined : `${variantOf(req, trusted).name} ${found}`;
 }
 
 /**
@@ -77,5 +77,5 @@ export function pageKey(req: IncomingMessage, trusted: TrustedProxies): string |
  * health, static files) name no route either.
  */
 export function notFoundKey(req: IncomingMessage, trusted: TrustedProxies): string | undefined {
-  return classOf(req.url ?? '/') === NOT_FOUND ? `${variantOf(req, trusted)} ${NOT_FOUND}` : undefined;
+  return classOf(req.url ?? '/') === NOT_FOUND ? `${variantOf(req, trusted).name} ${NOT_FOUND}` : undefined;
 }

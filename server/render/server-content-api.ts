@@ -17,7 +17,7 @@ import type { RenderReads } from './render-tracking.js';
 
 export function serverContentApi(cache: ContentCache, reads?: RenderReads, admit?: Admit, search?: SearchService): ContentApi {
   return {
-    async search(params) {
+    async search(params, _signal, use = 'results') {
       if (!search) throw problem('not_found', 'search is not available here');
       const query = parseSearchQuery(
         new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))),
@@ -32,8 +32,11 @@ export function serverContentApi(cache: ContentCache, reads?: RenderReads, admit
         throw error;
       }
       // Results depend on the index; the expert finder's choices alone (no words, no filter) are as fresh as the experts' list.
-      if (query.q || query.hospital || query.specialty) reads?.noteSearch(stored.version);
+      if (query.q || query.hospital || query.specialty) reads?.noteSearch(stored.version, use === 'beside');
       return stored.answer;
+    },
+    changesAt(at) {
+      reads?.noteChange(at);
     },
     async get(name, request = {}) {
       const apiRequest = apiRequestFor(name, request.id, request.query as Record<string, string | number>);

@@ -3,11 +3,12 @@
  * with workers, one scrape sums them all like the other metrics). One histogram per metric, each
  * with buckets at its own good / needs-improvement / poor thresholds (shared/rum.ts) and a few
  * between them for the 75th percentile, labelled by route (the route table's keys, or `other`),
- * device class and page variant: at most 21 × 3 × 3 label sets each (docs/decisions/036).
+ * device class and page layout (the variant's zoom, transform or large; its theme and cursor are
+ * not kept): at most 21 × 3 × 3 label sets each (docs/decisions/036, 066).
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { VITAL_FACTS, type LcpElement, type Vital } from '../../shared/rum.js';
-import type { PageVariant } from '../render/page-variant.js';
+import type { PageLayout } from '../render/page-variant.js';
 import type { DeviceClass } from './device-class.js';
 
 /** Per metric: its histogram's name and buckets (seconds, or CLS's score), the thresholds among them. */
@@ -25,7 +26,7 @@ export type BeaconResult = 'accepted' | 'invalid' | 'too_large' | 'over_budget' 
 export interface PageViewLabels {
   route: string;
   device: DeviceClass;
-  variant: PageVariant;
+  variant: PageLayout;
 }
 
 const NAMES: Readonly<Record<Vital, string>> = {

@@ -4,7 +4,7 @@
  * another site (403); a declared body over 2 KB (413, unread); past the client's budget of
  * RUM_BEACONS_PER_MINUTE (429, unread); then the body, read up to 2 KB, must fit the schema (400).
  * A browser that asks for privacy (`Sec-GPC: 1`) is answered 204 and nothing is recorded. Only the
- * route (from the route table), the device class and the page variant are kept, as histogram
+ * route (from the route table), the device class and the page's layout are kept, as histogram
  * labels; no address, User-Agent, cookie or identifier. No beacon is logged; refusals are counted,
  * and logged once per kind and burst.
  */
@@ -98,7 +98,7 @@ export function rumRoutes(deps: RumDeps) {
         const beacon = parseBeacon(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
         if ('error' in beacon) return refuse(res, 'invalid', 'bad_request', beacon.error);
         const route = routeAt(beacon.page.split(/[?#]/, 1)[0]!) ?? 'other';
-        metrics.pageView({ route, device: deviceClassOf(req), variant: variantOf(req, trusted) }, beacon.metrics, beacon.lcpElement);
+        metrics.pageView({ route, device: deviceClassOf(req), variant: variantOf(req, trusted).layout }, beacon.metrics, beacon.lcpElement);
         metrics.beacon('accepted');
         noContent(res);
       }),

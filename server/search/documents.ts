@@ -8,7 +8,7 @@ import { CATEGORY, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../..
 import type { ApiData } from '../../shared/contract/api-paths.js';
 import type { ContentDetail, ContentSummary, Expert, ExpertSummary, MediaImage } from '../../shared/contract/entities.js';
 import type { SearchKind } from '../../shared/search.js';
-import { contentHref, expertHref, href, treatmentHref } from '../../shared/site/href.js';
+import { contentHref, expertHref, hospitalHref, href, treatmentHref } from '../../shared/site/href.js';
 import { CATEGORY_NAMES, type CategoryId } from '../../shared/site/route-table.js';
 
 export interface SearchDocument {
@@ -31,8 +31,8 @@ export interface SearchDocument {
   url: string;
   meta: string;
   picture?: MediaImage | undefined;
-  /** An expert's hospital and specialties, for the expert finder. */
-  expert?: { title: string; hospital: string; specialties: string[] } | undefined;
+  /** An expert's hospital, specialties and clinic days, for the expert finder and its cards. */
+  expert?: { title: string; hospital: string; specialties: string[]; schedule?: string[] | undefined } | undefined;
 }
 
 /** A body is indexed and quoted up to this many characters: enough for what an item is about. */
@@ -110,7 +110,7 @@ export function expertDocument(expert: ExpertSummary | Expert): SearchDocument {
     url: expertHref(expert.id),
     meta: joined([expert.title, expert.hospital]),
     picture: expert.avatar,
-    expert: { title: expert.title, hospital: expert.hospital, specialties: specialtiesOf(expert.specialty) },
+    expert: { title: expert.title, hospital: expert.hospital, specialties: specialtiesOf(expert.specialty), schedule: expert.schedule },
   };
 }
 
@@ -146,9 +146,9 @@ export function hospitalDocuments(domestic: ApiData<'domesticHospitals'>, abroad
     picture: h.image,
   });
   return [
-    ...domestic.map((h) => hospital(h, `hospital:${h.id}`, href('domesticHospitals'), [])),
+    ...domestic.map((h) => hospital(h, `hospital:${h.id}`, hospitalHref(h), [])),
     ...abroad.map((h) =>
-      hospital(h, `abroad:${h.id}`, `${href('international')}#intl-${h.id}`, [h.country, ...h.highlights, htmlText(h.content)]),
+      hospital(h, `abroad:${h.id}`, hospitalHref({ id: h.id, abroad: true }), [h.country, ...h.highlights, htmlText(h.content)]),
     ),
   ];
 }

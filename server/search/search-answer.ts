@@ -16,7 +16,16 @@ export function answerFrom(index: SearchIndex, query: SearchQuery): SearchAnswer
     url: doc.url,
     meta: doc.meta,
     ...(doc.picture ? { picture: doc.picture } : {}),
-    ...(doc.expert ? { expert: { title: doc.expert.title, hospital: doc.expert.hospital, specialties: doc.expert.specialties } } : {}),
+    ...(doc.expert
+      ? {
+          expert: {
+            title: doc.expert.title,
+            hospital: doc.expert.hospital,
+            specialties: doc.expert.specialties,
+            schedule: doc.expert.schedule ?? [],
+          },
+        }
+      : {}),
     highlight: { title: highlightTitle(doc.title, terms), snippet: highlightSnippet([doc.summary, doc.body], terms) },
   }));
   const total = query.kind ? byKind[query.kind] : Object.values(byKind).reduce((a, b) => a + b, 0);
@@ -30,6 +39,6 @@ export function answerFrom(index: SearchIndex, query: SearchQuery): SearchAnswer
     partial,
     narrowed,
     items,
-    ...(query.kind === 'expert' ? { facets: index.facets() } : {}),
+    ...(query.kind === 'expert' ? { facets: index.facets(query) } : {}),
   };
 }

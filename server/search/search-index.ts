@@ -10,6 +10,7 @@ import MiniSearch, { type SearchResult } from 'minisearch';
 import { SEARCH_KINDS } from '../../shared/search-query.js';
 import { SEARCH_RESULTS_MAX, type ExpertFacets, type SearchKind, type SearchQuery } from '../../shared/search.js';
 import type { SearchDocument } from './documents.js';
+import { underTreatment } from './featured-specialties.js';
 import { isPrefixTerm, pinyinTerms, queryTerms, textTerms, type Reading } from './terms.js';
 import { nameForms, titleMatch, typedQuery, type NameForms, type TypedQuery } from './title-match.js';
 
@@ -107,7 +108,7 @@ export class SearchIndex {
     if (doc.spelled && doc.key.startsWith('content:')) this.#recentContent++;
     this.#docs.set(doc.key, doc);
     if (NAMED_KINDS.has(doc.kind)) this.#names.set(doc.key, nameForms(names, doc.spelled));
-    if (doc.kind === 'expert') this.#facets = undefined;
+    if (doc.kind === 'expert' || doc.kind === 'treatment') this.#facets = undefined;
   }
 
   remove(key: string): void {
@@ -115,7 +116,7 @@ export class SearchIndex {
     if (!doc) return;
     this.#discard(key);
     this.#docs.delete(key);
-    if (doc.kind === 'expert') this.#facets = undefined;
+    if (doc.kind === 'expert' || doc.kind === 'treatment') this.#facets = undefined;
   }
 
   search(query: SearchQuery): IndexAnswer {
@@ -182,19 +183,34 @@ export class SearchIndex {
     if (doc.spelled && doc.key.startsWith('content:')) this.#recentContent--;
   }
 
-  /** The hospitals and specialties of the experts, most experts first. */
-  facets(): ExpertFacets {
-    if (this.#facets) return this.#facets;
+  /**
+   * The experts' hospitals, most experts first, and the featured treatments the experts are under
+   * (featured-specialties.ts), in the treatments' order: each counted among the experts the other
+   * filter leaves (a hospital among those under the treatment asked for, and the other way round),
+   * and left out where none is, so that every choice offered finds someone.
+   */
+  facets({ hospital, specialty }: Pick<SearchQuery, 'hospital' | 'specialty'> = {}): ExpertFacets {
+    const whole = !hospital && !specialty;
+    if (whole && this.#facets) return this.#facets;
     const hospitals = new Map<string, number>();
     const specialties = new Map<string, number>();
+    for (const doc of this.#docs.values()) if (doc.kind === 'treatment') specialties.set(doc.title, 0);
     for (const doc of this.#docs.values()) {
-      if (!doc.expert) continue;
-      hospitals.set(doc.expert.hospital, (hospitals.get(doc.expert.hospital) ?? 0) + 1);
-      for (const s of doc.expert.specialties) specialties.set(s, (specialties.get(s) ?? 0) + 1);
+      const expert = doc.expert;
+      if (!expert) continue;
+      if (!specialty || underTreatment(expert.specialties, specialty))
+        hospitals.set(expert.hospital, (hospitals.get(expert.hospital) ?? 0) + 1);
+      if (hospital && expert.hospital !== hospital) continue;
+      for (const [title, count] of specialties) if (underTreatment(expert.specialties, title)) specialties.set(title, count + 1);
     }
-    const list = (counts: Map<string, number>) =>
-      [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], 'zh-CN')).map(([name, count]) => ({ name, count }));
-    return (this.#facets = { hospitals: list(hospitals), specialties: list(specialties) });
+    const list = (counts: Iterable<[string, number]>) =>
+      [...counts].filter(([, count]) => count > 0).map(([name, count]) => ({ name, count }));
+    const facets = {
+      hospitals: list([...hospitals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], 'zh-CN'))),
+      specialties: list(specialties),
+    };
+    if (whole) this.#facets = facets;
+    return facets;
   }
 
   #run(mini: MiniSearch<Indexed>, terms: string[], combineWith: 'AND' | 'OR', query: SearchQuery, fields?: string[]): SearchResult[] {
@@ -210,10 +226,10 @@ export class SearchIndex {
     });
   }
 
-  /** An expert with the finder's hospital and specialty, when it asks for them. */
+  /** An expert with the finder's hospital and under its featured treatment, when it asks for them. */
   #inFinder(key: string, { hospital, specialty }: SearchQuery): boolean {
     const expert = this.#docs.get(key)?.expert;
-    return !!expert && (!hospital || expert.hospital === hospital) && (!specialty || expert.specialties.includes(specialty));
+    return !!expert && (!hospital || expert.hospital === hospital) && (!specialty || underTreatment(expert.specialties, specialty));
   }
 
   /** No words: the items of a kind in the content API's order (the expert finder without words); nothing without a kind. */

@@ -6,7 +6,7 @@
  * addresses that show content items are given (both now answer 404). List pages are given at
  * their first page, where a new item appears.
  */
-import { categoryHref, contentHref, expertHref, href } from '../../shared/site/href.js';
+import { categoryHref, contentHref, expertHref, hospitalHref, href } from '../../shared/site/href.js';
 import type { ItemRoute, RouteKey } from '../../shared/site/route-table.js';
 import { CATEGORY, RESEARCH_SUBCATEGORY_IDS } from '../../shared/constants.js';
 import { isContentError, type ContentApi } from '../../shared/content-api.js';
@@ -24,7 +24,7 @@ const PAGES_SHOWING: Record<ItemType, readonly Exclude<RouteKey, ItemRoute>[]> =
   award: ['awards'],
   promotion: ['promotions'],
   group: ['culture', 'history'],
-  contact: ['contact'],
+  contact: ['contact', 'accessibility'],
   // Category names are navigation: every page shows them, and no page is about them.
   category: [],
 };
@@ -52,12 +52,31 @@ async function contentItemPages(api: ContentApi, id: number, removed: boolean): 
   }
 }
 
+/**
+ * The pages of the hospitals in China an event changed: every one for a hospital's (the event names
+ * no hospital), an expert's hospital for an expert's (gone already: none, its hospital's page no
+ * longer names it, as the experts' list the page reads says).
+ */
+async function hospitalPages(api: ContentApi, type: ItemType, id: number | undefined): Promise<string[]> {
+  if (type !== 'hospital' && (type !== 'expert' || id === undefined)) return [];
+  const hospitals = await api.get('domesticHospitals');
+  if (type === 'hospital') return hospitals.map((h) => hospitalHref(h));
+  try {
+    const expert = await api.get('expert', { id: id! });
+    return hospitals.filter((h) => h.name === expert.hospital).map((h) => hospitalHref(h));
+  } catch (error) {
+    if (isContentError(error) && error.status === 404) return [];
+    throw error;
+  }
+}
+
 /** The site-relative addresses of the pages an event changed, each once. */
 export async function changedPages(event: PublishEvent, api: ContentApi): Promise<string[]> {
   const pages = new Set<string>();
   const removed = event.event === 'delete';
   for (const { type, id } of event.items) {
     for (const route of PAGES_SHOWING[type]) pages.add(href(route));
+    for (const page of await hospitalPages(api, type, id)) pages.add(page);
     if (id === undefined) continue;
     if (type === 'news') for (const page of await contentItemPages(api, id, removed)) pages.add(page);
     if (type === 'expert') pages.add(expertHref(id));

@@ -57,7 +57,7 @@ export function summarise(ctx: PageContext, page: RoutePage): PageSummary {
       };
     }
     case 'international': {
-      const hospital = page.data[0];
+      const hospital = page.data.hospitals[0]?.hospital;
       if (!hospital) return { ...own, card: { route: 'international' } };
       const where = joinParts([hospital.country, hospital.city], '');
       return {
@@ -65,6 +65,15 @@ export function summarise(ctx: PageContext, page: RoutePage): PageSummary {
         title: hospital.name,
         description: plainLine(`${hospital.name}（${where}）：${hospital.departments.join('、')}。${hospital.summary}`),
         card: { route: 'international' },
+      };
+    }
+    case 'hospital': {
+      const hospital = page.data.hospital;
+      return {
+        ...own,
+        title: hospital.name,
+        description: plainLine(`${hospital.name}（${hospital.city}）：${hospital.departments.join('、')}。${hospital.summary}`),
+        card: { route: 'hospital', id: hospital.id },
       };
     }
     case 'treatments':

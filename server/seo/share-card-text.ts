@@ -6,6 +6,7 @@
 import { orEmpty, categoryName } from '../../shared/site/navigation.js';
 import { ROUTES } from '../../shared/site/route-table.js';
 import type { ContentApi } from '../../shared/content-api.js';
+import { problem } from '../../shared/problems.js';
 import type { CardAddress } from './share-card-address.js';
 import { joinParts } from './plain-text.js';
 
@@ -28,6 +29,11 @@ export async function cardText(card: CardAddress, api: ContentApi): Promise<Card
     case 'expertDetail': {
       const expert = await api.get('expert', { id: card.id });
       return { brand, title: expert.name, subtitle: joinParts([expert.title, expert.hospital], ' · ') };
+    }
+    case 'hospital': {
+      const hospital = (await api.get('domesticHospitals')).find((h) => h.id === card.id);
+      if (!hospital) throw problem('not_found', `no hospital ${card.id}`);
+      return { brand, title: hospital.name, subtitle: joinParts([hospital.city, hospital.address], ' · ') };
     }
     case 'home':
       return { brand, title: group.slogan, subtitle: undefined };

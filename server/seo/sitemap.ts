@@ -1,11 +1,11 @@
 /**
  * The sitemap (sitemaps.org, with Google's image extension): every route's page and the page of
- * every content item and expert, read through the cache. A page's `lastmod` is the date of the
+ * every content item, expert and hospital in China, read through the cache. A page's `lastmod` is the date of the
  * newest content it shows (an item's own date; a list's newest item); pages whose content has
- * no date have none. Items and experts name their picture. Past 50,000 addresses (or 50 MB) the
+ * no date have none. Items, experts and hospitals name their picture. Past 50,000 addresses (or 50 MB) the
  * sitemap is split in parts listed by a sitemap index, as the protocol requires.
  */
-import { contentHref, expertHref, href } from '../../shared/site/href.js';
+import { contentHref, expertHref, hospitalHref, href } from '../../shared/site/href.js';
 import { ROUTES, type ItemRoute, type RouteKey } from '../../shared/site/route-table.js';
 import { CATEGORY, PAGE_MAX, PAGE_SIZE_MAX, RESEARCH_SUBCATEGORY_IDS } from '../../shared/constants.js';
 import type { ContentApi } from '../../shared/content-api.js';
@@ -53,14 +53,15 @@ function categoriesShownBy(key: RouteKey): readonly number[] {
   return [];
 }
 
-/** The entries of the sitemap, in order: the routes' pages, the content items', the experts'. */
+/** The entries of the sitemap, in order: the routes' pages, the content items', the experts', the hospitals'. */
 export async function sitemapEntries(api: ContentApi): Promise<SitemapEntry[]> {
   const pageSize = PAGE_SIZE_MAX;
-  const [news, research, articles, experts] = await Promise.all([
+  const [news, research, articles, experts, hospitals] = await Promise.all([
     everyItem((page) => api.get('news', { query: { page, pageSize } })),
     everyItem((page) => api.get('research', { query: { page, pageSize } })),
     everyItem((page) => api.get('knowledgeArticles', { query: { page, pageSize } })),
     everyItem((page) => api.get('experts', { query: { page, pageSize } })),
+    api.get('domesticHospitals'),
   ]);
   const items: ContentSummary[] = [...news, ...research, ...articles];
   const newest = new Map<number, string>();
@@ -80,6 +81,7 @@ export async function sitemapEntries(api: ContentApi): Promise<SitemapEntry[]> {
     })),
     ...items.map((item) => ({ path: contentHref(item), lastmod: item.date, images: item.cover ? [item.cover.src] : [] })),
     ...experts.map((e) => ({ path: expertHref(e.id), images: e.avatar ? [e.avatar.src] : [] })),
+    ...hospitals.map((h) => ({ path: hospitalHref(h), images: h.image ? [h.image.src] : [] })),
   ];
 }
 

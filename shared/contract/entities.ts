@@ -61,6 +61,19 @@ const internalLink = z.string().regex(/^\/(?!\/)[^\s]*$/);
 const externalLink = z.url({ protocol: /^https$/ }).max(2_000);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const year = z.number().int().min(1900).max(2100);
+/** A time zone as IANA names it (Asia/Shanghai, Australia/Sydney), one the runtime knows. */
+const timeZone = z
+  .string()
+  .max(64)
+  .regex(/^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+){1,2}$/)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'not a time zone this runtime knows');
 /** A time of day, 24-hour `HH:MM`. */
 const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
 /** Upstream HTML; sanitised by the service before it is cached or rendered. */
@@ -103,6 +116,8 @@ export const expertSummary = z.object({
   hospital: text,
   specialty: text,
   avatar: image,
+  /** Clinic days as the content words them, one half-day each (周一上午 专家门诊): in a list, where the content gives them. */
+  schedule: z.array(text).optional(),
 });
 export const expert = expertSummary.extend({
   education: text,
@@ -157,6 +172,8 @@ export const hospital = z.object({
       }),
     )
     .optional(),
+  /** Where its clock is (IANA): a hospital in China is on Asia/Shanghai when the content names none. */
+  timeZone: timeZone.optional(),
 });
 export const internationalHospital = hospital.extend({
   country: text,

@@ -3,7 +3,7 @@
  * and 011). It is written as a typed function and sent as its source, called with its settings;
  * the server sends the script's hash in the Content-Security-Policy.
  */
-import { DESIGN_WIDTH_PX, TEXT_SIZE_PATH, UNSCALED_MAX_WIDTH_PX } from '../constants.js';
+import { DESIGN_WIDTH_PX, SCALED_MIN_WIDTH_PX, TEXT_SIZE_PATH, UNSCALED_MAX_WIDTH_PX } from '../constants.js';
 
 /** This browser's storage key saying a mode was chosen here, which ends the tablet's prompt. */
 export const TEXT_SIZE_CHOSEN_KEY = 'textsize-chosen';
@@ -21,12 +21,18 @@ const ZOOM_LEVELS = [1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5];
 const ZOOM_SLACK_PX = 24;
 
 /**
+ * - Where the visitor chose no theme (the server wrote no `data-theme`), follows the system's
+ *   contrast preference: `prefers-contrast: more` draws the high-contrast theme, now and whenever
+ *   the preference changes (docs/decisions/066).
  * - Marks the document as scripted (`js` class), and as having chosen a text size
- *   (`data-prompt="off"`, which hides the tablet's large-text prompt), and keeps the CSS variable --scale, now and on
- *   every resize, so that the first paint is already scaled: viewport width / design width
- *   (1 at `unscaledMax` px or less, and always 1 in the large-text mode), multiplied by the
- *   visitor's browser zoom, so that zooming in enlarges the page as it does any other site
- *   (the layout then reflows to a narrower design width, never wider than the window).
+ *   (`data-prompt="off"`, which hides the large-text prompt), and keeps the CSS variable --scale, now and on
+ *   every resize, so that the first paint is already scaled: viewport width / design width,
+ *   multiplied by the visitor's browser zoom, so that zooming in enlarges the page as it does any
+ *   other site; never less than `scaledMin` / design width, where the design's body text is drawn
+ *   at 16 px (docs/decisions/064), nor less than 1 in the large-text mode, and 1 at `unscaledMax`
+ *   px or less. Where the factor is held up, the layout flows to a design width narrower than the
+ *   design's, never narrower than the phone layout's threshold. `data-shrunk` on the root says
+ *   the page is drawn smaller than the design (the large-text prompt is offered there).
  * - Starts the app once the first contentful paint has been presented (where the browser
  *   reports it; else after the first frame) and the page's main images (fetchpriority=high)
  *   have been drawn, or after `bootWaitMs` at most: the modules named by the meta element (the
@@ -36,6 +42,7 @@ const ZOOM_SLACK_PX = 24;
 function headScript(
   designWidth: number,
   unscaledMax: number,
+  scaledMin: number,
   modulesMeta: string,
   bootWaitMs: number,
   levels: number[],
@@ -69,6 +76,16 @@ function headScript(
   );
   const large = root.dataset.text === 'large';
 
+  if (!root.dataset.theme && win.matchMedia) {
+    const more = win.matchMedia('(prefers-contrast: more)');
+    const follow = () => {
+      if (more.matches) root.dataset.theme = 'contrast';
+      else delete root.dataset.theme;
+    };
+    follow();
+    more.addEventListener('change', follow);
+  }
+
   // Chromium, Edge and Safari keep outerWidth in screen units, so outer / inner is the zoom; a
   // zoom in also raises devicePixelRatio by as much (a screen's own ratio is 1 or more).
   const outerZoom = () => {
@@ -101,14 +118,16 @@ function headScript(
   };
 
   let shown = '';
+  const least = large ? 1 : scaledMin / designWidth;
   const scale = () => {
     measure();
     const width = win.innerWidth;
     // The layout is never narrower than the phone layout's threshold once the window is wider.
-    const factor = String(large || width <= unscaledMax ? 1 : Math.min((width * zoom) / designWidth, width / (unscaledMax + 1)));
-    if (factor !== shown) {
-      shown = factor;
-      root.style.setProperty('--scale', factor);
+    const factor = width <= unscaledMax ? 1 : Math.min(Math.max((width * zoom) / designWidth, least), width / (unscaledMax + 1));
+    if (String(factor) !== shown) {
+      shown = String(factor);
+      root.style.setProperty('--scale', shown);
+      root.toggleAttribute('data-shrunk', factor < 1);
     }
   };
   scale();
@@ -166,6 +185,7 @@ function headScript(
 export const HEAD_SCRIPT = `(${headScript.toString()})(${[
   DESIGN_WIDTH_PX,
   UNSCALED_MAX_WIDTH_PX,
+  SCALED_MIN_WIDTH_PX,
   APP_MODULES_META,
   BOOT_WAIT_MS,
   ZOOM_LEVELS,

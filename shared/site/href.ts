@@ -2,7 +2,7 @@
  * Every address the site links to, built from the route table: one typed `href`, and the
  * canonical form of a page's address that canonical links, the page cache and the edge key on.
  */
-import { RESEARCH_SUBCATEGORY_IDS, TEXT_SIZE_PATH } from '../constants.js';
+import { A11Y_PATH, RESEARCH_SUBCATEGORY_IDS, TEXT_SIZE_PATH } from '../constants.js';
 import {
   CATEGORY_NAMES,
   CATEGORY_ROUTES,
@@ -81,6 +81,10 @@ export function contentHref(item: { id: number; categoryId: number }): string {
 
 export const expertHref = (id: number) => href('expertDetail', { id });
 
+/** A hospital's page: a hospital in China has its own (医院详情); one abroad is shown on 国际医院, which keeps its address. */
+export const hospitalHref = (hospital: { id: number; abroad?: boolean | undefined }) =>
+  hospital.abroad ? href('international') : href('hospital', { id: hospital.id });
+
 /** A featured treatment's page (opened with id=5, name and title). */
 export const treatmentHref = (title: string) => href('treatments', { title });
 
@@ -93,6 +97,15 @@ export function sectionHref(key: keyof typeof SECTIONS): string {
 /** The switch of the large-text mode (长者模式): it turns the mode on or off and comes back to `back`. */
 export function textSizeHref(large: boolean, back: string): string {
   return `${TEXT_SIZE_PATH}?${new URLSearchParams({ large: large ? '1' : '0', back })}`;
+}
+
+/** What 辅助浏览's switch changes (server/render/a11y-switch.ts): the theme, the cursor, or every preference at once. */
+export type A11ySetting = { theme: 'contrast' | 'plain' } | { cursor: 'large' | 'normal' } | { reset: true };
+
+/** 辅助浏览's switch: it changes `setting` and comes back to `back`. */
+export function a11yHref(setting: A11ySetting, back: string): string {
+  const query = 'reset' in setting ? { reset: '1' } : setting;
+  return `${A11Y_PATH}?${new URLSearchParams({ ...query, back })}`;
 }
 
 /** Where a visitor books: the booking section of 联系我们 (by phone or WeChat; the site takes no bookings itself). */
@@ -134,4 +147,10 @@ export function canonicalHref(pathname: string, search: URLSearchParams): string
   const key = routeAt(pathname);
   if (key === undefined) return undefined;
   return build(ROUTES[key], paramsOf(key, search));
+}
+
+/** Whether search engines should keep the page at this address: not search results, nor a list narrowed by a filter. */
+export function indexable(key: RouteKey, search: URLSearchParams): boolean {
+  const route: RouteFacts = ROUTES[key];
+  return !route.noindex && !route.filters?.some((param) => search.get(urlName(param)));
 }

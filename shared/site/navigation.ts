@@ -32,7 +32,7 @@ const EMPTY_LAYOUT: Layout = {
   researchCategories: [],
   newsCategories: [],
   contact: null,
-  international: [],
+  hospitals: [],
 };
 
 /** Layout data, or an empty set when there is none (an error above the layout). */

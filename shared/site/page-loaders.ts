@@ -7,20 +7,11 @@ import { data } from 'react-router';
 import { CATEGORY, NEWS_CATEGORY_IDS, PAGE_MAX, RESEARCH_CATEGORY_IDS, RESEARCH_SUBCATEGORY_IDS } from '../constants.js';
 import { isContentError, type ContentApi } from '../content-api.js';
 import type { ExpertSummary } from '../contract/entities.js';
-import { problem } from '../problems.js';
 import { MAX_ID, parsePlainInt } from '../plain-int.js';
 import type { SearchAnswer, SearchHit } from '../search.js';
+import { layoutHospitals } from './layout-hospitals.js';
+import { pageNotFound, requiredId, valueOf } from './loader-reads.js';
 import type { RouteKey } from './route-table.js';
-
-/** A page address whose parameters name nothing that exists: the page answers 404. */
-const pageNotFound = (message: string) => problem('not_found', message);
-
-/** A required id from the query, or 404. */
-function requiredId(url: URL): number {
-  const id = parsePlainInt(url.searchParams.get('id'), 1, MAX_ID);
-  if (id === undefined) throw pageNotFound('id must be a positive integer');
-  return id;
-}
 
 /** The `page` parameter (1 when absent), or 404 when it is not a page number. */
 function pageNumber(url: URL): number {
@@ -58,6 +49,7 @@ const expertOfHit = (hit: SearchHit): ExpertSummary => ({
   hospital: hit.expert?.hospital ?? '',
   specialty: hit.expert?.specialties.join('、') ?? '',
   avatar: hit.picture,
+  schedule: hit.expert?.schedule,
 });
 
 /**
@@ -138,9 +130,6 @@ async function researchWithChildren(api: ContentApi, url: URL, signal: AbortSign
   return { children, list, sub };
 }
 
-/** The value of a settled read, or null when it failed. */
-const valueOf = <T>(r: PromiseSettledResult<T>): T | null => (r.status === 'fulfilled' ? r.value : null);
-
 /** Items shown after an article: the newest others of its category. */
 const RELATED_COUNT = 3;
 
@@ -175,18 +164,21 @@ async function contentPage(api: ContentApi, url: URL, signal: AbortSignal) {
 export const PAGE_LOADERS = {
   /**
    * Header and footer data, read once per visit, all at once; a part that fails is left out. The
-   * hospitals abroad fill the 国际医院 panel: only what it shows travels with every page.
+   * hospitals fill the 国内医院 and 国际医院 panels and make every hospital's name a link: only what
+   * that needs travels with every page.
    */
   layout: async (api, _url, signal) => {
-    const [intro, patientCategories, treatments, researchCategories, newsCategories, contact, international] = await Promise.allSettled([
-      api.get('groupIntroduction', { signal }),
-      api.get('patientServiceCategories', { signal }),
-      api.get('specialtyTreatment', { signal }),
-      api.get('researchCategories', { signal }),
-      api.get('newsCategories', { signal }),
-      api.get('contactUs', { signal }),
-      api.get('internationalHospitals', { signal }),
-    ]);
+    const [intro, patientCategories, treatments, researchCategories, newsCategories, contact, domestic, international] =
+      await Promise.allSettled([
+        api.get('groupIntroduction', { signal }),
+        api.get('patientServiceCategories', { signal }),
+        api.get('specialtyTreatment', { signal }),
+        api.get('researchCategories', { signal }),
+        api.get('newsCategories', { signal }),
+        api.get('contactUs', { signal }),
+        api.get('domesticHospitals', { signal }),
+        api.get('internationalHospitals', { signal }),
+      ]);
     return {
       intro: valueOf(intro),
       patientCategories: valueOf(patientCategories) ?? [],
@@ -194,14 +186,7 @@ export const PAGE_LOADERS = {
       researchCategories: valueOf(researchCategories) ?? [],
       newsCategories: valueOf(newsCategories) ?? [],
       contact: valueOf(contact),
-      international: (valueOf(international) ?? []).map(({ id, name, address, phone, mapUrl, image }) => ({
-        id,
-        name,
-        address,
-        phone,
-        mapUrl,
-        image,
-      })),
+      hospitals: layoutHospitals(valueOf(domestic) ?? [], valueOf(international) ?? []),
     };
   },
   /** The home page shows each of its sections that can be read; only when none can does it fail. */
@@ -240,7 +225,8 @@ export const PAGE_LOADERS = {
   knowledge: (api, url, signal) => listPage(api.get('knowledgeArticles', { query: { page: pageNumber(url) }, signal })),
   contentDetail: contentPage,
   equipment: (api, url, signal) => listPage(api.get('news', { query: { categoryId: CATEGORY.equipment, page: pageNumber(url) }, signal })),
-  international: (api, _url, signal) => api.get('internationalHospitals', { signal }),
+  // The hospitals' pages' reads load with them, not with every page's first script.
+  international: async (api, url, signal) => (await import('./hospital-loaders.js')).internationalPage(api, url, signal),
   experts: expertsPage,
   expertDetail: (api, url, signal) => api.get('expert', { id: requiredId(url), signal }),
   researchInnovation: (api, url, signal) => research(api, url, signal, CATEGORY.researchInnovation),
@@ -259,8 +245,11 @@ export const PAGE_LOADERS = {
     ]);
     return { hospitals, news };
   },
+  hospital: async (api, url, signal) => (await import('./hospital-loaders.js')).hospitalPage(api, url, signal),
   reportDetail: contentPage,
   contact: (api, _url, signal) => api.get('contactUs', { signal }),
+  // How to ask the hospital for help: its phone and hours, from the content.
+  accessibility: (api, _url, signal) => api.get('contactUs', { signal }),
   search: searchPage,
 } satisfies Record<RouteKey | 'layout', Loader>;
 

@@ -19,6 +19,8 @@ function itemTitle(route: RouteKey, data: unknown, search: URLSearchParams): str
       return (data as PageData<'contentDetail'>).item.title;
     case 'expertDetail':
       return (data as PageData<'expertDetail'>).name;
+    case 'hospital':
+      return (data as PageData<'hospital'>).hospital.name;
     case 'treatments':
       // Opened with a title, the page shows that treatment; without one, the list's first.
       return search.has('title') ? (data as PageData<'treatments'>).selected.title : undefined;

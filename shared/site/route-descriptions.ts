@@ -26,7 +26,9 @@ export const ROUTE_DESCRIPTIONS: Readonly<Record<RouteKey, string>> = {
   researchNews: '集团的科研新闻。',
   news: '集团新闻、医院新闻与媒体报道。',
   domesticHospitals: '集团在国内的医院与医院新闻。',
+  hospital: '集团医院的地址、门诊时间、出诊专家与医院新闻。',
   reportDetail: '集团媒体报道详情。',
   contact: '集团联系方式、地址与各院区电话。',
+  accessibility: '本网站的无障碍与适老化服务：长者模式、高对比度、语音朗读、大鼠标、键盘操作，以及如何获得帮助。',
   search: '在全站搜索科普文章、特色治疗与设备、专家、医院与学术研究。',
 };

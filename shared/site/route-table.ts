@@ -31,6 +31,8 @@ export interface RouteFacts {
   readonly needsId?: true;
   /** A page search engines should not keep (search results): `noindex`, and left out of the sitemap. */
   readonly noindex?: true;
+  /** Parameters that only narrow the page's list (the expert finder's): an address with one is `noindex`, its unnarrowed page the one kept. */
+  readonly filters?: readonly PageParam[];
   /** Its module in client/pages/, without extension. */
   readonly page: string;
 }
@@ -142,6 +144,7 @@ export const ROUTES = {
     title: '专家团队',
     section: 'experts',
     params: ['hospital', 'specialty', 'page'],
+    filters: ['hospital', 'specialty'],
     page: 'experts-page',
     lead: '汇聚眼科各亚专业的资深专家，守护每一双眼睛',
   },
@@ -206,6 +209,14 @@ export const ROUTES = {
     page: 'domestic-hospitals-page',
     lead: '多家院区统一诊疗标准，就近享受优质眼科服务',
   },
+  hospital: {
+    path: '/gnyy/yyxq',
+    title: '医院详情',
+    section: 'domestic',
+    params: ['id'],
+    needsId: true,
+    page: 'hospital-page',
+  },
   reportDetail: {
     path: '/gnyy/detail',
     title: '报道详情',
@@ -222,6 +233,13 @@ export const ROUTES = {
     params: [],
     page: 'contact-page',
     lead: '如需咨询、预约或合作，欢迎与我们联系',
+  },
+  accessibility: {
+    path: '/wza/index',
+    title: '无障碍说明',
+    params: [],
+    page: 'accessibility-page',
+    lead: '大字、高对比度、语音朗读、大鼠标与键盘操作，帮助您更轻松地浏览本网站',
   },
   search: {
     path: '/search',
@@ -253,7 +271,7 @@ export const CATEGORY_ROUTES: Readonly<Record<CategoryId, RouteKey>> = {
   [C.mediaReports]: 'news',
 };
 
-type PanelKey = 'intro' | 'services' | 'international' | 'research' | 'news';
+type PanelKey = 'intro' | 'services' | 'domestic' | 'international' | 'research' | 'news';
 
 export interface Section {
   readonly label: string;
@@ -282,7 +300,13 @@ export const SECTIONS: Readonly<Record<SectionKey, Section>> = {
     panel: 'services',
     links: [{ category: C.featuredTreatments }, { category: C.knowledge }, { category: C.equipment }],
   },
-  domestic: { label: '国内医院', banner: '/media/banners/section-domestic.svg', links: [{ route: 'domesticHospitals' }] },
+  domestic: {
+    label: '国内医院',
+    banner: '/media/banners/section-domestic.svg',
+    panel: 'domestic',
+    lead: '多家院区统一诊疗标准与质量管理，就近享受优质眼科服务。',
+    links: [{ route: 'domesticHospitals' }],
+  },
   international: {
     label: '国际医院',
     banner: '/media/banners/section-international.svg',

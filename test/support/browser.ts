@@ -1,7 +1,7 @@
 /** Debian's Chromium driven by playwright-core, with the console watched for errors and warnings. */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import { TEXT_SIZE_COOKIE } from '../../shared/constants.js';
+import { TEXT_SIZE_COOKIE, THEME_COOKIE } from '../../shared/constants.js';
 import { MEDIA_PREFIX } from '../../shared/media-url.js';
 import { launchOwnChromium } from './launch-chromium.js';
 import { searchReady } from './search.js';
@@ -147,6 +147,8 @@ export interface Mode {
   width: number;
   /** The large-text mode (长者模式), chosen by its cookie. */
   large?: boolean;
+  /** The high-contrast theme (高对比度), chosen by its cookie. */
+  contrast?: boolean;
   /** The window's height: by default windowAt's. */
   height?: number;
 }
@@ -165,6 +167,7 @@ export async function expectNothingFound(
   const w = await openPage(browser, { width: mode.width, height: mode.height ?? windowAt(mode.width).height });
   try {
     if (mode.large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: base }]);
+    if (mode.contrast) await w.page.context().addCookies([{ name: THEME_COOKIE, value: 'contrast', url: base }]);
     await w.page.emulateMedia({ reducedMotion: 'reduce' });
     // A first visit to a page of photos waits for each of its variants to be made (nothing is made
     // ahead in tests), behind the transforms of the suite beside it on the same two cores: a

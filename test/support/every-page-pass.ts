@@ -4,10 +4,12 @@
  * (./axe.ts), typesetting (page-checks/typesetting.ts), collisions (page-checks/collisions.ts),
  * pictures drawn larger than their variant or asking for far more (page-checks/pictures.ts),
  * controls drawn under something else or a row of tabs that hides that it scrolls
- * (page-checks/controls.ts), and what a visitor sees on any page (page-checks/drawn.ts: text or
+ * (page-checks/controls.ts), focus tabbed forward and back (page-checks/focus.ts), text spaced
+ * out by a visitor and the site's own line and paragraph spacing (page-checks/text-spacing.ts), and what a visitor sees on any page (page-checks/drawn.ts: text or
  * targets too small, a grid's lone last card, anything past the window's side, placeholder text,
  * the booking line, filings and WeChat code every page carries, one page under its route's title
- * once hydrated); on the home and search pages, then the header's search, open with its
+ * once hydrated), hospitals' names and phone numbers that are not links of their kind
+ * (page-checks/links.ts); on the home and search pages, then the header's search, open with its
  * suggestions, on the same visit. Each suite that owns a check keeps the tests that show the
  * check finds what it should (test/accessibility, collisions, controls, pictures, typesetting,
  * visual). Loading the pictures scrolls through the page and back to its top; axe follows it.
@@ -36,8 +38,12 @@ import {
 } from './browser.js';
 import { collisions } from './page-checks/collisions.js';
 import { coveredControls, coveredSearch, tabRowFaults } from './page-checks/controls.js';
+import { focusFaults } from './page-checks/focus.js';
+import { spacedTextFaults, spacingFaults } from './page-checks/text-spacing.js';
 import { loneCards, missingFurniture, notOnePage, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
+import { unlinkedNamesAndPhones } from './page-checks/links.js';
 import { loadPictures, overAskedIn, upscaledIn, variantsChosen } from './page-checks/pictures.js';
+import { themeContrastFaults } from './page-checks/theme-contrast.js';
 import { typesetFaults } from './page-checks/typesetting.js';
 import { EVERY_PAGE, sampleUrl } from './sample-urls.js';
 import type { RunningService } from './start-service.js';
@@ -53,7 +59,11 @@ export type Check =
   | 'past-the-side'
   | 'placeholders'
   | 'furniture'
-  | 'one-page';
+  | 'one-page'
+  | 'focus'
+  | 'text-spacing'
+  | 'links'
+  | 'theme-contrast';
 
 export interface PassMode extends Mode {
   checks: readonly Check[];
@@ -111,20 +121,30 @@ async function lookAt(page: Page, url: string, mode: PassMode, progress: Progres
   const add = (check: Check, lines: string[]) => found.push(...lines.map((line) => `${check}: ${line}`));
   if (mode.large && (await page.evaluate(() => document.documentElement.dataset.text)) !== 'large')
     found.push('not in the large-text mode');
+  if (mode.contrast && (await page.evaluate(() => document.documentElement.dataset.theme)) !== 'contrast')
+    found.push('not in the high-contrast theme');
   if (has('one-page')) add('one-page', await step('one page', () => notOnePage(page, url)));
   found.push(...(await step('loading the pictures', () => loadPictures(page))).map((src) => `a picture neither loaded nor failed: ${src}`));
   // After the scroll through the page that loads the pictures: axe judges contrast by what is drawn
   // at each element's place, and a part the browser skips while it is far from the window (the
   // footer, the home page's sections: docs/decisions/054) keeps a guessed height until it has
   // been drawn once at this width.
-  if (has('axe')) add('axe', await step('axe', () => axeViolations(page)));
+  // In the high-contrast theme, AAA contrast (7:1) too.
+  if (has('axe')) add('axe', await step('axe', () => axeViolations(page, { enhancedContrast: mode.contrast === true })));
   if (has('typesetting')) add('typesetting', await step('typesetting', () => typesetFaults(page)));
   if (has('small-things')) add('small-things', await step('small things', () => smallThings(page)));
   if (has('grids')) add('grids', await step('grids', () => loneCards(page)));
   if (has('placeholders')) add('placeholders', await step('placeholders', () => placeholders(page)));
   if (has('past-the-side')) add('past-the-side', await step('past the side', () => pastTheSide(page)));
   if (has('furniture')) add('furniture', await step('furniture', () => missingFurniture(page, mode.width > 500)));
+  if (has('links')) add('links', await step('links', () => unlinkedNamesAndPhones(page)));
   if (has('collisions')) add('collisions', await step('collisions', () => collisions(page)));
+  if (has('text-spacing')) {
+    add('text-spacing', await step('text spacing', () => spacedTextFaults(page)));
+    add('text-spacing', await step('line and paragraph spacing', () => spacingFaults(page)));
+  }
+  // The header's and footer's controls are walked once, on the home page; elsewhere the main content.
+  if (has('focus')) add('focus', await step('focus', () => focusFaults(page, url === '/' ? 'page' : 'main')));
   if (has('pictures')) {
     const pictures = await step('pictures', () => variantsChosen(page, 'by-sizes'));
     add('pictures', [...upscaledIn(pictures), ...overAskedIn(pictures)]);
@@ -136,6 +156,7 @@ async function lookAt(page: Page, url: string, mode: PassMode, progress: Progres
       (await step('tabs', () => tabRowFaults(page))).faults.map((f) => `tabs: ${f}`),
     );
   }
+  if (has('theme-contrast')) add('theme-contrast', await step('controls and focus rings at 4.5:1', () => themeContrastFaults(page)));
   found.push(...(await step('the header search', () => lookAtHeaderSearch(page, url, mode))));
   return found;
 }
@@ -158,9 +179,9 @@ async function lookAtHeaderSearch(page: Page, url: string, mode: PassMode): Prom
 
 /**
  * A suite of one test: every page in `large` text at each of `widths` (narrowest first), every
- * check of the width, nothing found.
+ * check of the width, nothing found; `contrast`: in the high-contrast theme.
  */
-export function everyPagePass(title: string, large: boolean, widths: readonly PassWidth[]): void {
+export function everyPagePass(title: string, large: boolean, widths: readonly PassWidth[], { contrast = false } = {}): void {
   describe(title, () => {
     let svc: RunningService;
     let browser: Browser;
@@ -170,12 +191,12 @@ export function everyPagePass(title: string, large: boolean, widths: readonly Pa
     const named = widths.map(({ width, checks }) => `${width} px (${checks.join(', ')})`).join('; ');
     const [first, ...wider] = widths as [PassWidth, ...PassWidth[]];
     it(
-      `every page (large text: ${large}), at ${named}: nothing found`,
+      `every page (large text: ${large}${contrast ? ', high contrast' : ''}), at ${named}: nothing found`,
       () =>
-        expectNothingFound(browser, svc.url, { ...first, large }, (page) => {
+        expectNothingFound(browser, svc.url, { ...first, large, contrast }, (page) => {
           const progress: Progress = { stage: `${first.width} px: visiting` };
           const look = async (url: string, mode: PassWidth) =>
-            (await lookAt(page, url, { ...mode, large }, progress)).map((line) => `${mode.width} px: ${line}`);
+            (await lookAt(page, url, { ...mode, large, contrast }, progress)).map((line) => `${mode.width} px: ${line}`);
           return onEach(
             page,
             svc.url,

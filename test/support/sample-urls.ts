@@ -7,12 +7,14 @@ export const sample = {
   article: demoContent.contentItems.find((i) => i.categoryId === 6)!,
   news: demoContent.contentItems.find((i) => i.categoryId === 19)!,
   expert: demoContent.experts[0]!,
+  hospital: demoContent.domesticHospitals[0]!,
 };
 
 export function sampleUrl(path: string): string {
   if (path === '/hzhf/kpzsDetail') return `${path}?id=${sample.article.id}`;
   if (path === '/gnyy/detail') return `${path}?id=${sample.news.id}`;
   if (path === '/zjxz/detail') return `${path}?id=${sample.expert.id}`;
+  if (path === '/gnyy/yyxq') return `${path}?id=${sample.hospital.id}`;
   if (path === '/search') return `${path}?q=${encodeURIComponent('白内障')}`;
   return path;
 }

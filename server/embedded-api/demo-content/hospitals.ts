@@ -129,6 +129,7 @@ export const internationalHospitals: InternationalHospital[] = [
       { days: ['Mo', 'Tu', 'We', 'Th', 'Fr'], opens: '08:30', closes: '17:30' },
       { days: ['Sa'], opens: '09:00', closes: '13:00' },
     ],
+    timeZone: 'Australia/Sydney',
     content: html([
       '明瞳澳洲眼科医院于 2020 年在悉尼开业，是明瞳眼科医疗集团国际化战略的重要一步。医院位于悉尼中央商务区，交通便利，毗邻多条公交与轻轨线路。',
       '医院遵循澳大利亚医疗监管要求执业，医生均持有澳大利亚执业注册资格，并与国内各院区共享临床路径、病例讨论和质量管理标准，为在澳华人及当地居民提供中英文双语诊疗服务。',

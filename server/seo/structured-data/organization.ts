@@ -1,10 +1,10 @@
 /**
- * The group as a MedicalOrganization, with its hospitals (Hospital: address, telephone, opening
- * hours and position where the content gives them, the page that shows it), and a reference to
- * it for what the group publishes.
+ * The group as a MedicalOrganization, with its hospitals (Hospital: address, telephone, departments,
+ * opening hours and position where the content gives them, the page that shows it), and a
+ * reference to it for what the group publishes.
  */
 import type { DayOfWeek, Hospital as HospitalNode, MedicalOrganization, PostalAddress } from 'schema-dts';
-import { href } from '../../../shared/site/href.js';
+import { hospitalHref, href } from '../../../shared/site/href.js';
 import type { ContactUs, Hospital, InternationalHospital } from '../../../shared/contract/entities.js';
 import { absolute, type PageContext } from '../page-context.js';
 
@@ -34,7 +34,13 @@ export function publisherOf(ctx: PageContext): MedicalOrganization | undefined {
   return { '@type': 'MedicalOrganization', '@id': organizationId(ctx), name, ...(logo ? { logo: absolute(ctx, logo.src) } : {}) };
 }
 
-function hospitalNode(ctx: PageContext, hospital: Hospital | InternationalHospital, page: string, country: string): HospitalNode {
+/** A hospital's node id: one per hospital, at the page that shows it, referred to by its doctors (hospitalAffiliation). */
+export const hospitalId = (ctx: Pick<PageContext, 'origin'>, hospital: { id: number; abroad?: boolean | undefined }) =>
+  `${absolute(ctx, hospitalHref(hospital))}#hospital-${hospital.id}`;
+
+/** A hospital: its page, address, telephone, departments, and opening hours and position where the content gives them. */
+export function hospitalNode(ctx: PageContext, hospital: Hospital | InternationalHospital, abroad: boolean): HospitalNode {
+  const country = 'country' in hospital ? hospital.country : 'CN';
   const address: PostalAddress = {
     '@type': 'PostalAddress',
     streetAddress: hospital.address,
@@ -43,9 +49,9 @@ function hospitalNode(ctx: PageContext, hospital: Hospital | InternationalHospit
   };
   return {
     '@type': 'Hospital',
-    '@id': `${absolute(ctx, page)}#hospital-${hospital.id}`,
+    '@id': hospitalId(ctx, { id: hospital.id, abroad }),
     name: hospital.name,
-    url: absolute(ctx, page),
+    url: absolute(ctx, hospitalHref({ id: hospital.id, abroad })),
     ...(hospital.image ? { image: absolute(ctx, hospital.image.src) } : {}),
     description: hospital.summary,
     telephone: hospital.phone,
@@ -63,6 +69,9 @@ function hospitalNode(ctx: PageContext, hospital: Hospital | InternationalHospit
         }
       : {}),
     ...(hospital.mapUrl ? { hasMap: hospital.mapUrl } : {}),
+    ...(hospital.departments.length > 0
+      ? { department: hospital.departments.map((name) => ({ '@type': 'MedicalClinic' as const, name })) }
+      : {}),
     parentOrganization: { '@id': organizationId(ctx) },
   };
 }
@@ -94,8 +103,8 @@ export function groupOrganization(
   const { intro, contact } = ctx.layout;
   const parts = [
     ...branches,
-    ...(hospitals.domestic ?? []).map((h) => hospitalNode(ctx, h, href('domesticHospitals'), 'CN')),
-    ...(hospitals.international ?? []).map((h) => hospitalNode(ctx, h, href('international'), h.country)),
+    ...(hospitals.domestic ?? []).map((h) => hospitalNode(ctx, h, false)),
+    ...(hospitals.international ?? []).map((h) => hospitalNode(ctx, h, true)),
   ];
   return {
     ...publisher,

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 /** The least room, in CSS px, between the footer's top or left edge and the group's name. */
 const FOOTER_MIN_PAD = 24;
 /** Summaries, which their line clamp may cut (docs/product/typesetting.md); a title never. */
-const SUMMARIES = '.card-text, .row-text, .treatment-tile p, .expert-specialty, .panel-text';
+export const SUMMARIES = '.card-text, .row-text, .treatment-tile p, .expert-specialty, .panel-text';
 
 /** What collides on the page as drawn, one line each; the page scrolled to the top. */
 export function collisions(page: Page) {

@@ -7,7 +7,8 @@ import type { Page } from 'playwright-core';
 
 /**
  * Links and buttons of the page (the header's, the page's, the footer's) whose middle, when
- * scrolled into the window below the fixed header, is drawn over by another element. One line each.
+ * scrolled into the window below the fixed header (and above a bar fixed at its foot), is drawn
+ * over by another element. One line each.
  */
 export function coveredControls(page: Page) {
   return page.evaluate(async () => {
@@ -25,18 +26,26 @@ export function coveredControls(page: Page) {
       document.querySelectorAll('header a[href], header button, main a[href], main button, footer a[href]'),
     ).filter(shown);
     const header = document.querySelector('.site-header');
+    // A bar fixed at the window's foot (a phone's call kept on screen) is its edge there, as the header is at the top.
+    const footBars = Array.from(document.querySelectorAll('body *')).filter((el) => {
+      if (getComputedStyle(el).position !== 'fixed') return false;
+      const r = el.getBoundingClientRect();
+      return r.height > 0 && r.bottom >= innerHeight - 1 && r.top > innerHeight / 2;
+    });
     const scroller = document.documentElement.dataset.scale === 'transform' ? document.getElementById('root')! : document.scrollingElement!;
     for (let y = 0; ; y += innerHeight * 0.6) {
       scroller.scrollTo(0, y);
       // A frame, or a fifth of a second where the page draws none (it would wait forever).
       await new Promise((done) => (requestAnimationFrame(done), setTimeout(done, 200)));
       const top = header ? header.getBoundingClientRect().bottom : 0;
+      const bottom = Math.min(innerHeight, ...footBars.map((bar) => bar.getBoundingClientRect().top));
       for (const control of controls) {
         const r = control.getBoundingClientRect();
         const [x, cy] = [r.left + r.width / 2, r.top + r.height / 2];
-        // The fixed header's own controls at the top of the page; the others in the window, below the header.
+        // The fixed header's own controls at the top of the page; the others in the window, between the header and a bar at its foot.
         const inHeader = header?.contains(control) ?? false;
-        if (inHeader ? y > 0 : cy < top + 2 || cy > innerHeight - 2) continue;
+        const inBar = footBars.some((bar) => bar.contains(control));
+        if (inHeader ? y > 0 : !inBar && (cy < top + 2 || cy > bottom - 2)) continue;
         if (x < 1 || x > innerWidth - 1) continue;
         const hit = document.elementFromPoint(x, cy);
         if (!hit || control.contains(hit) || hit.contains(control)) continue;

@@ -22,7 +22,7 @@ const TYPESET_SELECTOR = [
   '.row-text',
   '.treatment-tile p',
   '.intl-summary',
-  '.intl-lead',
+  '.hospital-lead',
   '.article-summary',
   '.film-summary',
   '.expert-specialty',
@@ -34,6 +34,7 @@ const TYPESET_SELECTOR = [
   '.search-empty-title',
   '.search-option-title',
   '.panel-hospital-name',
+  '.panel-hospital-summary',
   '.text-prompt p',
 ].join(', ');
 
