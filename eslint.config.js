@@ -44,7 +44,6 @@ export default defineConfig([
       '@typescript-eslint/unbound-method': 'off',
     },
   },
-  { files: ['bench/**/*.js'], languageOptions: { globals: globals.browser } },
   // Small server modules: one concern each, read whole (the embedded API's demo content is data).
   { files: ['server/**/*.ts'], ignores: ['server/embedded-api/demo-content/**'], rules: { 'max-lines': ['error', 300] } },
   { files: ['shared/**'], rules: layer('shared/ is used by both sides and imports neither', ['**/client/**', '**/server/**']) },

@@ -10,7 +10,7 @@
  * The stream is compressed with the service's own encoder (server/http/representation.ts)
  * when the request accepts it, and flushed as React flushes.
  *
- * Built with Vite's SSR build into bench/.build/bare-render/ (lib.js buildBareRender) and
+ * Built with Vite's SSR build into bench/.build/bare-render/ (harness/profile.ts buildBareRender) and
  * started as `node bench/.build/bare-render/bare-render.js <service url> [port]`; prints
  * `ready <port>`.
  */

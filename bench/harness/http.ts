@@ -44,20 +44,20 @@ export interface StoredResponse {
   body: string;
 }
 
-/** A response as static-server.js serves it: status, headers (without hop-by-hop), body. */
+/** A response as static-server.ts serves it: status, headers (without hop-by-hop), body. */
 export function storedResponse({ status, headers, body }: RawResponse): StoredResponse {
   const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_HEADERS.has(k.toLowerCase())));
   return { status, headers: kept, body: body.toString('base64') };
 }
 
 /**
- * The raw node:http baseline (static-server.js, which bench/lib.js starts too) answering one
- * stored response at any path; `routes` instead serves one response per path. Stop it with stop().
+ * The raw node:http baseline (static-server.ts) answering one stored response at any path;
+ * `routes` instead serves one response per path. Stop it with stop().
  */
 export function rawBaseline(name: string, given: { answer: RawResponse } | { routes: Record<string, StoredResponse> }): Promise<Helper> {
   const file = tempPath(`${name.replace(/\W+/g, '-')}.json`);
   writeFileSync(file, JSON.stringify('routes' in given ? { routes: given.routes } : storedResponse(given.answer)));
-  return startHelper('bench/static-server.js', [file, 0]);
+  return startHelper('bench/static-server.ts', [file, 0]);
 }
 
 export interface Visits {

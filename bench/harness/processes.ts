@@ -205,3 +205,25 @@ export function rssMiB(pid: number | undefined): number {
     return NaN;
   }
 }
+
+/** CPU seconds a process has used (user and system), from /proc. */
+function cpuSeconds(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Resolves once a process has used less than 2 % of a core over half a second (at most
+ * `timeoutMs`): what a start or a first render set going in the background (the search index,
+ * images described, variants made ahead) is done, and a measurement sees the steady state.
+ */
+export async function settled(pid: number | undefined, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let before = cpuSeconds(pid);
+  while (Date.now() < deadline) {
+    await sleep(500);
+    const now = cpuSeconds(pid);
+    if (now - before < 0.01) return;
+    before = now;
+  }
+}

@@ -13,8 +13,34 @@ interface CallFrame {
 
 interface CpuProfile {
   nodes: { id: number; callFrame: CallFrame; children?: number[] }[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
+}
+
+/** A stretch of time on profileClock's clock, in microseconds. */
+interface ProfileWindow {
+  from: number;
+  to: number;
+}
+
+/** Now on the clock V8's profiler stamps its samples with (CLOCK_MONOTONIC), in microseconds. */
+export const profileClock = () => Number(process.hrtime.bigint() / 1000n);
+
+/** The profile's samples taken within `window` (profileClock), or all of them without one. */
+function within(profile: CpuProfile, window: ProfileWindow | undefined): CpuProfile {
+  if (!window) return profile;
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    at += dt;
+    if (at < window.from || at > window.to) return;
+    samples.push(id);
+    timeDeltas.push(dt);
+  });
+  return { ...profile, samples, timeDeltas };
 }
 
 function frames(profile: CpuProfile) {
@@ -89,25 +115,28 @@ function selfTimeByArea(profile: CpuProfile) {
 }
 
 /**
- * Run the service under `node --cpu-prof` while `load(serviceUrl)` runs, stop it, and
- * summarise the profile (top self-time functions and the share by package) as markdown.
+ * Run the service under `node --cpu-prof` while `load(serviceUrl, pid)` runs, stop it, and
+ * summarise the profile (top self-time functions and the share by package) as markdown. When
+ * `load` resolves to a window `{ from, to }` (profileClock), only the samples within it count:
+ * the start and the warm-up are left out.
  */
 export async function profileService(
-  load: (url: string) => unknown,
+  load: (url: string, pid: number | undefined) => Promise<ProfileWindow | void> | void,
   { env = {}, limit = 12 }: { env?: Record<string, string>; limit?: number } = {},
 ): Promise<string> {
   const dir = join(ROOT, 'bench/.build/profiles');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const service = await startService({ env, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  let window: ProfileWindow | void;
   try {
-    await load(service.url);
+    window = await load(service.url, service.child.pid);
   } finally {
     await service.stop();
   }
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) return '(no profile was written)';
-  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+  const profile = within(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile, window ?? undefined);
   const top = topSelfTime(profile, limit);
   const areas = selfTimeByArea(profile).slice(0, 8);
   return [

@@ -31,7 +31,8 @@ export interface ServiceProcess extends NodeProcess {
  * unless `env` says otherwise: each figure compares one service process with one baseline process.
  */
 export async function startService({ env: given = {}, nodeArgs = [], onLine, timeoutMs }: ServiceOptions = {}): Promise<ServiceProcess> {
-  const env: Record<string, string> = { WORKERS: '1', ...LIMITS_OFF, ...given };
+  // The demo content unless a benchmark names an UPSTREAM_URL (which wins): production asks for it by name.
+  const env: Record<string, string> = { WORKERS: '1', CONTENT: 'demo', ...LIMITS_OFF, ...given };
   const level = env.LOG_LEVEL ?? 'info';
   if (!['info', 'debug', 'trace'].includes(level)) {
     // No `listening` line at this level: a free port, and /healthz tells when it is up.

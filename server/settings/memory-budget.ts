@@ -3,7 +3,7 @@
  * this machine, MEMORY_LIMIT_BYTES or else its cgroup's (what `process.constrainedMemory()` reads:
  * cgroup v2's `memory.max` and `memory.high`, v1's `memory.limit_in_bytes`), shared by its
  * processes. Each process's slice gives every bounded part (the caches) its share; the rest (the V8
- * heap, libvips, the allocator's own) is headroom, measured by bench/memory-soak.js rather than
+ * heap, libvips, the allocator's own) is headroom, measured by bench/memory-soak.ts rather than
  * bounded. A part's own setting (CACHE_MAX_BYTES, …), when given, is its share instead; under a
  * real limit the parts together may take at most half of the slice, or the service does not start.
  */

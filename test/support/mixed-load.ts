@@ -5,7 +5,7 @@
  * paths, 15 % pictures at /_media/ as the home page asks for them (read from the home page itself,
  * again every few seconds, since the addresses name each original's version once it is known), 13 %
  * searches (the results page and /api/search; one in five words new), 7 % addresses that are no route.
- * bench/memory-soak.js runs it against one process and test/deploy.test.ts against the image.
+ * bench/memory-soak.ts runs it against one process and test/deploy.test.ts against the image.
  *
  * Imports packages only: bench/ (plain JavaScript on Node 26) imports this file as it is.
  */

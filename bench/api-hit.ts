@@ -1,23 +1,12 @@
 // Cached API hit against a raw node:http server answering the same bytes, in the same run.
-import {
-  commandLine,
-  compare,
-  ensureBuild,
-  ensureWrk,
-  fmt,
-  isMain,
-  measureSection,
-  profileClock,
-  profileService,
-  rawBaseline,
-  rawGet,
-  row,
-  settled,
-  stamp,
-  startService,
-  TABLE_HEAD,
-  wrk,
-} from './lib.js';
+import { isMain } from './harness/args.js';
+import { fmt, row, stamp, TABLE_HEAD } from './harness/figures.js';
+import { rawBaseline, rawGet } from './harness/http.js';
+import { ensureBuild, ensureWrk, settled } from './harness/processes.js';
+import { profileClock, profileService } from './harness/profile.js';
+import { commandLine, measureSection } from './harness/results.js';
+import { startService, type ServiceProcess } from './harness/service.js';
+import { compare, wrk } from './harness/wrk.js';
 
 const PATH = '/api/news?categoryId=19&page=1&pageSize=9';
 /** A small answer (about 100 bytes), where the fixed work per request weighs most. */
@@ -27,7 +16,7 @@ const SECONDS = 4;
 const TARGET = { throughput: 0.6, p99: 2 };
 
 /** One cached path against a raw node:http server answering the same bytes. */
-async function measurePath(service, path) {
+async function measurePath(service: ServiceProcess, path: string) {
   const url = `${service.url}${path}`;
   await rawGet(url);
   const answer = await rawGet(url, { 'accept-encoding': 'identity' });
@@ -45,7 +34,7 @@ async function measurePath(service, path) {
   }
 }
 
-export async function benchApiHit() {
+async function benchApiHit() {
   ensureWrk();
   ensureBuild();
   const service = await startService();
@@ -84,7 +73,7 @@ Target: throughput ≥ ${TARGET.throughput} × baseline and p99 ≤ ${TARGET.p99
 }
 
 /** Where the time goes: the service under --cpu-prof while wrk requests the cached path. */
-export async function profileApiHit(seconds = 4, path = SMALL_PATH) {
+async function profileApiHit(seconds = 4, path = SMALL_PATH) {
   const summary = await profileService(async (url, pid) => {
     await rawGet(`${url}/`);
     await rawGet(url + path);
