@@ -1,4 +1,4 @@
-// Abuse and overload (`node bench/abuse.js`, about 70 s): what one flooding client costs, with the
+// Abuse and overload (`npm run bench -- abuse`, about 70 s): what one flooding client costs, with the
 // service's limits and without them. Two floods, each run twice (limits on, limits off), each
 // with an ordinary visitor asking at the same time from another loopback address:
 // - random ids: `wrk -c100` for /api/news/<random id> against a content API that answers after

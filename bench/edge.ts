@@ -1,4 +1,4 @@
-// Publishing and the edge (`node bench/edge.js`, about 90 s): how long a publish takes to be seen
+// Publishing and the edge (`npm run bench -- edge`, about 90 s): how long a publish takes to be seen
 // everywhere, and what Varnish in front gives on warm pages. Two service instances share a real
 // redis-server; a real varnishd with the shipped VCL (deploy/varnish/default.vcl) stands in front
 // of the first. Each publish edits a news item in the embedded content API and sends the signed

@@ -1,4 +1,4 @@
-// The fleet (`node bench/fleet.js`, about 100 s): how many upstream calls one key costs when 1, 2
+// The fleet (`npm run bench -- fleet`, about 100 s): how many upstream calls one key costs when 1, 2
 // and 3 instances share Redis and all miss it at once (and, for contrast, when they do not
 // share), and two workers sharing their primary's tier; what a miss costs through that tier
 // against one worker alone; and what WORKERS=2 gives on cached pages and API hits beside

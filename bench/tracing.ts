@@ -94,7 +94,7 @@ export async function runTracing() {
 Command: \`${commandLine()}\` (${stamp()}).
 \`wrk -t1 -c50\`, ${ROUNDS} alternating rounds of ${SECONDS} s per target, medians. The same production build, one process each:
 tracing off (no \`OTEL_EXPORTER_OTLP_ENDPOINT\`: OpenTelemetry is not loaded) and on, exporting every span
-(always sampled) over OTLP/HTTP JSON to a loopback sink that accepts and discards (\`node bench/tracing.js sink\`),
+(always sampled) over OTLP/HTTP JSON to a loopback sink that accepts and discards (\`bench/otlp-sink.ts\`),
 batches at most 1 s apart. \`GET ${API_PATH}\` cached (2 spans a request: the request and its cache lookup), \`GET /\`
 with browser headers from the page cache (2 spans) and rendered afresh with \`PAGE_CACHE_MAX_BYTES=0\` and the data
 cache warm (request, render and one lookup per read: about 10 spans).
