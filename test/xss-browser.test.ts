@@ -102,11 +102,13 @@ const hostile = hostileContent();
 const expert = hostile.experts[0]!;
 const article = hostile.contentItems.find((i) => i.categoryId === 6)!;
 const newsItem = hostile.contentItems.find((i) => i.categoryId === 19)!;
+const hospital = hostile.domesticHospitals[0]!;
 
 function urlFor(path: string): string {
   if (path === '/hzhf/kpzsDetail') return `${path}?id=${article.id}`;
   if (path === '/gnyy/detail') return `${path}?id=${newsItem.id}`;
   if (path === '/zjxz/detail') return `${path}?id=${expert.id}`;
+  if (path === '/gnyy/yyxq') return `${path}?id=${hospital.id}`;
   return path;
 }
 
