@@ -49,7 +49,7 @@ const PAYLOADS = [
 /** For internal links (no whitespace allowed by the contract). */
 const LINK_PAYLOAD = `"><svg/onload=window.__xss=26><script>window.__xss=27</script>`;
 
-/** Fields that the contract checks as images, links, dates, e-mail, opening hours or a film's files: left valid so pages render. */
+/** Fields that the contract checks as images, links, dates, e-mail, opening hours, time zones or a film's files: left valid so pages render. */
 const STRUCTURED = new Set([
   'logo',
   'image',
@@ -63,6 +63,7 @@ const STRUCTURED = new Set([
   'days',
   'opens',
   'closes',
+  'timeZone',
   'src',
   'type',
   'lang',
