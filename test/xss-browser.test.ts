@@ -49,7 +49,7 @@ const PAYLOADS = [
 /** For internal links (no whitespace allowed by the contract). */
 const LINK_PAYLOAD = `"><svg/onload=window.__xss=26><script>window.__xss=27</script>`;
 
-/** Fields that the contract checks as images, links, dates, e-mail, opening hours or a film's files: left valid so pages render. */
+/** Fields that the contract checks as images, links, dates, e-mail, opening hours, time zones or a film's files: left valid so pages render. */
 const STRUCTURED = new Set([
   'logo',
   'image',
@@ -63,6 +63,7 @@ const STRUCTURED = new Set([
   'days',
   'opens',
   'closes',
+  'timeZone',
   'src',
   'type',
   'lang',
@@ -102,11 +103,13 @@ const hostile = hostileContent();
 const expert = hostile.experts[0]!;
 const article = hostile.contentItems.find((i) => i.categoryId === 6)!;
 const newsItem = hostile.contentItems.find((i) => i.categoryId === 19)!;
+const hospital = hostile.domesticHospitals[0]!;
 
 function urlFor(path: string): string {
   if (path === '/hzhf/kpzsDetail') return `${path}?id=${article.id}`;
   if (path === '/gnyy/detail') return `${path}?id=${newsItem.id}`;
   if (path === '/zjxz/detail') return `${path}?id=${expert.id}`;
+  if (path === '/gnyy/yyxq') return `${path}?id=${hospital.id}`;
   return path;
 }
 
