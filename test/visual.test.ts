@@ -84,7 +84,7 @@ describe('what a visitor sees, in Chromium', () => {
       document.body.append(document.querySelector('header.site-header')!.cloneNode(true), document.createElement('main'));
       document.title = '明瞳眼科';
     });
-    expect(await smallThings(w.page)).toEqual(expect.arrayContaining([expect.stringMatching(/^P\. 5\.3 px: 小字说明$/)]));
+    expect(await smallThings(w.page)).toEqual(expect.arrayContaining([expect.stringMatching(/^P\. 7\.1 px: 小字说明$/)]));
     expect(await loneCards(w.page)).not.toEqual([]);
     expect(await pastTheSide(w.page)).not.toEqual([]);
     expect(await placeholders(w.page)).toEqual([expect.stringContaining('请联系某医生')]);
