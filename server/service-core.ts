@@ -18,7 +18,25 @@ import { RecentErrors } from './observability/recent-errors.js';
 import { startTracing } from './observability/tracing.js';
 import { createAdmission } from './reliability/admission.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
-import type { ServiceOptions } from './service.js';
+import type { AppSource } from './app-source.js';
+import type { PrimaryLink } from './fleet/primary-link.js';
+import type { MemoryBudget } from './settings/memory-budget.js';
+import type { Logger } from './observability/logger.js';
+
+export interface ServiceOptions {
+  /** Where the app comes from; by default the build in dist/client, if any. */
+  app?: AppSource;
+  logger?: Logger;
+  /** The recent warnings and errors the logger keeps, for /status. */
+  recentErrors?: RecentErrors;
+  /**
+   * A worker's line to its primary (fleet/primary-link.ts): the machine's shared tier without
+   * Redis, purges to the other workers, one readiness, and /metrics and /status for all workers.
+   */
+  link?: PrimaryLink;
+  /** This process's memory budget (main.ts: its slice of the machine's limit); by default a lone process's. */
+  budget?: MemoryBudget;
+}
 
 export type Core = Awaited<ReturnType<typeof createCore>>;
 

@@ -7,10 +7,8 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppSource } from './app-source.js';
 import type { Config } from './settings/config.js';
-import type { MemoryBudget } from './settings/memory-budget.js';
-import type { PrimaryLink, ServiceReport } from './fleet/primary-link.js';
+import type { ServiceReport } from './fleet/primary-link.js';
 import type { Purger } from './admin/purge.js';
 import { guardConnections } from './http/connection-guard.js';
 import { baseUrlOf, closeGracefully, listenOn, operatorListener, publicServer, selfUrl } from './listeners.js';
@@ -19,27 +17,13 @@ import type { MediaEndpoint } from './media/media-endpoint.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import type { OperatorDeps } from './operations/operator-routes.js';
-import type { RecentErrors } from './observability/recent-errors.js';
 import { serviceReports } from './operations/service-report.js';
 import type { ContentCache } from './proxy/content-cache.js';
-import { createCore, type Core } from './service-core.js';
+import { createCore, type Core, type ServiceOptions } from './service-core.js';
 import { createContent, type Content } from './service-content.js';
 import { createFrontDoors } from './service-web.js';
 
-export interface ServiceOptions {
-  /** Where the app comes from; by default the build in dist/client, if any. */
-  app?: AppSource;
-  logger?: Logger;
-  /** The recent warnings and errors the logger keeps, for /status. */
-  recentErrors?: RecentErrors;
-  /**
-   * A worker's line to its primary (fleet/primary-link.ts): the machine's shared tier without
-   * Redis, purges to the other workers, one readiness, and /metrics and /status for all workers.
-   */
-  link?: PrimaryLink;
-  /** This process's memory budget (main.ts: its slice of the machine's limit); by default a lone process's. */
-  budget?: MemoryBudget;
-}
+export type { ServiceOptions } from './service-core.js';
 
 export interface Service {
   server: Server;

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { SUMMARIES } from './collisions.js';
 
 /** WCAG 1.4.12's spacing, as a visitor's style sheet or bookmarklet applies it: over the page's own. */
-export const WCAG_TEXT_SPACING = `* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }
+const WCAG_TEXT_SPACING = `* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }
 p { margin-bottom: 2em !important; }`;
 
 /** Least line height, as a share of the font size, and least step from paragraph to paragraph, as a share of the line's (MIIT). */
@@ -95,8 +95,7 @@ export function spacingFaults(page: Page): Promise<string[]> {
   return page.evaluate(
     ([leastLine, leastParagraph]) => {
       const found: string[] = [];
-      const label = (el: Element) =>
-        `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${el.textContent.trim().slice(0, 12)}」`;
+      const label = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${el.textContent.trim().slice(0, 12)}」`;
       const lineOf = (el: Element) => {
         const cs = getComputedStyle(el);
         const size = parseFloat(cs.fontSize);
