@@ -11,7 +11,7 @@ import type { HospitalView } from '../../shared/site/hospital-loaders.js';
 import { telHref } from '../../shared/site/href.js';
 import { Typeset } from '../typeset/typeset.js';
 import { Address } from './address.js';
-import { ContentImage, standardSizes } from './content-image.js';
+import { ContentImage, designSizes } from './content-image.js';
 import { ExpertBooking } from './expert-booking.js';
 import { ExpertCard } from './expert-card.js';
 import { FactList } from './fact-list.js';
@@ -43,9 +43,9 @@ interface HeroProps {
 /**
  * The hero's picture: the card's width where it stands above the facts (under 66 em), else as tall
  * as the facts beside it (520 px in the fluid range, about 580 design px scaled) and so drawn half
- * as wide again as its column.
+ * as wide again as its column (941 of the design's 1920 px).
  */
-const HERO_SIZES = standardSizes('calc(100vw - 32px)', ['(max-width: 1056px) calc(100vw - 57px)', '833px'], '49vw');
+const HERO_SIZES = designSizes(941, 'calc(100vw - 32px)', ['(max-width: 1056px) calc(100vw - 57px)', '833px']);
 
 /** The hospital's picture beside its name, summary, address on the map, phone and the call to book. */
 export function HospitalHero({ hospital: h, eyebrow, heading: Heading, headingId, priority }: HeroProps) {
