@@ -90,7 +90,7 @@ sub vcl_recv {
     return (synth(404, "Not Found"));
   }
   # What a visitor sends for itself: never stored, never shared.
-  if (req.url ~ "^/(admin/|text-size|healthz|readyz)") {
+  if (req.url ~ "^/(admin/|text-size|a11y(\?|$)|healthz|readyz)") {
     return (pass);
   }
   unset req.http.x-encoding;
@@ -99,15 +99,7 @@ sub vcl_recv {
     call media_accept;
   } elsif (req.url !~ "^/(api|assets|media)/") {
     call page_query;
-    # The page variant (server/render/page-variant.ts): the large-text mode from its cookie,
-    # else the scaling mode from the browser's family. The raw User-Agent is never a key.
-    if (req.http.cookie ~ "(^|;\s*)textsize=large(;|$)") {
-      set req.http.x-page-variant = "large";
-    } elsif (req.http.user-agent ~ "(?i)(firefox|fxios|\bedge?/|edgios|edga/|\bopr/|\bopera|opios|opt/)") {
-      set req.http.x-page-variant = "transform";
-    } else {
-      set req.http.x-page-variant = "zoom";
-    }
+    call page_variant;
   }
   set req.url = std.querysort(req.url);
   # No cookie matters to a stored page once the variant is known, and none to an API answer.
@@ -132,6 +124,28 @@ sub vcl_recv {
     set req.grace = 0s;
   }
   return (hash);
+}
+
+# The page variant (server/render/page-variant.ts, docs/decisions/066): the large-text mode from
+# its cookie, else the scaling mode from the browser's family; then the theme the visitor chose
+# (+contrast, +plain) and the large cursor (+cursor), each from its cookie, in that order. At most
+# 18 names, each a copy of its own; the raw User-Agent and the cookies themselves are never a key.
+sub page_variant {
+  if (req.http.cookie ~ "(^|;\s*)textsize=large(;|$)") {
+    set req.http.x-page-variant = "large";
+  } elsif (req.http.user-agent ~ "(?i)(firefox|fxios|\bedge?/|edgios|edga/|\bopr/|\bopera|opios|opt/)") {
+    set req.http.x-page-variant = "transform";
+  } else {
+    set req.http.x-page-variant = "zoom";
+  }
+  if (req.http.cookie ~ "(^|;\s*)theme=contrast(;|$)") {
+    set req.http.x-page-variant = req.http.x-page-variant + "+contrast";
+  } elsif (req.http.cookie ~ "(^|;\s*)theme=plain(;|$)") {
+    set req.http.x-page-variant = req.http.x-page-variant + "+plain";
+  }
+  if (req.http.cookie ~ "(^|;\s*)cursor=large(;|$)") {
+    set req.http.x-page-variant = req.http.x-page-variant + "+cursor";
+  }
 }
 
 # Media variants (/_media/, docs/decisions/023) vary on Accept, and the service makes three
@@ -201,6 +215,8 @@ sub page_query {
   } elsif (req.url ~ "^/gnyy/detail/?(\?|$)") {
     set req.url = regsuball(req.url, "([?&])(?!(?:id)=)[^&]*", "\1");
   } elsif (req.url ~ "^/lxwm/index/?(\?|$)") {
+    set req.url = regsub(req.url, "\?.*$", "");
+  } elsif (req.url ~ "^/wza/index/?(\?|$)") {
     set req.url = regsub(req.url, "\?.*$", "");
   } elsif (req.url ~ "^/search/?(\?|$)") {
     set req.url = regsuball(req.url, "([?&])(?!(?:q|kind|page)=)[^&]*", "\1");
