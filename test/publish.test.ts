@@ -76,8 +76,7 @@ describe('publish: the content API changes an item and sends its event to one in
     const paths = [`/api/news/${item.id}`, contentHref(item), categoryHref(19)!];
     const places = [a.url, b.url, edge.url];
     // Every cache holds the old item: each instance's proxy and page caches, Redis, the edge.
-    // A page is kept once what it shows is settled (its pictures described by the media origin, for one):
-    // asked again until it is a hit.
+    // A page is kept only once the data it shows is settled: asked again until it is a hit.
     for (const base of places) {
       for (const path of paths) {
         const hit = async () => {
