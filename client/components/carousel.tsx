@@ -14,7 +14,6 @@ import type { Banner } from '../../shared/contract/entities.js';
 import { bookingHref } from '../../shared/site/href.js';
 import { ContentImage, standardSizes } from './content-image.js';
 import { Typeset } from '../typeset/typeset.js';
-import { FirstScreenEnd } from './first-screen-end.js';
 
 const AUTOPLAY_MS = 6000;
 /**
@@ -163,7 +162,6 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
           <button type="button" className="carousel-arrow chevron forward next" aria-label="下一张" onClick={() => go(index + 1)} />
         </div>
       ) : null}
-      <FirstScreenEnd />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * Marks where a page's first band ends (an inner page's banner, the home carousel, an error's
- * message). The document's head asks the browser to draw nothing until this mark is parsed
+ * Marks where a page's first band ends (an inner page's banner, the home carousel and the
+ * figures over its foot, an error's message). The document's head asks the browser to draw nothing until this mark is parsed
  * (`<link rel="expect" blocking="render">`), so that a page arriving in pieces is never drawn
  * with half its header or half its banner, which then shifts (docs/decisions/042). Chromium lifts
  * the block when the element is inserted, so the mark comes after the band's content, not around it.

@@ -8,6 +8,7 @@ import { Address } from '../components/address.js';
 import { ContentRow } from '../components/content-row.js';
 import { ContentImage, designSizes, standardSizes } from '../components/content-image.js';
 import { ExpertCard } from '../components/expert-card.js';
+import { FirstScreenEnd } from '../components/first-screen-end.js';
 import { DoctorCall } from '../components/hospital-link.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
@@ -150,6 +151,8 @@ export default function HomePage() {
           <StatsList stats={intro.stats} className="container" />
         </section>
       ) : null}
+      {/* The figures overlap the carousel's foot and stand in the first screen: the first band ends after them. */}
+      <FirstScreenEnd />
 
       {treatments.length > 0 ? (
         <HomeSection
