@@ -14,8 +14,16 @@ import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
+import type { Measures } from '../components/placeholder-measures.js';
+import { expertMeasures, headMeasures, hospitalMeasures, newsMeasures, treatmentMeasures } from './home-measures.js';
 import { Typeset } from '../typeset/typeset.js';
 import '../styles/home.css';
+import '../styles/home-placeholders.css';
+
+/** Rows of each news column under its lead. */
+const NEWS_ROWS = 3;
+/** Experts in the section's row. */
+const EXPERTS_SHOWN = 4;
 
 function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
   return (
@@ -92,7 +100,7 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
       )}
       {rest.length > 0 ? (
         <ul className="content-rows">
-          {rest.slice(0, 3).map((item) => (
+          {rest.slice(0, NEWS_ROWS).map((item) => (
             <ContentRow key={item.id} item={item} />
           ))}
         </ul>
@@ -101,9 +109,14 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
   );
 }
 
-/** A section of the home page: its heading block, then what it shows. */
+/**
+ * A section of the home page: its heading block, then what it shows. Below the first screen, it
+ * holds a height estimated from `measures` until drawn (home-placeholders.css, by `kind`).
+ */
 function HomeSection({
   id,
+  kind,
+  measures,
   soft,
   eyebrow,
   title,
@@ -111,6 +124,8 @@ function HomeSection({
   children,
 }: {
   id: string;
+  kind: 'treatments' | 'experts' | 'hospitals' | 'news';
+  measures: Measures;
   soft?: boolean;
   eyebrow: string;
   title: string;
@@ -118,7 +133,11 @@ function HomeSection({
   children: ReactNode;
 }) {
   return (
-    <section className={soft ? 'home-section soft' : 'home-section'} aria-labelledby={id}>
+    <section
+      className={`home-section section-${kind}${soft ? ' soft' : ''}`}
+      style={{ ...headMeasures(title, lead), ...measures }}
+      aria-labelledby={id}
+    >
       <div className="container">
         <SectionHead id={id} eyebrow={eyebrow} title={title} lead={lead} />
         {children}
@@ -157,6 +176,8 @@ export default function HomePage() {
       {treatments.length > 0 ? (
         <HomeSection
           id="home-treatments"
+          kind="treatments"
+          measures={treatmentMeasures(treatments)}
           eyebrow="特色专科"
           title="特色治疗"
           lead="覆盖屈光、白内障、青光眼、眼底病等专科方向，为不同年龄段患者提供个性化诊疗方案。"
@@ -180,9 +201,17 @@ export default function HomePage() {
       ) : null}
 
       {expertGroup ? (
-        <HomeSection id="home-experts" soft eyebrow="名医荟萃" title={expertGroup.title} lead={expertGroup.summary}>
+        <HomeSection
+          id="home-experts"
+          kind="experts"
+          measures={expertMeasures(expertGroup.experts.slice(0, EXPERTS_SHOWN))}
+          soft
+          eyebrow="名医荟萃"
+          title={expertGroup.title}
+          lead={expertGroup.summary}
+        >
           <div className="expert-grid grid4">
-            {expertGroup.experts.slice(0, 4).map((e) => (
+            {expertGroup.experts.slice(0, EXPERTS_SHOWN).map((e) => (
               <ExpertCard key={e.id} expert={e} inRow>
                 <DoctorCall expert={e} className="expert-book" />
               </ExpertCard>
@@ -195,6 +224,8 @@ export default function HomePage() {
       {hospitals.length + international.length > 0 ? (
         <HomeSection
           id="home-hospitals"
+          kind="hospitals"
+          measures={hospitalMeasures(hospitals, international)}
           eyebrow="医院网络"
           title="国内医院与国际医院"
           lead="立足国内、连接海外，多家院区统一诊疗标准与质量管理。"
@@ -227,7 +258,15 @@ export default function HomePage() {
       ) : null}
 
       {newsMedia ? (
-        <HomeSection id="home-news" soft eyebrow="新闻动态" title="新闻媒体" lead="集团动态、各院新闻与媒体报道。">
+        <HomeSection
+          id="home-news"
+          kind="news"
+          measures={newsMeasures(newsMedia.categories, NEWS_ROWS)}
+          soft
+          eyebrow="新闻动态"
+          title="新闻媒体"
+          lead="集团动态、各院新闻与媒体报道。"
+        >
           <div className="news-columns grid3">
             {newsMedia.categories.map((c) => (
               <NewsColumn key={c.id} id={c.id} name={c.name} items={c.items} />
