@@ -5,46 +5,19 @@
  */
 import { Link } from 'react-router';
 import { href, telHref } from '../../shared/site/href.js';
-import { footerColumns, orEmpty, type FooterColumn } from '../../shared/site/navigation.js';
+import { footerColumns, orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData } from '../router-hooks.js';
 import { Address } from './address.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
-import { ems, type Measures } from './placeholder-measures.js';
+import { useMeasurer } from '../placeholders/measurer.js';
 import { WechatQrCode } from './wechat-qr-code.js';
 
 /** A link to another site, opened beside this one. */
 const EXTERNAL = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
-const DISCLAIMER = '本网站内容仅供参考，具体诊疗请遵医嘱。';
-const ACCESS = '无障碍说明';
-/** The map link after an address: 查看地图, its icon and its margin, in em. */
-const MAP_LINK_EMS = 6;
-
-/** What the footer holds, for the height it keeps until drawn (footer-placeholder.css). */
-function footerMeasures(layout: ReturnType<typeof orEmpty>, groupName: string | undefined, columns: FooterColumn[]): Measures {
-  const { contact, intro } = layout;
-  const copyright = `© 2004-2024 ${groupName ?? ''} 版权所有`;
-  // Each filing with its badge: they wrap as two parts.
-  const filings = contact?.filings ? [ems(contact.filings.icp), ems(contact.filings.publicSecurity) + 2] : [];
-  return {
-    '--m-name': ems(groupName),
-    '--m-slogan': ems(intro?.slogan),
-    '--m-phone': ems(contact?.phone),
-    '--m-address': ems(contact?.address) + (contact?.mapUrl ? MAP_LINK_EMS : 0),
-    '--m-hours': ems(contact?.hours),
-    '--m-columns': columns.length,
-    '--m-links': Math.max(0, ...columns.map((c) => c.links.length)),
-    '--m-link': Math.max(0, ...columns.flatMap((c) => [c.title, ...c.links.map((l) => l.label)].map(ems))),
-    '--m-link-ems': columns.reduce((sum, c) => sum + c.links.reduce((n, l) => n + ems(l.label) + 1, 0), 0),
-    '--m-account': contact?.wechat ? ems(`微信公众号：${contact.wechat.account}`) : 0,
-    '--m-note': ems(contact?.wechat?.note),
-    '--m-copyright': ems(copyright),
-    '--m-disclaimer': ems(DISCLAIMER),
-    '--m-bottom': ems(copyright) + ems(ACCESS) + filings.reduce((a, b) => a + b, 0) + ems(DISCLAIMER),
-    '--m-bottom-widest': Math.max(ems(copyright), ems(DISCLAIMER), ...filings),
-  };
-}
+export const DISCLAIMER = '本网站内容仅供参考，具体诊疗请遵医嘱。';
+export const ACCESS = '无障碍说明';
 
 export function Footer() {
   const layout = orEmpty(useLayoutData());
@@ -53,9 +26,11 @@ export function Footer() {
   const columns = footerColumns(layout);
   const filings = contact?.filings;
   const wechat = contact?.wechat;
+  const measurer = useMeasurer();
 
   return (
-    <footer className="site-footer" style={footerMeasures(layout, groupName, columns)}>
+    // The server's counts, kept as it wrote them when the browser hydrates (measurer.ts).
+    <footer className="site-footer" style={measurer?.footer(contact, intro, groupName, columns)} suppressHydrationWarning>
       <div className="container footer-main">
         <div className="footer-brand">
           {groupName ? <p className="footer-name">{groupName}</p> : null}

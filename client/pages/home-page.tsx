@@ -14,8 +14,7 @@ import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
-import type { Measures } from '../components/placeholder-measures.js';
-import { expertMeasures, headMeasures, hospitalMeasures, newsMeasures, treatmentMeasures } from './home-measures.js';
+import { useMeasurer, type Measurer, type Measures } from '../placeholders/measurer.js';
 import { Typeset } from '../typeset/typeset.js';
 import '../styles/home.css';
 import '../styles/home-placeholders.css';
@@ -111,12 +110,12 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
 
 /**
  * A section of the home page: its heading block, then what it shows. Below the first screen, it
- * holds a height estimated from `measures` until drawn (home-placeholders.css, by `kind`).
+ * holds a height estimated from what `measure` counts until drawn (home-placeholders.css, by `kind`).
  */
 function HomeSection({
   id,
   kind,
-  measures,
+  measure,
   soft,
   eyebrow,
   title,
@@ -125,17 +124,20 @@ function HomeSection({
 }: {
   id: string;
   kind: 'treatments' | 'experts' | 'hospitals' | 'news';
-  measures: Measures;
+  measure: (measurer: Measurer) => Measures;
   soft?: boolean;
   eyebrow: string;
   title: string;
   lead: string;
   children: ReactNode;
 }) {
+  const measurer = useMeasurer();
   return (
+    // The server's counts, kept as it wrote them when the browser hydrates (measurer.ts).
     <section
       className={`home-section section-${kind}${soft ? ' soft' : ''}`}
-      style={{ ...headMeasures(title, lead), ...measures }}
+      style={measurer && { ...measurer.head(title, lead), ...measure(measurer) }}
+      suppressHydrationWarning
       aria-labelledby={id}
     >
       <div className="container">
@@ -177,7 +179,7 @@ export default function HomePage() {
         <HomeSection
           id="home-treatments"
           kind="treatments"
-          measures={treatmentMeasures(treatments)}
+          measure={(m) => m.treatments(treatments)}
           eyebrow="特色专科"
           title="特色治疗"
           lead="覆盖屈光、白内障、青光眼、眼底病等专科方向，为不同年龄段患者提供个性化诊疗方案。"
@@ -204,7 +206,7 @@ export default function HomePage() {
         <HomeSection
           id="home-experts"
           kind="experts"
-          measures={expertMeasures(expertGroup.experts.slice(0, EXPERTS_SHOWN))}
+          measure={(m) => m.experts(expertGroup.experts.slice(0, EXPERTS_SHOWN))}
           soft
           eyebrow="名医荟萃"
           title={expertGroup.title}
@@ -225,7 +227,7 @@ export default function HomePage() {
         <HomeSection
           id="home-hospitals"
           kind="hospitals"
-          measures={hospitalMeasures(hospitals, international)}
+          measure={(m) => m.hospitals(hospitals, international)}
           eyebrow="医院网络"
           title="国内医院与国际医院"
           lead="立足国内、连接海外，多家院区统一诊疗标准与质量管理。"
@@ -261,7 +263,7 @@ export default function HomePage() {
         <HomeSection
           id="home-news"
           kind="news"
-          measures={newsMeasures(newsMedia.categories, NEWS_ROWS)}
+          measure={(m) => m.news(newsMedia.categories, NEWS_ROWS)}
           soft
           eyebrow="新闻动态"
           title="新闻媒体"
