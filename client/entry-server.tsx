@@ -10,8 +10,6 @@ import { serializeForScript } from '../shared/escape-json.js';
 import { contentApiContext, createRoutes, ROUTER_DATA_ID } from './app-routes.js';
 import { FirstScreen } from './components/content-image.js';
 import type { RouteHandle } from './route-handle.js';
-import { MeasurerContext } from './placeholders/measurer.js';
-import { serverMeasurer } from './placeholders/server-measurer.js';
 import { LargeTextContext } from './text-size.js';
 import { PhrasesContext } from './typeset/phrases.js';
 import { PhraseTable, renderPhrases } from './typeset/server-phrases.js';
@@ -76,9 +74,7 @@ export function createAppRenderer(): AppRenderer {
                   <LargeTextContext value={largeText}>
                     <PhrasesContext value={phrases}>
                       <FirstScreen value={(srcSet) => firstScreen.push(srcSet)}>
-                        <MeasurerContext value={serverMeasurer}>
-                          <StaticRouterProvider router={router} context={context} hydrate={false} />
-                        </MeasurerContext>
+                        <StaticRouterProvider router={router} context={context} hydrate={false} />
                       </FirstScreen>
                     </PhrasesContext>
                   </LargeTextContext>
