@@ -9,12 +9,16 @@ import { startTransition, StrictMode } from 'react';
 import { createBrowserRouter, matchRoutes, RouterContextProvider, type HydrationState, type RouterContext } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { routerSafe } from '../shared/router-safe.js';
-import { contentApiContext, createRoutes, phrasesReadyContext, ROUTER_DATA_ID } from './app-routes.js';
-import { browserContentApi } from './browser-content-api.js';
+import { createRoutes, ROUTER_DATA_ID } from './app-routes.js';
+import { contentApiOnDemand, contentApiReady } from './content-api-on-demand.js';
+import { contentApiContext, navigationCodeContext } from './router-context.js';
 import { RumAfterHydration } from './rum/start-rum.js';
 import { LargeTextContext, largeTextInDocument } from './text-size.js';
 import { browserPhrases, phrasesReady, readPhraseTable } from './typeset/phrases-in-browser.js';
 import { PhrasesContext } from './typeset/phrases.js';
+
+/** What a navigation's page needs beside its data: the phrase model and the content API's code. */
+const navigationCode = async () => void (await Promise.all([phrasesReady(), contentApiReady()]));
 
 /** Resolves in a later task: the browser may paint and answer input in between. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -51,8 +55,8 @@ async function hydrate(): Promise<void> {
     getContext: () =>
       new RouterContextProvider(
         new Map<RouterContext, unknown>([
-          [contentApiContext, browserContentApi],
-          [phrasesReadyContext, phrasesReady],
+          [contentApiContext, contentApiOnDemand],
+          [navigationCodeContext, navigationCode],
         ]),
       ),
   });

@@ -196,6 +196,41 @@ describe('in Chromium', () => {
     await page.context().close();
   });
 
+  it(
+    'a first view runs no loader: their code and the content API’s arrive with the first navigation, which draws its data',
+    { timeout: 60_000 },
+    async () => {
+      const { page, problems } = await openPage(browser);
+      const scripts: string[] = [];
+      const apiCalls: string[] = [];
+      page.on('request', (r) => {
+        const path = new URL(r.url()).pathname;
+        if (path.startsWith('/assets/') && path.endsWith('.js')) scripts.push(path);
+        if (path.startsWith('/api/')) apiCalls.push(path);
+      });
+      const onNavigation = /\/(route-loaders|browser-content-api)-[\w-]+\.js$/;
+      await gotoHydrated(page, `${svc.url}/`);
+      expect(scripts.filter((s) => onNavigation.test(s))).toEqual([]);
+      expect(apiCalls).toEqual([]);
+      await page.locator('a.nav-link', { hasText: '国内医院' }).click();
+      // The home page's portraits, each made on its first request, may hold the browser's six
+      // connections for a few seconds: the navigation's code and data wait for one.
+      await expect.poll(() => page.title(), { timeout: 20_000 }).toBe('国内医院');
+      // The page is drawn from what its loader read, its hospitals named as the content names them.
+      const names = demoContent.domesticHospitals.map((h) => h.name);
+      await expect.poll(() => page.locator('main').textContent()).toContain(names[0]);
+      expect(
+        scripts
+          .filter((s) => onNavigation.test(s))
+          .map((s) => onNavigation.exec(s)![1])
+          .sort(),
+      ).toEqual(['browser-content-api', 'route-loaders']);
+      expect(apiCalls).toContain('/api/domestic-hospitals');
+      expect(problems).toEqual([]);
+      await page.context().close();
+    },
+  );
+
   it('a client-side navigation adds no image preload: the first screen\u2019s picture is fetched by itself', async () => {
     const { page, problems } = await openPage(browser);
     await gotoHydrated(page, `${svc.url}/`);

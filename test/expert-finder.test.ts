@@ -2,7 +2,8 @@
  * The expert finder on 专家团队, read from the real service's HTML: its choices are the experts'
  * hospitals (by city) and the eight featured treatments, each a link whose count is the number of
  * experts it lists; a choice narrows what the other offers; no choice lists nobody; a filtered list
- * is kept out of search engines. Every chip of every page the finder reaches is followed.
+ * is kept out of search engines. Every chip of every page the finder reaches is followed. Every
+ * expert card, in the finder and on the home page, shows the clinic days and the call to book.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
@@ -101,18 +102,25 @@ describe('the expert finder', () => {
     expect(robots(await get(href('experts', { specialty: '白内障' })))).toBe(true);
   });
 
-  it('each card shows the clinic days and calls the expert’s own hospital, named with the expert', async () => {
+  it.each([
+    ['the finder', '/zjxz/index', demoContent.experts.length],
+    ['the home page', '/', 4],
+  ])('each expert card on %s shows the clinic days and calls the expert’s own hospital, named with the expert', async (_, path, shown) => {
     // Typesetting's breaks and phrase spans out: the clinic's name as written.
-    const html = (await get('/zjxz/index')).replaceAll('<!-- -->', '').replace(/<wbr>|<span class="phrases">/g, '');
+    const html = (await get(path)).replaceAll('<!-- -->', '').replace(/<wbr>|<span class="phrases">/g, '');
+    const cards = html.split('<article class="card expert-card">').slice(1);
+    expect(cards).toHaveLength(shown);
     const hospitals = [...demoContent.domesticHospitals, ...demoContent.internationalHospitals];
-    for (const expert of demoContent.experts) {
+    for (const card of cards) {
+      const expert = demoContent.experts.find((e) => namesOf(card)[0] === e.name)!;
       const hospital = hospitals.find((h) => h.name === expert.hospital)!;
-      expect(html).toContain(
+      expect(card).toContain(
         `预约${expert.name}医生：</span><span class="call-how">致电 <span class="call-number">${hospital.phone}</span></span>`,
       );
+      expect(card.match(/<span class="clinic-when">/g), expert.name).toHaveLength(expert.schedule.length);
       for (const day of expert.schedule) {
         const [when, clinic] = day.split(' ');
-        expect(html, `${expert.name}: ${day}`).toContain(
+        expect(card, `${expert.name}: ${day}`).toContain(
           `<span class="clinic-when">${when}</span><span class="clinic-kind">${clinic}</span></span>`,
         );
       }

@@ -77,17 +77,17 @@ describe('script budget', () => {
     // React DOM's client, which the entry imports dynamically to evaluate it later
     // (docs/decisions/054), stays in the entry's file: the files it imports dynamically are the
     // pages' and those loaded on demand (the RUM's measure, the header search's suggestions, the
-    // phrase model a navigation typesets with: docs/decisions/061, the header panels' contents, the
-    // reads of a hospital's page and of the two pages that read the search index, 语音朗读:
-    // docs/decisions/067).
+    // phrase model a navigation typesets with: docs/decisions/061, the header panels' contents,
+    // 语音朗读: docs/decisions/067, the loaders and the content API's code a navigation runs:
+    // docs/decisions/071).
     const dynamic = [...res.text.matchAll(/import\(["'`]\.\/([^"'`]+)\.js["'`]\)/g)].map((m) => m[1]!.replace(/-[\w-]{8}$/, ''));
     expect([...new Set(dynamic.filter((name) => !name.endsWith('-page')))].sort()).toEqual([
+      'browser-content-api',
       'header-panels',
-      'hospital-loaders',
       'measure',
       'phrase-breaks',
       'read-aloud',
-      'search-loaders',
+      'route-loaders',
       'search-suggestions',
     ]);
   });

@@ -1,14 +1,14 @@
 /**
- * An expert's card: portrait, name, title, hospital (a link to its page) and specialty, linking to
- * the profile, then how to book, which the page gives (expert-booking.tsx: clinic days and a call
- * to the expert's hospital).
+ * An expert's card, on every page that shows one: portrait, name, title, hospital (a link to its
+ * page) and specialty, linking to the profile, then how to see them: their clinic days and a call
+ * to their hospital.
  */
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ExpertSummary } from '../../shared/contract/entities.js';
 import { expertHref } from '../../shared/site/href.js';
+import { ClinicWeek } from './clinic-week.js';
 import { ContentImage, standardSizes } from './content-image.js';
-import { HospitalLink } from './hospital-link.js';
+import { DoctorCall, HospitalLink } from './hospital-link.js';
 import { Typeset } from '../typeset/typeset.js';
 
 /**
@@ -33,11 +33,9 @@ interface ExpertCardProps {
   inRow?: boolean;
   /** On its hospital's own page, which names the hospital already. */
   atHospital?: boolean;
-  /** How to book, above the card's own link (the site takes no bookings itself). */
-  children: ReactNode;
 }
 
-export function ExpertCard({ expert, priority, inRow, atHospital, children }: ExpertCardProps) {
+export function ExpertCard({ expert, priority, inRow, atHospital }: ExpertCardProps) {
   return (
     <article className="card expert-card">
       <ContentImage
@@ -66,7 +64,8 @@ export function ExpertCard({ expert, priority, inRow, atHospital, children }: Ex
           <span className="label">擅长</span>
           <Typeset text={expert.specialty} />
         </p>
-        {children}
+        <ClinicWeek schedule={expert.schedule} />
+        <DoctorCall expert={expert} className="expert-book" />
       </div>
     </article>
   );

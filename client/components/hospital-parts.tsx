@@ -12,7 +12,6 @@ import { telHref } from '../../shared/site/href.js';
 import { Typeset } from '../typeset/typeset.js';
 import { Address } from './address.js';
 import { ContentImage, designSizes } from './content-image.js';
-import { ExpertBooking } from './expert-booking.js';
 import { ExpertCard } from './expert-card.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
@@ -141,9 +140,7 @@ export function HospitalDoctors({ view, level }: { view: HospitalView<Hospital> 
       </div>
       <div className="expert-grid grid4 fill">
         {view.doctors.map((e) => (
-          <ExpertCard key={e.id} expert={e} atHospital>
-            <ExpertBooking expert={e} />
-          </ExpertCard>
+          <ExpertCard key={e.id} expert={e} atHospital />
         ))}
       </div>
     </section>

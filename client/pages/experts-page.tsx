@@ -1,7 +1,6 @@
 /** 专家团队: the paged grid of the group's experts, with the finder (by hospital and specialty) above it. */
 import { ExpertFinder } from '../components/expert-finder.js';
 import { ListBlock } from '../components/list-block.js';
-import { ExpertBooking } from '../components/expert-booking.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { FirstScreenEnd } from '../components/first-screen-end.js';
 import { PageBanner } from '../components/page-banner.js';
@@ -34,9 +33,7 @@ export default function ExpertsPage() {
           >
             <div className="expert-grid grid4 fill">
               {list.items.map((e, i) => (
-                <ExpertCard key={e.id} expert={e} priority={i === 0}>
-                  <ExpertBooking expert={e} />
-                </ExpertCard>
+                <ExpertCard key={e.id} expert={e} priority={i === 0} />
               ))}
             </div>
           </ListBlock>

@@ -9,7 +9,6 @@ import { ContentRow } from '../components/content-row.js';
 import { ContentImage, designSizes, standardSizes } from '../components/content-image.js';
 import { ExpertCard } from '../components/expert-card.js';
 import { FirstScreenEnd } from '../components/first-screen-end.js';
-import { DoctorCall } from '../components/hospital-link.js';
 import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../../shared/site/navigation.js';
@@ -183,9 +182,7 @@ export default function HomePage() {
         <HomeSection id="home-experts" soft eyebrow="名医荟萃" title={expertGroup.title} lead={expertGroup.summary}>
           <div className="expert-grid grid4">
             {expertGroup.experts.slice(0, 4).map((e) => (
-              <ExpertCard key={e.id} expert={e} inRow>
-                <DoctorCall expert={e} className="expert-book" />
-              </ExpertCard>
+              <ExpertCard key={e.id} expert={e} inRow />
             ))}
           </div>
           <MoreLink to={href('experts')} label="查看全部专家" />
