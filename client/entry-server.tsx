@@ -11,6 +11,8 @@ import { createRoutes, ROUTER_DATA_ID } from './app-routes.js';
 import { contentApiContext } from './router-context.js';
 import { FirstScreen } from './components/content-image.js';
 import type { RouteHandle } from './route-handle.js';
+import { MeasurerContext } from './placeholders/measurer.js';
+import { serverMeasurer } from './placeholders/server-measurer.js';
 import { LargeTextContext } from './text-size.js';
 import { PhrasesContext } from './typeset/phrases.js';
 import { PhraseTable, renderPhrases } from './typeset/server-phrases.js';
@@ -75,7 +77,9 @@ export function createAppRenderer(): AppRenderer {
                   <LargeTextContext value={largeText}>
                     <PhrasesContext value={phrases}>
                       <FirstScreen value={(srcSet) => firstScreen.push(srcSet)}>
-                        <StaticRouterProvider router={router} context={context} hydrate={false} />
+                        <MeasurerContext value={serverMeasurer}>
+                          <StaticRouterProvider router={router} context={context} hydrate={false} />
+                        </MeasurerContext>
                       </FirstScreen>
                     </PhrasesContext>
                   </LargeTextContext>

@@ -10,10 +10,14 @@ import { useLayoutData } from '../router-hooks.js';
 import { Address } from './address.js';
 import { FactList } from './fact-list.js';
 import { MapLink } from './map-link.js';
+import { useMeasurer } from '../placeholders/measurer.js';
 import { WechatQrCode } from './wechat-qr-code.js';
 
 /** A link to another site, opened beside this one. */
 const EXTERNAL = { target: '_blank', rel: 'noopener noreferrer' } as const;
+
+export const DISCLAIMER = '本网站内容仅供参考，具体诊疗请遵医嘱。';
+export const ACCESS = '无障碍说明';
 
 export function Footer() {
   const layout = orEmpty(useLayoutData());
@@ -22,9 +26,11 @@ export function Footer() {
   const columns = footerColumns(layout);
   const filings = contact?.filings;
   const wechat = contact?.wechat;
+  const measurer = useMeasurer();
 
   return (
-    <footer className="site-footer">
+    // The server's counts, kept as it wrote them when the browser hydrates (measurer.ts).
+    <footer className="site-footer" style={measurer?.footer(contact, intro, groupName, columns)} suppressHydrationWarning>
       <div className="container footer-main">
         <div className="footer-brand">
           {groupName ? <p className="footer-name">{groupName}</p> : null}
@@ -79,7 +85,7 @@ export function Footer() {
           <p>© 2004-2024 {groupName ? `${groupName} ` : ''}版权所有</p>
           <p>
             <Link className="footer-access" to={href('accessibility')}>
-              无障碍说明
+              {ACCESS}
             </Link>
           </p>
           {filings ? (
@@ -93,7 +99,7 @@ export function Footer() {
               </a>
             </p>
           ) : null}
-          <p className="footer-note">本网站内容仅供参考，具体诊疗请遵医嘱。</p>
+          <p className="footer-note">{DISCLAIMER}</p>
         </div>
       </div>
     </footer>

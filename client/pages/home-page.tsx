@@ -13,8 +13,15 @@ import { SectionHead } from '../components/section-head.js';
 import { StatsList } from '../components/stats-list.js';
 import { orEmpty } from '../../shared/site/navigation.js';
 import { useLayoutData, usePageData } from '../router-hooks.js';
+import { useMeasurer, type Measurer, type Measures } from '../placeholders/measurer.js';
 import { Typeset } from '../typeset/typeset.js';
 import '../styles/home.css';
+import '../styles/home-placeholders.css';
+
+/** Rows of each news column under its lead. */
+const NEWS_ROWS = 3;
+/** Experts in the section's row. */
+const EXPERTS_SHOWN = 4;
 
 function InternationalFeature({ hospital }: { hospital: InternationalHospital }) {
   return (
@@ -91,7 +98,7 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
       )}
       {rest.length > 0 ? (
         <ul className="content-rows">
-          {rest.slice(0, 3).map((item) => (
+          {rest.slice(0, NEWS_ROWS).map((item) => (
             <ContentRow key={item.id} item={item} />
           ))}
         </ul>
@@ -100,9 +107,14 @@ function NewsColumn({ id, name, items }: { id: number; name: string; items: Cont
   );
 }
 
-/** A section of the home page: its heading block, then what it shows. */
+/**
+ * A section of the home page: its heading block, then what it shows. Below the first screen, it
+ * holds a height estimated from what `measure` counts until drawn (home-placeholders.css, by `kind`).
+ */
 function HomeSection({
   id,
+  kind,
+  measure,
   soft,
   eyebrow,
   title,
@@ -110,14 +122,23 @@ function HomeSection({
   children,
 }: {
   id: string;
+  kind: 'treatments' | 'experts' | 'hospitals' | 'news';
+  measure: (measurer: Measurer) => Measures;
   soft?: boolean;
   eyebrow: string;
   title: string;
   lead: string;
   children: ReactNode;
 }) {
+  const measurer = useMeasurer();
   return (
-    <section className={soft ? 'home-section soft' : 'home-section'} aria-labelledby={id}>
+    // The server's counts, kept as it wrote them when the browser hydrates (measurer.ts).
+    <section
+      className={`home-section section-${kind}${soft ? ' soft' : ''}`}
+      style={measurer && { ...measurer.head(title, lead), ...measure(measurer) }}
+      suppressHydrationWarning
+      aria-labelledby={id}
+    >
       <div className="container">
         <SectionHead id={id} eyebrow={eyebrow} title={title} lead={lead} />
         {children}
@@ -156,6 +177,8 @@ export default function HomePage() {
       {treatments.length > 0 ? (
         <HomeSection
           id="home-treatments"
+          kind="treatments"
+          measure={(m) => m.treatments(treatments)}
           eyebrow="特色专科"
           title="特色治疗"
           lead="覆盖屈光、白内障、青光眼、眼底病等专科方向，为不同年龄段患者提供个性化诊疗方案。"
@@ -179,9 +202,17 @@ export default function HomePage() {
       ) : null}
 
       {expertGroup ? (
-        <HomeSection id="home-experts" soft eyebrow="名医荟萃" title={expertGroup.title} lead={expertGroup.summary}>
+        <HomeSection
+          id="home-experts"
+          kind="experts"
+          measure={(m) => m.experts(expertGroup.experts.slice(0, EXPERTS_SHOWN))}
+          soft
+          eyebrow="名医荟萃"
+          title={expertGroup.title}
+          lead={expertGroup.summary}
+        >
           <div className="expert-grid grid4">
-            {expertGroup.experts.slice(0, 4).map((e) => (
+            {expertGroup.experts.slice(0, EXPERTS_SHOWN).map((e) => (
               <ExpertCard key={e.id} expert={e} inRow />
             ))}
           </div>
@@ -192,6 +223,8 @@ export default function HomePage() {
       {hospitals.length + international.length > 0 ? (
         <HomeSection
           id="home-hospitals"
+          kind="hospitals"
+          measure={(m) => m.hospitals(hospitals, international)}
           eyebrow="医院网络"
           title="国内医院与国际医院"
           lead="立足国内、连接海外，多家院区统一诊疗标准与质量管理。"
@@ -224,7 +257,15 @@ export default function HomePage() {
       ) : null}
 
       {newsMedia ? (
-        <HomeSection id="home-news" soft eyebrow="新闻动态" title="新闻媒体" lead="集团动态、各院新闻与媒体报道。">
+        <HomeSection
+          id="home-news"
+          kind="news"
+          measure={(m) => m.news(newsMedia.categories, NEWS_ROWS)}
+          soft
+          eyebrow="新闻动态"
+          title="新闻媒体"
+          lead="集团动态、各院新闻与媒体报道。"
+        >
           <div className="news-columns grid3">
             {newsMedia.categories.map((c) => (
               <NewsColumn key={c.id} id={c.id} name={c.name} items={c.items} />
