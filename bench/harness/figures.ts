@@ -37,3 +37,29 @@ export function table(head: readonly string[], rows: readonly (readonly unknown[
 export function stamp(): string {
   return `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}`;
 }
+
+/** A throughput ratio (of the medians) and its run-to-run noise: the lowest and highest ratio of one round's pair. */
+export interface Ratio {
+  value: number;
+  min: number;
+  max: number;
+}
+
+/** `a` against `b` (each with the rps of its rounds, measured in alternation): the ratio and its spread. */
+export function ratio(a: { rps: number; rounds: readonly number[] }, b: { rps: number; rounds: readonly number[] }): Ratio {
+  const pairs = a.rounds.map((x, i) => x / (b.rounds[i] ?? NaN)).filter(Number.isFinite);
+  return { value: a.rps / b.rps, min: Math.min(...pairs), max: Math.max(...pairs) };
+}
+
+/** "0.64 (0.58–0.70)": the ratio, then its rounds' range. */
+export const fmtRatio = (r: Ratio) => `${fmt(r.value, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})`;
+
+/**
+ * A target ("at least" `floor`) judged against the noise: met when every round's ratio reaches it,
+ * not met when none does, within noise when the rounds fall on both sides.
+ */
+export function verdict(r: Ratio, floor: number): 'met' | 'not met' | 'within noise' {
+  if (r.min >= floor) return 'met';
+  if (r.max < floor) return 'not met';
+  return 'within noise';
+}
