@@ -32,7 +32,6 @@ interface Item {
   date: string;
 }
 
-
 function madeItem(id: number, index: number, categories: readonly number[]): Item {
   const date = new Date(Date.UTC(2025, 11, 31) - Math.floor(index / 40) * 86_400_000).toISOString().slice(0, 10);
   return {

@@ -13,19 +13,21 @@ export function quantile(values: readonly number[], q: number): number {
 
 export const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
+/** A target's figures over alternating rounds (wrk.ts's compare): medians, and each round's req/s. */
 export interface Rate {
   rps: number;
   p50: number;
   p99: number;
+  rounds: readonly number[];
 }
 
 export function row(label: string, value: Rate, baseline: Rate): string {
   const f = fmt;
-  return `| ${label} | ${f(value.rps)} | ${f(value.p50, 2)} | ${f(value.p99, 2)} | ${f(baseline.rps)} | ${f(baseline.p50, 2)} | ${f(baseline.p99, 2)} | ${f(value.rps / baseline.rps, 2)} | ${f(value.p99 / baseline.p99, 2)} |`;
+  return `| ${label} | ${f(value.rps)} | ${f(value.p50, 2)} | ${f(value.p99, 2)} | ${f(baseline.rps)} | ${f(baseline.p50, 2)} | ${f(baseline.p99, 2)} | ${fmtRatio(ratio(value, baseline))} | ${f(value.p99 / baseline.p99, 2)} |`;
 }
 
 export const TABLE_HEAD = [
-  '| case | req/s | p50 ms | p99 ms | baseline req/s | baseline p50 | baseline p99 | throughput ratio | p99 ratio |',
+  '| case | req/s | p50 ms | p99 ms | baseline req/s | baseline p50 | baseline p99 | throughput ratio (rounds) | p99 ratio |',
   '|---|---|---|---|---|---|---|---|---|',
 ].join('\n');
 

@@ -7,7 +7,7 @@ import { freePort, startProcess, tempPath, type NodeProcess } from './processes.
 
 const NGINX = '/usr/sbin/nginx';
 
-export function ensureNginx(): void {
+function ensureNginx(): void {
   if (existsSync(NGINX)) return;
   console.log('installing nginx-light from Debian packages…');
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
