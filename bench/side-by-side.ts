@@ -38,9 +38,9 @@ function ratios(c: Case, workers: 1 | 2): { raw: Ratio; nginx: Ratio } {
 
 /**
  * Fails unless raw node:http and nginx answer `path` with the one-worker service's body, nginx from
- * its cache, and the two-worker service with a body of about its size (its page's picture
- * addresses may differ: another process, which has not described every picture yet). Returns the
- * two-worker service's size.
+ * its cache, and the two-worker service with a body of about its size (its home page has been
+ * seen to name its pictures' versions as 0 where the one-worker service names each original's
+ * version: a few hundred bytes less). Returns the two-worker service's size.
  */
 async function checkSameBytes(urls: Record<Target, string>, path: string, headers: Record<string, string>, expected: RawResponse) {
   let two = 0;
