@@ -50,6 +50,7 @@ export interface Ratio {
 /** `a` against `b` (each with the rps of its rounds, measured in alternation): the ratio and its spread. */
 export function ratio(a: { rps: number; rounds: readonly number[] }, b: { rps: number; rounds: readonly number[] }): Ratio {
   const pairs = a.rounds.map((x, i) => x / (b.rounds[i] ?? NaN)).filter(Number.isFinite);
+  if (pairs.length === 0) return { value: NaN, min: NaN, max: NaN };
   return { value: a.rps / b.rps, min: Math.min(...pairs), max: Math.max(...pairs) };
 }
 
@@ -60,7 +61,9 @@ export const fmtRatio = (r: Ratio) => `${fmt(r.value, 2)} (${fmt(r.min, 2)}–${
  * A target ("at least" `floor`) judged against the noise: met when every round's ratio reaches it,
  * not met when none does, within noise when the rounds fall on both sides.
  */
-export function verdict(r: Ratio, floor: number): 'met' | 'not met' | 'within noise' {
+export function verdict(r: Ratio, floor: number): 'met' | 'not met' | 'within noise' | 'not measured' {
+  // No round with an answer on both sides (wrk saw none finish, say): nothing to judge.
+  if (!Number.isFinite(r.value) || !Number.isFinite(r.min)) return 'not measured';
   if (r.min >= floor) return 'met';
   if (r.max < floor) return 'not met';
   return 'within noise';
