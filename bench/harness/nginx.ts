@@ -34,7 +34,7 @@ export async function startNginx(workers: number, origins: Record<string, string
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const prefixes = Object.keys(origins).sort((a, b) => b.length - a.length);
-  const upstreams = prefixes.map((_, i) => `upstream origin${i} { server ${new URL(origins[prefixes[i] ?? '']!).host}; keepalive 16; }`);
+  const upstreams = prefixes.map((prefix, i) => `upstream origin${i} { server ${new URL(origins[prefix]!).host}; keepalive 16; }`);
   const locations = prefixes.map(
     (prefix, i) => `location ${prefix} {
       proxy_pass http://origin${i};
