@@ -87,9 +87,10 @@ export async function benchColdMiss() {
       'bare proxy (node:http + undici, nothing else)': { pool: 'bare', headers: {} },
       'upstream directly': { pool: 'direct', headers: {} },
     };
-    const all: Record<string, Awaited<ReturnType<typeof run>>> = {};
+    const all: Record<string, Awaited<ReturnType<typeof run>> & { roundP50s: number[] }> = {};
     for (const load of LOADS)
-      for (const name of Object.keys(variants)) all[`${name}|${load.inFlight}`] = { latencies: [], statuses: {}, notMiss: 0 };
+      for (const name of Object.keys(variants))
+        all[`${name}|${load.inFlight}`] = { latencies: [], statuses: {}, notMiss: 0, roundP50s: [] };
     try {
       // Warm-up: connections open, code paths compiled (keys of their own).
       for (const v of Object.values(variants)) {
@@ -110,6 +111,7 @@ export async function benchColdMiss() {
             );
             const acc = all[`${name}|${load.inFlight}`]!;
             acc.latencies.push(...res.latencies);
+            acc.roundP50s.push(quantile(res.latencies, 0.5));
             acc.notMiss += res.notMiss;
             for (const [st, n] of Object.entries(res.statuses)) acc.statuses[st] = (acc.statuses[st] ?? 0) + n;
           }
@@ -124,14 +126,17 @@ export async function benchColdMiss() {
       Object.entries(all).map(([key, a]) => [key, { ...a, p50: quantile(a.latencies, 0.5), p99: quantile(a.latencies, 0.99) }]),
     );
     const rows: string[][] = [];
-    const added: [string, number, number][] = [];
+    /** Per case: the time added at p50, and its lowest and highest in one round (the noise). */
+    const added: [string, number, number, { min: number; max: number }][] = [];
     for (const load of LOADS) {
       const direct = stats[`upstream directly|${load.inFlight}`]!;
       for (const name of Object.keys(variants)) {
         const st = stats[`${name}|${load.inFlight}`]!;
         const isService = name.startsWith('service');
         const isProxy = isService || name.startsWith('bare');
-        if (isService) added.push([`${name}, ${load.inFlight} in flight`, st.p50 - direct.p50, load.inFlight]);
+        const byRound = st.roundP50s.map((p, r) => p - (direct.roundP50s[r] ?? NaN));
+        const spread = { min: Math.min(...byRound), max: Math.max(...byRound) };
+        if (isService) added.push([`${name}, ${load.inFlight} in flight`, st.p50 - direct.p50, load.inFlight, spread]);
         rows.push([
           name,
           String(load.inFlight),
@@ -142,7 +147,7 @@ export async function benchColdMiss() {
           isService ? String(st.notMiss) : '—',
           fmt(st.p50, 2),
           fmt(st.p99, 2),
-          isProxy ? signed(st.p50 - direct.p50) : '—',
+          isProxy ? `${signed(st.p50 - direct.p50)} (${signed(spread.min)} to ${signed(spread.max)})` : '—',
           isProxy ? signed(st.p99 - direct.p99) : '—',
           isProxy ? fmt(st.p50 / direct.p50, 2) : '—',
         ]);
@@ -150,7 +155,14 @@ export async function benchColdMiss() {
     }
     // The target is about one miss: the loads with one request at a time. With 10 in flight the
     // misses also queue behind each other's work; those rows are shown beside the bare proxy.
-    const met = added.filter(([, , inFlight]) => inFlight === 1).every(([, a]) => a < TARGET_MS);
+    // Judged in every round: met when each round's added p50 is under the target, not met when none is.
+    const one = added.filter(([, , inFlight]) => inFlight === 1);
+    const verdict = one.every(([, , , r]) => r.max < TARGET_MS)
+      ? 'met'
+      : one.every(([, , , r]) => r.min >= TARGET_MS)
+        ? 'not met'
+        : 'within noise';
+    const met = verdict === 'met';
     const markdown = `## Cold miss through the service vs the slow upstream directly
 
 Command: \`${commandLine()}\` (${stamp()}).
@@ -162,9 +174,9 @@ upstream directly. ${ROUNDS} alternating rounds per variant of ${LOADS.map((l) =
 over undici keep-alive pools of ${IN_FLIGHT} connections, after 100 warm-up requests each; latency is request sent → body
 read, in ms.
 
-${table(['target', 'in flight', 'requests', 'statuses', 'not a miss', 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', 'p50 ratio'], rows)}
+${table(['target', 'in flight', 'requests', 'statuses', 'not a miss', 'p50 ms', 'p99 ms', 'added p50 ms (rounds)', 'added p99 ms', 'p50 ratio'], rows)}
 
-Target: < ${TARGET_MS} ms added at p50 by one miss (one request at a time) — **${met ? 'met' : 'not met'}**
+Target: < ${TARGET_MS} ms added at p50 by one miss (one request at a time), in every round — **${verdict}**
 (${added.map(([n, a]) => `${n}: ${signed(a)} ms`).join('; ')}). The bare proxy row is what one more hop on loopback costs
 here, with no work at all: the service's own share is the difference between its row and the bare proxy's.
 `;

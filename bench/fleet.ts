@@ -1,19 +1,17 @@
-// The fleet (`npm run bench -- fleet`, about 100 s): how many upstream calls one key costs when 1, 2
+// The fleet (`npm run bench -- fleet`, about 80 s): how many upstream calls one key costs when 1, 2
 // and 3 instances share Redis and all miss it at once (and, for contrast, when they do not
-// share), and two workers sharing their primary's tier; what a miss costs through that tier
-// against one worker alone; and what WORKERS=2 gives on cached pages and API hits beside
-// WORKERS=1, against the same raw node:http baselines. A redis-server (Debian's) and every
+// share), and two workers sharing their primary's tier; and what a miss costs through that tier
+// against one worker alone (what two workers give on hits: bench/side-by-side.ts). A redis-server (Debian's) and every
 // service run on loopback, each started here and stopped by this script.
 import { writeFileSync } from 'node:fs';
 import { Agent, Pool, request } from 'undici';
 import { run } from './cold-miss.js';
 import { isMain } from './harness/args.js';
-import { TABLE_HEAD, fmt, quantile, row, stamp, table } from './harness/figures.js';
-import { BROWSER_HEADERS, rawBaseline, rawGet } from './harness/http.js';
-import { ensureBuild, ensureWrk, startHelper, tempPath } from './harness/processes.js';
+import { fmt, quantile, stamp, table } from './harness/figures.js';
+import { rawGet } from './harness/http.js';
+import { ensureBuild, startHelper, tempPath } from './harness/processes.js';
 import { commandLine, writeSection } from './harness/results.js';
 import { countingUpstream, startRedis, startService, type ServiceProcess } from './harness/service.js';
-import { compare } from './harness/wrk.js';
 
 const CONCURRENT = 300;
 const KEYS = 5;
@@ -102,33 +100,7 @@ async function missThroughTheMachine(source: ServiceProcess) {
   };
 }
 
-async function workersThroughput() {
-  const paths = { 'cached API hit (2.3 KB)': '/api/news?categoryId=19&page=1&pageSize=9', 'warm page, home': '/' };
-  const one = await startService({ env: { WORKERS: '1' } });
-  const two = await startService({ env: { WORKERS: '2' } });
-  const rows: string[] = [];
-  try {
-    for (const [label, path] of Object.entries(paths)) {
-      const headers = path.startsWith('/api') ? {} : BROWSER_HEADERS;
-      for (const s of [one, two]) for (let i = 0; i < 6; i++) await rawGet(s.url + path, headers);
-      const answer = await rawGet(one.url + path, headers);
-      const baseline = await rawBaseline(`fleet-${label}`, { answer });
-      try {
-        const r = compare({ one: one.url + path, two: two.url + path, baseline: baseline.url + path }, { rounds: 3, seconds: 3, headers });
-        rows.push(row(`${label}, WORKERS=1`, r.one, r.baseline), row(`${label}, WORKERS=2`, r.two, r.baseline));
-      } finally {
-        await baseline.stop();
-      }
-    }
-  } finally {
-    await one.stop();
-    await two.stop();
-  }
-  return rows;
-}
-
 export async function benchFleet() {
-  ensureWrk();
   ensureBuild();
   const source = await startService();
   const redis = await startRedis();
@@ -155,7 +127,6 @@ export async function benchFleet() {
     ['instances', 'sharing Redis: upstream calls per key', 'each alone: upstream calls per key'],
     shared.map(([n, r], i) => [String(n), describe(r), describe(alone[i]![1])]),
   );
-  const throughput = await workersThroughput();
   const markdown = `## The fleet: upstream calls per key, and workers
 
 Command: \`${commandLine()}\` (${stamp()}).
@@ -176,15 +147,9 @@ body read, in ms, 3 alternating rounds of 200 per service.
 ${table(['service', 'requests', 'p50 ms', 'p99 ms'], miss.rows)}
 
 Added by the primary's tier (the look-up with the lock, then the store, each a round trip over IPC): ${fmt(miss.added.p50, 2)} ms at
-p50, ${fmt(miss.added.p99, 2)} ms at p99. A hit in a worker's own memory never asks the primary (the rows below).
+p50, ${fmt(miss.added.p99, 2)} ms at p99. A hit in a worker's own memory never asks the primary: what two workers
+give on hits is \`npm run bench -- side-by-side\`'s question.
 
-**Workers.** \`wrk -t1 -c50\`, 3 alternating rounds of 3 s per target, medians. The same raw \`node:http\`
-baseline (one process answering the same bytes) beside the service with \`WORKERS=1\` and \`WORKERS=2\`
-(two workers behind the primary, which hands connections out in turn). The machine has 2 cores, and
-wrk runs on them too.
-
-${TABLE_HEAD}
-${throughput.join('\n')}
 `;
   return { markdown };
 }

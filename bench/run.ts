@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { fmt, stamp, table } from './harness/figures.js';
+import { fmt, fmtRatio, ratio, stamp, table } from './harness/figures.js';
 import { ensureBuild, ensureWrk, ROOT } from './harness/processes.js';
 import { orderSections, writeSection } from './harness/results.js';
 
@@ -33,8 +33,7 @@ const started = Date.now();
 ensureWrk();
 ensureBuild();
 
-const { runApiHit } = await import('./api-hit.js');
-const { runPages } = await import('./pages.js');
+const { runSideBySide } = await import('./side-by-side.js');
 const { runRender } = await import('./render.js');
 const { runColdMiss } = await import('./cold-miss.js');
 const { runBrowser } = await import('./browser.js');
@@ -52,27 +51,15 @@ const section = (title: string, markdown: string) => {
   console.log(`(${title} done at ${fmt((Date.now() - started) / 1000)} s)`);
 };
 
-const api = await runApiHit();
-section('api-hit', api.markdown);
-verdicts.push([
-  'cached API hit: throughput ≥ 0.6 × raw node:http, p99 ≤ 2 × (2.3 KB body; ~100 B body)',
-  `${fmt(api.throughput, 2)}, p99 ${fmt(api.p99, 2)} ×; ${fmt(api.small.throughput, 2)}, p99 ${fmt(api.small.p99, 2)} ×`,
-  api.met ? 'yes' : '**no**',
-]);
-
-const pages = await runPages();
-section('pages', pages.markdown);
-verdicts.push([
-  'pages, warm cache: throughput ≥ 0.5 × raw node:http, same bytes',
-  pages.ratios.map((r) => fmt(r, 2)).join(', '),
-  pages.met ? 'yes' : '**no**',
-]);
+const sideBySide = await runSideBySide();
+section('side-by-side', sideBySide.markdown);
+for (const j of sideBySide.judged) verdicts.push([j.text, fmtRatio(j.r), j.verdict === 'met' ? 'yes' : `**${j.verdict}**`]);
 
 const render = await runRender();
 section('render', render.markdown);
 verdicts.push([
-  'fresh render: throughput ≥ 0.5 × bare renderToPipeableStream',
-  render.ratios.map((r) => fmt(r, 2)).join(', '),
+  'fresh render: throughput ≥ 0.5 × bare renderToPipeableStream in every round',
+  render.ratios.map(fmtRatio).join(', '),
   render.met ? 'yes' : '**no**',
 ]);
 
@@ -107,7 +94,7 @@ const classes = await runRequestClasses();
 section('request-classes', classes.markdown);
 verdicts.push([
   'request classes: unknown addresses from one client ≥ 0.5 × the cached home page; a visitor’s cached page p99 < 25 ms beside a 100-connection flood of them',
-  `${fmt(classes.unknownRatio, 2)} ×; p99 ${fmt(classes.floodP99, 1)} ms (alone ${fmt(classes.aloneP99, 1)} ms)`,
+  `${fmtRatio(classes.unknownRatio)} ×; p99 ${fmt(classes.floodP99, 1)} ms (alone ${fmt(classes.aloneP99, 1)} ms)`,
   classes.met ? 'yes' : '**no**',
 ]);
 
@@ -116,7 +103,7 @@ writeSection('tracing', tracing.markdown);
 section('tracing', tracing.markdown);
 verdicts.push([
   'tracing (OpenTelemetry, every span exported) against off: cached API hit, warm page, throughput',
-  `${fmt(tracing.api.on.rps / tracing.api.off.rps, 2)} ×, ${fmt(tracing.page.on.rps / tracing.page.off.rps, 2)} × (off by default)`,
+  `${fmtRatio(ratio(tracing.api.on, tracing.api.off))} ×, ${fmtRatio(ratio(tracing.page.on, tracing.page.off))} × (off by default)`,
   'measured',
 ]);
 
@@ -124,7 +111,7 @@ const media = await runMedia();
 section('media', media.markdown);
 verdicts.push([
   'media: a warm variant ≥ 0.5 × raw node:http; memory under its bounds in a burst of 1,000 new images; the bomb refused in < 100 ms',
-  `${fmt(media.warmRatio, 2)} ×; peak ${fmt(media.rssMax)} MiB; bomb ${fmt(media.bombMaxMs, 1)} ms at most (${fmt(media.perCore, 2)} new variants/s per core)`,
+  `${fmtRatio(media.warmRatio)} ×; peak ${fmt(media.rssMax)} MiB; bomb ${fmt(media.bombMaxMs, 1)} ms at most (${fmt(media.perCore, 2)} new variants/s per core)`,
   media.met.warm && media.met.memory && media.met.bomb ? 'yes' : '**no**',
 ]);
 
@@ -155,8 +142,7 @@ ${table(['target', 'measured (page order: home, news list, expert detail)', 'met
 orderSections([
   'summary',
   'notes',
-  'api-hit',
-  'pages',
+  'side-by-side',
   'render',
   'cold-miss',
   'fleet',

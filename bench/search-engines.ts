@@ -10,28 +10,10 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { quantile } from './harness/figures.js';
+import { CITIES, EVENTS, pick, QUERIES, TOPICS } from './harness/search-corpus.js';
 
 const ENGINES = ['minisearch', '@orama/orama', 'flexsearch'];
 const COUNT = 60_000;
-const CITIES = ['上海', '北京', '广州', '成都', '杭州', '武汉', '悉尼', '南京', '西安', '长沙'];
-const TOPICS = [
-  '白内障',
-  '青光眼',
-  '高度近视',
-  '干眼症',
-  '黄斑水肿',
-  '糖尿病视网膜病变',
-  '斜视',
-  '弱视',
-  '圆锥角膜',
-  '老花眼',
-  '全飞秒',
-  '角膜塑形镜',
-];
-const EVENTS = ['义诊活动', '学术讲座', '新技术培训', '病例讨论会', '科普进社区', '专家门诊开诊', '临床研究启动', '手术直播教学'];
-const QUERIES = [...TOPICS, ...CITIES.map((c) => `${c} 医院`), '飞秒', '悉尼', '手术', '白内障 讲座', '第 123456 号'];
-
-const pick = (list: readonly string[], n: number) => list[n % list.length] ?? '';
 
 function documents() {
   return Array.from({ length: COUNT }, (_, i) => ({

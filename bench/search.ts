@@ -10,6 +10,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { isMain } from './harness/args.js';
+import { CITIES, EVENTS, PHRASES, pick, QUERIES, TOPICS } from './harness/search-corpus.js';
 import { fmt, quantile, stamp } from './harness/figures.js';
 import { ensureBuild, freePort, logLines, rssMiB, startNode } from './harness/processes.js';
 import { commandLine, writeSection } from './harness/results.js';
@@ -21,73 +22,6 @@ const SECRET = 'bench-search-webhook-secret';
 const FIRST_ID = 100_000;
 const NEWS_CATEGORIES = [7, 19, 20, 21];
 const RESEARCH_CATEGORIES = [15, 16, 17, 18, 22, 23, 24, 25, 26, 27];
-const CITIES = ['上海', '北京', '广州', '成都', '杭州', '武汉', '悉尼', '南京', '西安', '长沙'];
-const TOPICS = [
-  '白内障',
-  '青光眼',
-  '高度近视',
-  '干眼症',
-  '黄斑水肿',
-  '糖尿病视网膜病变',
-  '斜视',
-  '弱视',
-  '圆锥角膜',
-  '老花眼',
-  '全飞秒',
-  '角膜塑形镜',
-  '视网膜脱离',
-  '眼底病',
-  '角膜移植',
-  '上睑下垂',
-  '儿童近视防控',
-  '人工晶体',
-  '眼表疾病',
-  '葡萄膜炎',
-];
-const EVENTS = [
-  '义诊活动',
-  '学术讲座',
-  '新技术培训',
-  '病例讨论会',
-  '科普进社区',
-  '专家门诊开诊',
-  '临床研究启动',
-  '手术直播教学',
-  '患者课堂',
-  '筛查项目',
-];
-const PHRASES = [
-  '术前检查必不可少',
-  '定期复查可以早发现',
-  '规范用药与随访',
-  '个性化诊疗方案',
-  '多学科联合会诊',
-  '日间手术当天回家',
-  '视功能训练',
-  '眼压与视神经',
-  '泪膜稳定性',
-  '眼轴增长速度',
-];
-/** Queries a patient types: common and rare words, pinyin, two words, traditional characters. */
-const QUERIES = [
-  ...TOPICS,
-  ...CITIES.map((c) => `${c} 医院`),
-  ...TOPICS.map((t, i) => `${t} ${EVENTS[i % EVENTS.length]}`),
-  '白內障',
-  '視網膜',
-  'baineizhang',
-  'qingguangyan',
-  'chen li',
-  'lwq',
-  '飞秒',
-  '悉尼',
-  '眼',
-  '手术',
-  '第 123456 号',
-  '术前检查必不可少',
-  '琥珀大熊猫',
-];
-
 /** The item at a position of a list: its words drawn from the vocabulary by its number; newest first. */
 interface Item {
   id: number;
@@ -97,8 +31,6 @@ interface Item {
   cover: string;
   date: string;
 }
-
-const pick = <T>(list: readonly T[], n: number): T => list[n % list.length]!;
 
 function madeItem(id: number, index: number, categories: readonly number[]): Item {
   const date = new Date(Date.UTC(2025, 11, 31) - Math.floor(index / 40) * 86_400_000).toISOString().slice(0, 10);

@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { API_ITEMS, API_PATHS } from '../test/support/mixed-load.js';
 import { benchArgs, isMain } from './harness/args.js';
 import { fmt, stamp, table } from './harness/figures.js';
 import { BROWSER_HEADERS, rawGet } from './harness/http.js';
@@ -52,29 +53,8 @@ function pageUrls() {
   return paths.map((p) => p + (query[p] ?? ''));
 }
 
-const API_URLS = [
-  '/api/group-introduction',
-  '/api/banner',
-  '/api/specialty-treatment',
-  '/api/expert-group',
-  '/api/news-media',
-  '/api/patient-service-categories',
-  '/api/categories/6/articles',
-  '/api/award-honors',
-  '/api/promotions',
-  '/api/domestic-hospitals',
-  '/api/international-hospitals',
-  '/api/experts',
-  '/api/experts/1',
-  '/api/academic-research-categories',
-  '/api/academic-research?categoryId=15',
-  '/api/news-categories',
-  '/api/news?categoryId=19&page=1&pageSize=9',
-  '/api/news/101',
-  '/api/contact-us',
-  '/api/academic-research-categories/17/children',
-  '/api/academic-research-categories/18/children',
-];
+/** The content API's paths: the mixed load's lists, with the first item of each kind. */
+const API_URLS = [...API_PATHS, ...API_ITEMS.map((item) => item(0))];
 
 /** wrk Lua: rotate over the URLs, count answers by status, print them when done. */
 function luaScript(urls: string[]) {

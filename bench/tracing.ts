@@ -1,14 +1,13 @@
 // What tracing costs (docs/decisions/021): the same service with tracing off and on (exporting to
 // a loopback OTLP sink that accepts and discards), in alternating rounds of the same run, for a
-// cached API hit, a page with a warm cache and a page rendered afresh (page cache off). The
-// cached hit with tracing off also sits beside raw node:http sending the same bytes, the
-// api-hit section's baseline, so that "off" can be read against that section's ratio.
+// cached API hit, a page with a warm cache and a page rendered afresh (page cache off). How "off"
+// stands against raw node:http is bench/side-by-side.ts's question.
 //
 // `npm run bench -- tracing` measures and writes its section of RESULTS.md; the sink is
 // bench/otlp-sink.ts.
 import { isMain } from './harness/args.js';
-import { fmt, stamp, table } from './harness/figures.js';
-import { BROWSER_HEADERS, PAGES, rawBaseline, rawGet } from './harness/http.js';
+import { fmt, fmtRatio, ratio, stamp, table } from './harness/figures.js';
+import { BROWSER_HEADERS, PAGES, rawGet } from './harness/http.js';
 import { ensureBuild, ensureWrk, startHelper, type Helper } from './harness/processes.js';
 import { commandLine, writeSection } from './harness/results.js';
 import { startService, type ServiceProcess } from './harness/service.js';
@@ -37,7 +36,7 @@ const ratioRow = (label: string, r: Record<'on' | 'off', Compared>) => [
   label,
   fmt(r.off.rps),
   fmt(r.on.rps),
-  fmt(r.on.rps / r.off.rps, 2),
+  fmtRatio(ratio(r.on, r.off)),
   fmt(r.off.p99, 2),
   fmt(r.on.p99, 2),
   fmt(r.on.p99 / r.off.p99, 2),
@@ -65,15 +64,7 @@ export async function runTracing() {
       }
     }
 
-    // The api-hit section's baseline: raw node:http writing the same bytes.
-    const answer = await rawGet(off.url + API_PATH, { 'accept-encoding': 'identity' });
-    const raw = await rawBaseline('tracing-api', { answer });
-    let api: Record<'on' | 'off' | 'raw', Compared>;
-    try {
-      api = compare({ off: off.url + API_PATH, on: on.url + API_PATH, raw: `${raw.url}${API_PATH}` }, { rounds: ROUNDS, seconds: SECONDS });
-    } finally {
-      await raw.stop();
-    }
+    const api = compare({ off: off.url + API_PATH, on: on.url + API_PATH }, { rounds: ROUNDS, seconds: SECONDS });
     const before = await sinkCount(sink);
     const page = compare(
       { off: off.url + PAGES.home, on: on.url + PAGES.home },
@@ -100,12 +91,10 @@ with browser headers from the page cache (2 spans) and rendered afresh with \`PA
 cache warm (request, render and one lookup per read: about 10 spans).
 
 ${table(
-  ['case', 'off req/s', 'on req/s', 'throughput on/off', 'off p99 ms', 'on p99 ms', 'p99 on/off'],
+  ['case', 'off req/s', 'on req/s', 'throughput on/off (rounds)', 'off p99 ms', 'on p99 ms', 'p99 on/off'],
   [ratioRow('cached API hit', api), ratioRow('warm page (page cache)', page), ratioRow('fresh render (page cache off)', fresh)],
 )}
 
-Tracing off against raw \`node:http\` sending the same bytes (the api-hit section's baseline, same run):
-${fmt(api.off.rps / api.raw.rps, 2)} × the throughput, p99 ${fmt(api.off.p99 / api.raw.p99, 2)} ×; with tracing on ${fmt(api.on.rps / api.raw.rps, 2)} ×.
 The sink took ${after.posts - before.posts} exports (${fmt((after.bytes - before.bytes) / 1024 / 1024, 1)} MiB of JSON) during the page runs;
 export failures logged: ${failures.length}; non-2xx answers: ${errors}.
 `;

@@ -14,7 +14,7 @@ export const BROWSER_HEADERS = {
   Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
 };
 
-/** The three pages measured by pages.ts and render.ts (the list and browser pages too). */
+/** The three pages render.ts and edge.ts measure (tracing.ts the first). */
 export const PAGES = {
   home: '/',
   'news list': `/news/index?id=19&name=${encodeURIComponent('集团新闻')}`,

@@ -28,11 +28,11 @@ const live = new Set<ChildProcess>();
 const temporary = new Set<string>();
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
-  for (const file of temporary) rmSync(file, { force: true });
+  for (const file of temporary) rmSync(file, { force: true, recursive: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
-/** A path in the temporary directory, deleted when this process exits. */
+/** A path in the temporary directory (a file or a folder), deleted when this process exits. */
 export function tempPath(name: string): string {
   const file = join(tmpdir(), `bench-${process.pid}-${name}`);
   temporary.add(file);
@@ -95,14 +95,21 @@ function lineReader(file: string, onLine: (line: string) => void): () => void {
  * pipe) and distort every figure. `onLine` sees every output line for the process's whole life
  * (read from the file every 200 ms and once more after exit); the file is deleted on stop.
  */
-export async function startNode(args: string[], options: NodeOptions = {}): Promise<NodeProcess> {
+export function startNode(args: string[], options: NodeOptions = {}): Promise<NodeProcess> {
+  const { nodeArgs = [], ...rest } = options;
+  return startProcess(process.execPath, [...nodeArgs, ...args], rest);
+}
+
+/** Any program (nginx, say) started and stopped as startNode starts and stops node. */
+export async function startProcess(command: string, args: string[], options: Omit<NodeOptions, 'nodeArgs'> = {}): Promise<NodeProcess> {
   // A minute to start: on the shared machine, busy with other work, the service has taken 14 s.
-  const { env = {}, ready, probe, timeoutMs = 60_000, onLine, nodeArgs = [] } = options;
-  const file = tempPath(`${++logFiles}-${args[0]?.split('/').pop()}.log`);
+  const { env = {}, ready, probe, timeoutMs = 60_000, onLine } = options;
+  const name = (command === process.execPath ? args.find((a) => !a.startsWith('-')) : command)?.split('/').pop();
+  const file = tempPath(`${++logFiles}-${name}.log`);
   const fd = openSync(file, 'w');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [...nodeArgs, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+    child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
   } finally {
     closeSync(fd);
   }
@@ -136,8 +143,8 @@ export async function startNode(args: string[], options: NodeOptions = {}): Prom
   try {
     while (probe ? !(await probe()) : !(out = read()).includes(ready ?? '')) {
       if (probe) out = read();
-      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited: ${out}`);
-      if (Date.now() - started > timeoutMs) throw new Error(`${args.join(' ')} did not start: ${out}`);
+      if (child.exitCode !== null) throw new Error(`${name} exited: ${out}`);
+      if (Date.now() - started > timeoutMs) throw new Error(`${name} did not start: ${out}`);
       await sleep(50);
     }
   } catch (error) {

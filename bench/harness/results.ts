@@ -20,7 +20,8 @@ const PREAMBLE = `# Benchmark results
 Written by the scripts in bench/ (each section by the command named in it; \`npm run bench\`
 rewrites every section it runs). Loopback only, on the project's machine (2 cores, shared,
 noisy). Each figure sits beside a baseline measured in the same run, in alternating rounds:
-the ratios are what to compare across runs, not the absolute figures.
+the ratios are what to compare across runs, not the absolute figures. A ratio carries the
+spread of its rounds in brackets; a target that falls inside it is marked within noise.
 `;
 
 /**

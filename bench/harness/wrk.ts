@@ -80,6 +80,8 @@ export interface Compared {
   p99: number;
   errors: number;
   socketErrors: string;
+  /** Requests/s of each counted round, in order: ratios to a target measured beside it pair round by round. */
+  rounds: number[];
 }
 
 /**
@@ -102,6 +104,7 @@ export function compare<K extends string>(targets: Record<K, string>, { rounds =
         p50: median(list.map((x) => x.p50)),
         p99: median(list.map((x) => x.p99)),
         errors: list.reduce((a, x) => a + x.non2xx, 0),
+        rounds: list.map((x) => x.rps),
         socketErrors: list
           .map((x) => x.socketErrors)
           .filter(Boolean)

@@ -5,9 +5,10 @@
  * paths, 15 % pictures at /_media/ as the home page asks for them (read from the home page itself,
  * again every few seconds, since the addresses name each original's version once it is known), 13 %
  * searches (the results page and /api/search; one in five words new), 7 % addresses that are no route.
- * bench/memory-soak.ts runs it against one process and test/deploy.test.ts against the image.
+ * bench/memory-soak.ts runs it against one process and test/deploy.test.ts against the image;
+ * bench/soak.ts rotates over its content API paths.
  *
- * Imports packages only: bench/ (plain JavaScript on Node 26) imports this file as it is.
+ * Imports packages only: bench/ imports this file as it is.
  */
 import { Pool } from 'undici';
 
@@ -45,7 +46,8 @@ const PAGES: (string | ((n: number) => string))[] = [
   '/lxwm/index',
 ];
 
-const API = [
+/** The content API's list paths, as the site's pages ask for them. */
+export const API_PATHS = [
   '/api/group-introduction',
   '/api/banner',
   '/api/specialty-treatment',
@@ -66,7 +68,8 @@ const API = [
   '/api/academic-research-categories/17/children',
   '/api/academic-research-categories/18/children',
 ];
-const API_ITEMS = [(n: number) => `/api/experts/${pick(ids(1, 12), n)}`, (n: number) => `/api/news/${pick(ids(201, 212), n)}`];
+/** One item's path, the n-th of a dozen that exist. */
+export const API_ITEMS = [(n: number) => `/api/experts/${pick(ids(1, 12), n)}`, (n: number) => `/api/news/${pick(ids(201, 212), n)}`];
 
 const WORDS = [
   '白内障',
@@ -246,7 +249,7 @@ function nextRequest(next: () => number, pictures: readonly string[]): Request {
     }
     case 'api': {
       const item = n < 0.15 ? pick(API_ITEMS, next()) : undefined;
-      return { kind, path: item ? item(next()) : pick(API, next()), headers: json };
+      return { kind, path: item ? item(next()) : pick(API_PATHS, next()), headers: json };
     }
     case 'picture':
       return {
