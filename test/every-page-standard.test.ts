@@ -13,12 +13,36 @@ import { everyPagePass } from './support/every-page-pass.js';
 everyPagePass('every page, standard text, in Chromium', false, [
   {
     width: 390,
-    checks: ['one-page', 'axe', 'typesetting', 'collisions', 'pictures', 'controls', 'past-the-side', 'furniture', 'links'],
+    checks: [
+      'one-page',
+      'axe',
+      'typesetting',
+      'collisions',
+      'pictures',
+      'controls',
+      'past-the-side',
+      'furniture',
+      'links',
+      'text-spacing',
+      'focus',
+    ],
   },
   { width: 768, checks: ['pictures', 'controls', 'past-the-side'] },
   {
     width: 1280,
-    checks: ['axe', 'typesetting', 'collisions', 'pictures', 'controls', 'small-things', 'grids', 'placeholders', 'links'],
+    checks: [
+      'axe',
+      'typesetting',
+      'collisions',
+      'pictures',
+      'controls',
+      'small-things',
+      'grids',
+      'placeholders',
+      'links',
+      'text-spacing',
+      'focus',
+    ],
   },
   { width: 1920, checks: ['typesetting', 'collisions', 'pictures', 'grids', 'furniture'] },
 ]);

@@ -33,6 +33,7 @@ import {
   openHeaderSearch,
   startSiteAndChromium,
   stopSiteAndChromium,
+  widen,
   windowAt,
   type Mode,
 } from './browser.js';
@@ -77,36 +78,6 @@ export interface PassWidth {
 
 /** The home and search pages, whose header search the checks open: the next width's checks need them as loaded. */
 const opensSearch = (url: string) => url === '/' || url === sampleUrl('/search');
-
-/**
- * The window resized to `width`, once the page has handled the resize: its `resize` event
- * dispatched (where the scaled layout sets its zoom, head-script.ts) and a frame drawn after it.
- * Chromium dispatches the event with the next frame, not when innerWidth changes: on a busy
- * machine a check made after a fixed wait read a page still laid out at the width before
- * (1280 px drawn at 768's zoom). A page that has not handled it in 30 s fails.
- */
-async function widen(page: Page, width: number): Promise<void> {
-  await page.evaluate(() => {
-    const w = window as Window & { resized?: Promise<void>; resizeSeen?: boolean };
-    w.resizeSeen = false;
-    w.resized = new Promise((done) =>
-      addEventListener('resize', () => ((w.resizeSeen = true), requestAnimationFrame(() => done())), { once: true }),
-    );
-  });
-  await page.setViewportSize(windowAt(width));
-  await page.evaluate(async (width) => {
-    const w = window as Window & { resized?: Promise<void>; resizeSeen?: boolean };
-    const { resized } = w;
-    const late = new Promise((_, fail) =>
-      setTimeout(() => {
-        const what = w.resizeSeen ? 'a resize event but no frame after it' : `no resize event (the window ${innerWidth} px wide)`;
-        fail(new Error(`${what} 30 s after the window was resized to ${width} px`));
-      }, 30_000),
-    );
-    await Promise.race([resized, late]);
-    if (innerWidth !== width) throw new Error(`the window is ${innerWidth} px wide, not ${width}, after the resize`);
-  }, width);
-}
 
 /** Where a page's visit and checks are: named when a page does not end in time (onEach). */
 interface Progress {

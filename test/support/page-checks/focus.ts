@@ -156,6 +156,12 @@ export async function focusFaults(page: Page, part: 'main' | 'page'): Promise<st
   // The check is installed once and called after each press, in the frame the browser scrolled in.
   await page.evaluate(`window.focusedFaults = ${focusedFaults.toString()}`);
   await page.evaluate((part) => {
+    // Where each box that scrolls is: focus scrolls them (a row of tabs to its focused tab), and
+    // the checks after see them as the visitor left them.
+    const w = window as Window & { scrolledBefore?: [Element, number, number][] };
+    w.scrolledBefore = Array.from(document.querySelectorAll('body *'))
+      .filter((el) => el.scrollLeft !== 0 || el.scrollTop !== 0 || el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight)
+      .map((el) => [el, el.scrollLeft, el.scrollTop]);
     scrollTo(0, 0);
     const main = document.querySelector<HTMLElement>('main');
     // Focus just before the part: on main itself (it takes focus from the skip link), or nowhere.
@@ -203,9 +209,12 @@ export async function focusFaults(page: Page, part: 'main' | 'page'): Promise<st
     }
   }
   if (stops === 0 && part === 'page') found.add('no control takes the focus');
-  // Left as found: nothing focused, at the top, for the checks after.
+  // Left as found: nothing focused, at the top, each box scrolled as it was, for the checks after.
   await page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();
+    const w = window as Window & { scrolledBefore?: [Element, number, number][] };
+    for (const [el, left, top] of w.scrolledBefore ?? []) el.scrollTo(left, top);
+    delete w.scrolledBefore;
     scrollTo(0, 0);
   });
   return [...found];
