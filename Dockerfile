@@ -27,7 +27,8 @@ FROM ${NODE_IMAGE}
 # Share cards set Chinese titles (server/seo/share-card.ts): fontconfig's configuration and a CJK font.
 # jemalloc as the process's allocator (docs/decisions/060): glibc's keeps what libvips's and zlib's
 # threads freed, and the resident set of the mixed load grew past the pod's limit; the library's
-# path, whatever the architecture, is linked to one place for LD_PRELOAD.
+# path, whatever the architecture, is linked to one place for LD_PRELOAD. MALLOC_CONF: two arenas and
+# freed pages given back within a second by jemalloc's own thread, not kept (decision 060's figures).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends fontconfig fonts-noto-cjk libjemalloc2 \
   && rm -rf /var/lib/apt/lists/* \
@@ -38,7 +39,8 @@ COPY --from=build /usr/local/bin/node-from-lockfile /usr/local/bin/node
 # "Observing and running one instance").
 # No UPSTREAM_URL: the image serves a content API it is told of, and refuses to start without one
 # (or CONTENT=demo, to show the invented demo content on purpose).
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464 LD_PRELOAD=/usr/local/lib/libjemalloc.so.2
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464 LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
+  MALLOC_CONF=background_thread:true,narenas:2,dirty_decay_ms:1000,muzzy_decay_ms:0
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
