@@ -5,6 +5,7 @@
  * test/text-size-by-width.test.ts uses it.
  */
 import type { Page } from 'playwright-core';
+import { DRAW_EVERY_PART } from './text-spacing.js';
 
 /** The drawn sizes of a page's characters: the 5th percentile and the median, weighted by character count. */
 export interface TextSizes {
@@ -24,50 +25,51 @@ export interface TextSizeFloor {
 
 /** The drawn sizes of every visible character on the page as it is now; the texts drawn under `small` px named. */
 export function textSizes(page: Page, small: number): Promise<TextSizes> {
-  return page.evaluate(async (small) => {
-    // Parts the browser skips while far from the window (content-visibility: auto, the footer and
-    // the home page's sections: docs/decisions/054) keep the style of the width they were last
-    // drawn at, in Chromium, until they near the window again: a page loaded at 320 px and widened
-    // to 768 reported its footer at the phone's 14 px times the wider layout's zoom (12.4 px),
-    // which no visitor sees, as scrolled to it is drawn at 16. Measured as drawn when reached,
-    // after a frame: its style is brought up to date as it is drawn, not when read.
-    const drawAll = document.createElement('style');
-    drawAll.textContent = '* { content-visibility: visible !important; }';
-    document.head.append(drawAll);
-    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-    const sizes = new Map<number, number>();
-    const under = new Map<string, number>();
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const el = n.parentElement;
-      const chars = (n.textContent ?? '').replace(/\s/g, '').length;
-      if (!el || chars === 0 || el.closest('script, style, .sr-only, [hidden], [inert]')) continue;
-      // Shown: not hidden, transparent or folded away, and taking room on the page.
-      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
-      const range = document.createRange();
-      range.selectNodeContents(n);
-      if (!Array.from(range.getClientRects()).some((r) => r.width > 0 && r.height > 0)) continue;
-      const size = Math.round(parseFloat(getComputedStyle(el).fontSize) * el.currentCSSZoom * 10) / 10;
-      sizes.set(size, (sizes.get(size) ?? 0) + chars);
-      if (size < small) {
-        const name = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${n.textContent!.trim().slice(0, 10)}」 ${size} px`;
-        under.set(name, (under.get(name) ?? 0) + chars);
+  return page.evaluate(
+    async ([small, drawEveryPart]) => {
+      // A skipped part keeps the style of the width it was last drawn at: a page loaded at 320 px and
+      // widened to 768 reported its footer at the phone's 14 px times the wider layout's zoom
+      // (12.4 px), where scrolled to it is drawn at 16. Measured as drawn when reached, after a frame:
+      // its style is brought up to date as it is drawn, not when read.
+      const drawAll = document.createElement('style');
+      drawAll.textContent = drawEveryPart;
+      document.head.append(drawAll);
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      const sizes = new Map<number, number>();
+      const under = new Map<string, number>();
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        const chars = (n.textContent ?? '').replace(/\s/g, '').length;
+        if (!el || chars === 0 || el.closest('script, style, .sr-only, [hidden], [inert]')) continue;
+        // Shown: not hidden, transparent or folded away, and taking room on the page.
+        if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        if (!Array.from(range.getClientRects()).some((r) => r.width > 0 && r.height > 0)) continue;
+        const size = Math.round(parseFloat(getComputedStyle(el).fontSize) * el.currentCSSZoom * 10) / 10;
+        sizes.set(size, (sizes.get(size) ?? 0) + chars);
+        if (size < small) {
+          const name = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${n.textContent!.trim().slice(0, 10)}」 ${size} px`;
+          under.set(name, (under.get(name) ?? 0) + chars);
+        }
       }
-    }
-    drawAll.remove();
-    const sorted = [...sizes].sort((a, b) => a[0] - b[0]);
-    const count = sorted.reduce((sum, [, c]) => sum + c, 0);
-    const at = (share: number) => {
-      let seen = 0;
-      for (const [size, c] of sorted) if ((seen += c) >= count * share) return size;
-      return 0;
-    };
-    const smallest = [...under]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 5)
-      .map(([name, c]) => `${name} (${c})`);
-    return { p5: at(0.05), median: at(0.5), count, smallest };
-  }, small);
+      drawAll.remove();
+      const sorted = [...sizes].sort((a, b) => a[0] - b[0]);
+      const count = sorted.reduce((sum, [, c]) => sum + c, 0);
+      const at = (share: number) => {
+        let seen = 0;
+        for (const [size, c] of sorted) if ((seen += c) >= count * share) return size;
+        return 0;
+      };
+      const smallest = [...under]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([name, c]) => `${name} (${c})`);
+      return { p5: at(0.05), median: at(0.5), count, smallest };
+    },
+    [small, DRAW_EVERY_PART] as const,
+  );
 }
 
 /** What is wrong with the page's drawn text sizes against `floor`, one line each. */

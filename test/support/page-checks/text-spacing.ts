@@ -11,6 +11,13 @@ import { SUMMARIES } from './collisions.js';
 const WCAG_TEXT_SPACING = `* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }
 p { margin-bottom: 2em !important; }`;
 
+/**
+ * Every part laid out as it is drawn once scrolled to: a part the browser skips while far from the
+ * window (content-visibility: auto, docs/decisions/054) keeps, in Chromium, the style and boxes of
+ * its last layout until it nears the window again, which no visitor sees.
+ */
+export const DRAW_EVERY_PART = '* { content-visibility: visible !important; }';
+
 /** Least line height, as a share of the font size, and least step from paragraph to paragraph, as a share of the line's (MIIT). */
 const LEAST_LINE = 1.3;
 const LEAST_PARAGRAPH = 1.3;
@@ -21,10 +28,8 @@ const LEAST_PARAGRAPH = 1.3;
  * and lines of two texts drawn over each other. The spacing is taken off again after.
  */
 export async function spacedTextFaults(page: Page): Promise<string[]> {
-  // Every part laid out with the spacing, as it is drawn once scrolled to: a part the browser skips
-  // while far from the window (content-visibility: auto, docs/decisions/054) kept, in Chromium,
-  // the boxes of its layout before the spacing while its text took the spacing's.
-  const style = await page.addStyleTag({ content: `${WCAG_TEXT_SPACING}\n* { content-visibility: visible !important; }` });
+  // A skipped part kept the boxes of its layout before the spacing while its text took the spacing's.
+  const style = await page.addStyleTag({ content: `${WCAG_TEXT_SPACING}\n${DRAW_EVERY_PART}` });
   try {
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     return await page.evaluate((summaries) => {
