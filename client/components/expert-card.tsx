@@ -14,17 +14,25 @@ import { Typeset } from '../typeset/typeset.js';
 /**
  * An expert card's portrait: a column of four; beside the card's text on a phone. In the fluid
  * range a list's card (its grid `fill`) takes two columns under 52 em and three under 66; a row
- * of four or eight (`inRow`, the home page's) keeps two cards a row there, its portrait beside the text.
+ * of four or eight (`inRow`, the home page's) keeps two cards a row there, its portrait beside the
+ * text under 66 em and above it, as a list's, under 52.
  */
 const EXPERT_SIZES = standardSizes(
   '116px',
   ['(max-width: 832px) calc(50vw - 39px)', '(max-width: 1056px) calc(33.34vw - 38px)', 'min(25vw - 32px, 286px)'],
   '18vw',
 );
-const EXPERT_ROW_SIZES = standardSizes('116px', ['(max-width: 1056px) calc(20vw - 15px)', 'min(25vw - 32px, 286px)'], '18vw');
-/** In the large-text mode's fluid layout (a list of experts): two columns under 52 em, three under 66 em, then four. */
+const EXPERT_ROW_SIZES = standardSizes(
+  '116px',
+  ['(max-width: 832px) calc(50vw - 39px)', '(max-width: 1056px) calc(20vw - 15px)', 'min(25vw - 32px, 286px)'],
+  '18vw',
+);
+/**
+ * In the large-text mode's fluid layout (a list of experts): one card a row under 28 em, its
+ * portrait beside the text in two fifths; two columns under 52 em, three under 66 em, then four.
+ */
 const EXPERT_LARGE_SIZES =
-  '(max-width: 500px) 116px, (max-width: 1169px) calc(50vw - 44px), (max-width: 1484px) calc((100vw - 120px) / 3), (max-width: 1769px) calc((100vw - 148px) / 4), 410px';
+  '(max-width: 500px) 116px, (max-width: 629px) calc(40vw - 26px), (max-width: 1169px) calc(50vw - 44px), (max-width: 1484px) calc((100vw - 120px) / 3), (max-width: 1769px) calc((100vw - 148px) / 4), 410px';
 
 interface ExpertCardProps {
   expert: ExpertSummary;
