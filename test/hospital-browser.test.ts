@@ -153,12 +153,21 @@ describe('hospitals and doctors in Chromium', () => {
     const phone = await openPage(browser, { width: 390, height: 844 });
     await gotoHydrated(phone.page, `${svc.url}/zjxz/detail?id=${expert.id}`);
     const bar = phone.page.locator('.doctor-sticky .doctor-call');
-    for (const y of [0, 1500, 100_000]) {
+    // At the page's top and with the biography at the window's top, while the profile is read.
+    const biography = await phone.page.evaluate(() => document.querySelector('.profile-columns')!.getBoundingClientRect().top);
+    for (const y of [0, biography]) {
       await phone.page.evaluate((y) => scrollTo(0, y), y);
       const box = (await bar.boundingBox())!;
       expect(box.y + box.height, `scrolled to ${y}`).toBeLessThanOrEqual(844);
       expect(box.y, `scrolled to ${y}`).toBeGreaterThan(700);
     }
+    // At the profile's end it stays in its place, before the footer, which it never covers.
+    await phone.page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+    const [callBottom, footerTop] = await phone.page.evaluate(() => [
+      document.querySelector('.doctor-sticky')!.getBoundingClientRect().bottom,
+      document.querySelector('.site-footer')!.getBoundingClientRect().top,
+    ]);
+    expect(callBottom).toBeLessThanOrEqual(footerTop);
     expect(await bar.getAttribute('href')).toBe(telHref(shanghai.phone));
     expect((await bar.textContent())!.replace(/\s+/g, ' ')).toBe(`预约${expert.name}医生：致电 ${shanghai.phone}`);
     expect(await phone.page.locator('.profile-booking .doctor-call').isVisible()).toBe(false);

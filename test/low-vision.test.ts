@@ -20,7 +20,7 @@ import {
 } from './support/browser.js';
 import { pastTheSide } from './support/page-checks/drawn.js';
 import { focusFaults } from './support/page-checks/focus.js';
-import { spacedTextFaults, spacingFaults } from './support/page-checks/text-spacing.js';
+import { spacedTextFaults, spacingFaults, underFootBars } from './support/page-checks/text-spacing.js';
 import { EVERY_PAGE, sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
 
@@ -91,6 +91,38 @@ describe('low vision: focus, text spacing, reflow, motion, in Chromium', () => {
     expect(spacing).toMatch(/「第一段文字。」 then p\. 「第二段文字。」: paragraphs 1\.00 lines apart/);
     expect(spacing).toMatch(/「第三段文字。」: lines 1\.10 times the type apart/);
     await w.page.context().close();
+  });
+
+  it("on an expert's page at 390 px the call kept at the window's foot leaves no text under it at main's end or the page's, in both text sizes, spaced out or not; a bar fixed there is found over the page's end", async () => {
+    for (const large of [false, true]) {
+      const w = await openPage(browser, { width: 390, height: 844 });
+      if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+      await gotoHydrated(w.page, `${svc.url}${sampleUrl('/zjxz/detail')}`);
+      const bar = w.page.locator('.doctor-sticky');
+      // At the window's foot at the page's top: there is a bar to judge.
+      const box = () => bar.evaluate((el) => ({ bottom: el.getBoundingClientRect().bottom, height: el.getBoundingClientRect().height }));
+      const plain = await box();
+      expect(plain.bottom, `large: ${large}`).toBeGreaterThan(843);
+      expect(await underFootBars(w.page), `large: ${large}`).toEqual([]);
+      // Spaced out, its call's lines are further apart and the bar taller: the text-spacing check judges it.
+      const spacing = await w.page.addStyleTag({
+        content: '* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }',
+      });
+      expect((await box()).height, `large: ${large}`).toBeGreaterThan(plain.height);
+      await spacing.evaluate((el) => (el as HTMLElement).remove());
+      expect(await spacedTextFaults(w.page), `large: ${large}`).toEqual([]);
+      if (large) {
+        // The bar as it was, fixed to the window over the page's end with padding after the profile:
+        // spaced out, it covers the footer's last line.
+        await w.page.addStyleTag({
+          content: `.doctor-sticky { position: fixed !important; left: 0; right: 0; margin: 0 !important; }
+            .expert-profile { padding-bottom: 72px; }`,
+        });
+        expect((await spacedTextFaults(w.page)).join('\n')).toMatch(/under div\.doctor-sticky at the page's end/);
+      }
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    }
   });
 
   for (const large of [false, true])

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 
 /**
  * Links and buttons of the page (the header's, the page's, the footer's) whose middle, when
- * scrolled into the window below the fixed header (and above a bar fixed at its foot), is drawn
+ * scrolled into the window below the fixed header (and above a bar kept at its foot), is drawn
  * over by another element. One line each.
  */
 export function coveredControls(page: Page) {
@@ -26,11 +26,11 @@ export function coveredControls(page: Page) {
       document.querySelectorAll('header a[href], header button, main a[href], main button, footer a[href]'),
     ).filter(shown);
     const header = document.querySelector('.site-header');
-    // A bar fixed at the window's foot (a phone's call kept on screen) is its edge there, as the header is at the top.
+    // A bar kept at the window's foot (a phone's call kept on screen: fixed, or sticky to the
+    // bottom) is its edge there while it is at the foot, as the header is at the top.
     const footBars = Array.from(document.querySelectorAll('body *')).filter((el) => {
-      if (getComputedStyle(el).position !== 'fixed') return false;
-      const r = el.getBoundingClientRect();
-      return r.height > 0 && r.bottom >= innerHeight - 1 && r.top > innerHeight / 2;
+      const cs = getComputedStyle(el);
+      return cs.position === 'fixed' || (cs.position === 'sticky' && cs.bottom !== 'auto');
     });
     const scroller = document.documentElement.dataset.scale === 'transform' ? document.getElementById('root')! : document.scrollingElement!;
     for (let y = 0; ; y += innerHeight * 0.6) {
@@ -38,13 +38,18 @@ export function coveredControls(page: Page) {
       // A frame, or a fifth of a second where the page draws none (it would wait forever).
       await new Promise((done) => (requestAnimationFrame(done), setTimeout(done, 200)));
       const top = header ? header.getBoundingClientRect().bottom : 0;
-      const bottom = Math.min(innerHeight, ...footBars.map((bar) => bar.getBoundingClientRect().top));
+      // A sticky bar is at the foot until the end of its part of the page, then in its place in the flow.
+      const atFoot = footBars.filter((bar) => {
+        const r = bar.getBoundingClientRect();
+        return r.height > 0 && r.bottom >= innerHeight - 1 && r.top > innerHeight / 2;
+      });
+      const bottom = Math.min(innerHeight, ...atFoot.map((bar) => bar.getBoundingClientRect().top));
       for (const control of controls) {
         const r = control.getBoundingClientRect();
         const [x, cy] = [r.left + r.width / 2, r.top + r.height / 2];
         // The fixed header's own controls at the top of the page; the others in the window, between the header and a bar at its foot.
         const inHeader = header?.contains(control) ?? false;
-        const inBar = footBars.some((bar) => bar.contains(control));
+        const inBar = atFoot.some((bar) => bar.contains(control));
         if (inHeader ? y > 0 : !inBar && (cy < top + 2 || cy > bottom - 2)) continue;
         if (x < 1 || x > innerWidth - 1) continue;
         const hit = document.elementFromPoint(x, cy);

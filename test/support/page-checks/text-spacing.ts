@@ -25,14 +25,15 @@ const LEAST_PARAGRAPH = 1.3;
 /**
  * Text cut or drawn over other text with WCAG 1.4.12's spacing applied, one line each: text cut by
  * a box that clips (a summary's own line clamp may still end it: its card is a link to the whole),
- * and lines of two texts drawn over each other. The spacing is taken off again after.
+ * lines of two texts drawn over each other, and text left under a bar at the window's foot
+ * (underFootBars). The spacing is taken off again after.
  */
 export async function spacedTextFaults(page: Page): Promise<string[]> {
   // A skipped part kept the boxes of its layout before the spacing while its text took the spacing's.
   const style = await page.addStyleTag({ content: `${WCAG_TEXT_SPACING}\n${DRAW_EVERY_PART}` });
   try {
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    return await page.evaluate((summaries) => {
+    const found = await page.evaluate((summaries) => {
       const found: string[] = [];
       // Shown, and not hidden for the eye only (a label a screen reader reads, clipped to a pixel).
       const shown = (el: Element) => {
@@ -45,10 +46,12 @@ export async function spacedTextFaults(page: Page): Promise<string[]> {
         `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${text.trim().slice(0, 12)}」`;
       type Line = { left: number; top: number; right: number; bottom: number; node: Text; el: Element };
       const lines: Line[] = [];
-      // A bar fixed at the window's top (the header) or foot (a phone's call kept on screen): the
-      // page scrolls under it by design, so its text is not drawn over the page's.
+      // A bar kept at the window's top (the header) or foot (a phone's call kept on screen, fixed
+      // or sticky to the bottom): the page scrolls under it by design, so its text is not drawn over
+      // the page's (underFootBars judges what is left under a bar at the foot).
       const edgeBars = Array.from(document.querySelectorAll('body *')).filter((el) => {
-        if (getComputedStyle(el).position !== 'fixed') return false;
+        const cs = getComputedStyle(el);
+        if (cs.position !== 'fixed' && !(cs.position === 'sticky' && cs.bottom !== 'auto')) return false;
         const r = el.getBoundingClientRect();
         return r.height > 0 && (r.top <= 1 || (r.bottom >= innerHeight - 1 && r.top > innerHeight / 2));
       });
@@ -100,6 +103,7 @@ export async function spacedTextFaults(page: Page): Promise<string[]> {
       }
       return found;
     }, SUMMARIES);
+    return [...found, ...(await underFootBars(page))];
   } finally {
     await style.evaluate((el) => (el as HTMLElement).remove());
   }
@@ -152,4 +156,59 @@ export function spacingFaults(page: Page): Promise<string[]> {
     },
     [LEAST_LINE, LEAST_PARAGRAPH] as const,
   );
+}
+
+/**
+ * Text left under a bar kept at the window's foot (a phone's call to the expert, fixed or sticky),
+ * one line each: with main's end scrolled to the window's foot, and at the page's end, every line of
+ * text but the bar's own must be drawn above the bar. The page scrolls under the bar on the way, by
+ * design; these are the places where nothing further up can bring the text clear of it. The page
+ * is left scrolled as it was.
+ */
+export function underFootBars(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const scroller = document.documentElement.dataset.scale === 'transform' ? document.getElementById('root')! : document.scrollingElement!;
+    const was = scroller.scrollTop;
+    const settle = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    // Found at the page's top, where a sticky bar is held at the foot as a fixed one is.
+    scroller.scrollTo(0, 0);
+    await settle();
+    const bars = Array.from(document.querySelectorAll('body *')).filter((el) => {
+      const cs = getComputedStyle(el);
+      if (cs.position !== 'fixed' && !(cs.position === 'sticky' && cs.bottom !== 'auto')) return false;
+      const r = el.getBoundingClientRect();
+      return r.height > 0 && r.bottom >= innerHeight - 1 && r.top > innerHeight / 2;
+    });
+    const found = new Set<string>();
+    const main = document.querySelector('main');
+    const places: [string, () => number][] = [
+      ["main's end", () => scroller.scrollTop + (main ? main.getBoundingClientRect().bottom - innerHeight : 0)],
+      ["the page's end", () => scroller.scrollHeight],
+    ];
+    for (const [where, to] of bars.length > 0 ? places : []) {
+      scroller.scrollTo(0, to());
+      await settle();
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || !n.textContent?.trim() || el.closest('script, style, .sr-only, [hidden]') || !el.checkVisibility()) continue;
+        if (bars.some((bar) => bar.contains(el))) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        for (const r of Array.from(range.getClientRects())) {
+          if (r.width === 0 || r.height === 0 || r.bottom <= 0 || r.top >= innerHeight) continue;
+          const bar = bars.find((b) => {
+            const box = b.getBoundingClientRect();
+            return r.bottom > box.top + 1 && r.top < box.bottom - 1 && r.right > box.left + 1 && r.left < box.right - 1;
+          });
+          if (bar)
+            found.add(
+              `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${n.textContent.trim().slice(0, 12)}」 under ${bar.tagName.toLowerCase()}.${[...bar.classList].join('.')} at ${where}`,
+            );
+        }
+      }
+    }
+    scroller.scrollTo(0, was);
+    return [...found];
+  });
 }
