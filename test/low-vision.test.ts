@@ -17,9 +17,10 @@ import {
   openPage,
   startSiteAndChromium,
   stopSiteAndChromium,
+  windowAt,
 } from './support/browser.js';
 import { pastTheSide } from './support/page-checks/drawn.js';
-import { focusFaults } from './support/page-checks/focus.js';
+import { focusedNow, focusFaults } from './support/page-checks/focus.js';
 import { spacedTextFaults, spacingFaults, underFootBars } from './support/page-checks/text-spacing.js';
 import { EVERY_PAGE, sampleUrl } from './support/sample-urls.js';
 import { type RunningService } from './support/start-service.js';
@@ -62,6 +63,39 @@ describe('low vision: focus, text spacing, reflow, motion, in Chromium', () => {
     await w.page.addStyleTag({ content: 'html, #root { scroll-padding-top: 0 !important; } [id] { scroll-margin-top: 0 !important; }' });
     expect((await focusFaults(w.page, 'main')).join('\n')).toMatch(/back: .*under the header/);
     await w.page.context().close();
+  });
+
+  it("a news item's link, tabbed to at 390 and 1280 px in both text sizes, is ringed whole, never cut by its title's line clamp: a card's on /news/index, a row's on the home page", async () => {
+    for (const large of [false, true])
+      for (const width of [390, 1280])
+        for (const [url, link] of [
+          [sampleUrl('/news/index'), '.card-title a'],
+          ['/', '.content-row .row-title'],
+        ] as const) {
+          const mode = `${url} at ${width} px, ${large ? 'large' : 'standard'} text`;
+          const w = await openPage(browser, { width, height: windowAt(width).height });
+          if (large) await w.page.context().addCookies([{ name: TEXT_SIZE_COOKIE, value: 'large', url: svc.url }]);
+          await gotoHydrated(w.page, `${svc.url}${url}`);
+          // From main (where the skip link leaves focus), Tab on to the first item's link.
+          await w.page.evaluate(() => document.querySelector('main')!.focus());
+          const onItem = () => w.page.evaluate((link) => document.activeElement?.matches(link) ?? false, link);
+          for (let i = 0; i < 150 && !(await onItem()); i++) await w.page.keyboard.press('Tab');
+          expect(await onItem(), mode).toBe(true);
+          const drawn = () => w.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+          await drawn();
+          expect(await focusedNow(w.page), mode).toEqual([]);
+          if (url !== '/') {
+            // A ring drawn round the link itself, inside the title that its line clamp clips: found cut.
+            await w.page.addStyleTag({
+              content: `.card-title .stretched-link:focus-visible { outline: 3px solid #0b4f8a !important; outline-offset: 2px !important; }
+                .card:has(.stretched-link:focus-visible) { outline: none !important; }`,
+            });
+            await drawn();
+            expect((await focusedNow(w.page)).join('\n'), mode).toMatch(/ring cut by h3\.card-title/);
+          }
+          expect(consoleProblems(w), mode).toEqual([]);
+          await w.page.context().close();
+        }
   });
 
   it('the text-spacing checks find text cut by its box, texts drawn over each other, and paragraphs set too close', async () => {

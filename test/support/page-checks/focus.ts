@@ -136,6 +136,11 @@ function focusedFaults(): string[] {
   return faults;
 }
 
+/** What is wrong with the element focused now, as drawn (whole in the window, nothing over it, its ring whole and standing out), one line each. */
+export function focusedNow(page: Page): Promise<string[]> {
+  return page.evaluate(focusedFaults);
+}
+
 /** Where focus is after a press: the focused element's faults, and whether it is in the part walked. */
 interface Stop {
   faults: string[];
