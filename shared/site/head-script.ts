@@ -131,7 +131,12 @@ function headScript(
     }
   };
   scale();
-  win.addEventListener('resize', scale);
+  // The root's box changes with the window's width and the zoom: observed, the factor is worked
+  // out after a layout the browser makes anyway. A `resize` listener read innerWidth before it, and
+  // where the event comes while the page is parsed (Chromium sends a phone's page one as it loads)
+  // that read laid the half-parsed page out once more, in a task of its own.
+  if (win.ResizeObserver) new win.ResizeObserver(scale).observe(root);
+  else win.addEventListener('resize', scale);
 
   const meta = doc.querySelector<HTMLMetaElement>(`meta[name="${modulesMeta}"]`);
   if (!meta) return;
