@@ -361,7 +361,9 @@ lines.push(
     `Lighthouse's benchmark index (its measure of the host's speed; a phone's performance follows it) was ${indexRange(results.flatMap((r) => (r.error === undefined ? r.benchmarkIndices : [])))} over the runs.`,
 );
 lines.push('');
-lines.push('| page | form | performance | accessibility | best practices | SEO | perf runs | benchmark index | FCP | LCP | TBT | CLS | images |');
+lines.push(
+  '| page | form | performance | accessibility | best practices | SEO | perf runs | benchmark index | FCP | LCP | TBT | CLS | images |',
+);
 lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const path = new URL(r.url).pathname + new URL(r.url).search;
