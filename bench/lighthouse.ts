@@ -259,6 +259,9 @@ async function runPage(url: string, form: string) {
     scores: best.scores,
     // A run that failed is listed too, so that "three runs" counts every run made.
     perfRuns: runs.map((r) => (r.lhr ? (r.scores[0] ?? NaN) : 'error')),
+    // Lighthouse's measure of the machine's speed in each run (a fixed loop timed before the page):
+    // its simulation multiplies every task it observed, so a slower host scores lower for the same code.
+    benchmarkIndices: ok.map((r) => r.lhr.environment?.benchmarkIndex ?? NaN),
     runErrors: runs.flatMap((r) => ('error' in r ? [r.error] : [])),
     failing: failingAudits(best.lhr),
     // Failing audits of the other runs too, so a noisy dip is still explained.
@@ -313,7 +316,7 @@ try {
       const line =
         r.error !== undefined
           ? `ERROR ${r.error}`
-          : `${r.scores.join(' / ')}${r.perfRuns.length > 1 ? `  (perf runs: ${r.perfRuns.join(', ')})` : ''}  LCP ${r.metrics.lcp} CLS ${r.metrics.cls} TBT ${r.metrics.tbt} images ${r.metrics.images}`;
+          : `${r.scores.join(' / ')}${r.perfRuns.length > 1 ? `  (perf runs: ${r.perfRuns.join(', ')})` : ''}  LCP ${r.metrics.lcp} CLS ${r.metrics.cls} TBT ${r.metrics.tbt} images ${r.metrics.images} index ${indexRange(r.benchmarkIndices)}`;
       console.log(`${form.padEnd(7)} ${path.padEnd(20)} ${line.replace(/^(\d+ \/ \d+ \/ \d+ \/ \d+)/, '$1 ')}`);
       for (const e of r.runErrors ?? []) console.log(`          run failed: ${e}`);
       for (const f of (r.failing ?? []).filter((f) => !f.diagnostic))
@@ -327,6 +330,13 @@ try {
 }
 
 // ---- the report ---------------------------------------------------------------------------
+/** Benchmark indices as a range, rounded to tens: 2,170 to 2,480. */
+function indexRange(indices: number[]): string {
+  const known = indices.filter((i) => Number.isFinite(i)).map((i) => Math.round(i / 10) * 10);
+  if (known.length === 0) return '?';
+  const [low, high] = [Math.min(...known), Math.max(...known)].map((i) => i.toLocaleString('en-US'));
+  return low === high ? low! : `${low} to ${high}`;
+}
 const cell = (r: PageResult, i: number) => (r.error !== undefined ? 'error' : String(r.scores[i]));
 const lines: string[] = [];
 lines.push('# Lighthouse scores');
@@ -347,19 +357,22 @@ lines.push(
     (runsWanted > 1 ? `Every page was run ${runsWanted} times` : 'Every page was run once') +
     (1 + retries > runsWanted ? `, up to ${1 + retries} times while its performance was below 100 (shared 2-core machine, noisy)` : '') +
     `; a run that failed to record was made again, up to ${retries} a page. ` +
-    "The best run is shown and every run's performance is listed.",
+    "The best run is shown and every run's performance is listed. " +
+    `Lighthouse's benchmark index (its measure of the host's speed; a phone's performance follows it) was ${indexRange(results.flatMap((r) => (r.error === undefined ? r.benchmarkIndices : [])))} over the runs.`,
 );
 lines.push('');
-lines.push('| page | form | performance | accessibility | best practices | SEO | perf runs | FCP | LCP | TBT | CLS | images |');
-lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
+lines.push(
+  '| page | form | performance | accessibility | best practices | SEO | perf runs | benchmark index | FCP | LCP | TBT | CLS | images |',
+);
+lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const path = new URL(r.url).pathname + new URL(r.url).search;
   if (r.error !== undefined) {
-    lines.push(`| ${path} | ${r.form} | error | error | error | error | | | | | | |`);
+    lines.push(`| ${path} | ${r.form} | error | error | error | error | | | | | | | |`);
     continue;
   }
   lines.push(
-    `| ${path} | ${r.form} | ${cell(r, 0)} | ${cell(r, 1)} | ${cell(r, 2)} | ${cell(r, 3)} | ${r.perfRuns.join(', ')} | ${r.metrics.fcp} | ${r.metrics.lcp} | ${r.metrics.tbt} | ${r.metrics.cls} | ${r.metrics.images} |`,
+    `| ${path} | ${r.form} | ${cell(r, 0)} | ${cell(r, 1)} | ${cell(r, 2)} | ${cell(r, 3)} | ${r.perfRuns.join(', ')} | ${indexRange(r.benchmarkIndices)} | ${r.metrics.fcp} | ${r.metrics.lcp} | ${r.metrics.tbt} | ${r.metrics.cls} | ${r.metrics.images} |`,
   );
 }
 lines.push('');

@@ -4,6 +4,11 @@
  * that next changes (an hour it opens or closes, or midnight). Pure, so that the server computes
  * it for the page it renders and the browser computes the same from the same instant when it
  * hydrates, then again from its own clock (docs/decisions/062).
+ *
+ * Reading a zone's clock takes an `Intl.DateTimeFormat`, whose making loads the zone's rules: on a
+ * phone, the longest piece of a hospital page's hydration. The page carries the zone's offset
+ * from UTC instead, and the stretch of time it holds for (`ZoneOffset`, found on the server): read
+ * within it, the clock is plain arithmetic.
  */
 import type { Hospital } from './contract/entities.js';
 
@@ -70,7 +75,30 @@ interface WallClock {
   second: number;
 }
 
-function wallClock(timeZone: string, at: number): WallClock {
+/** A zone's clock is `offsetMs` ahead of UTC from `from` until `until` (epoch ms; the change, or as far as was looked). */
+export interface ZoneOffset {
+  offsetMs: number;
+  from: number;
+  until: number;
+}
+
+const UTC_WEEK: readonly Weekday[] = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'];
+const DAY_MS = DAY_S * 1000;
+
+/** The wall clock `local` ms after the epoch of a zone's own calendar (the instant plus its offset). */
+function clockOf(local: number): WallClock {
+  const date = new Date(local);
+  return {
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    weekday: UTC_WEEK[date.getUTCDay()]!,
+    second: Math.floor((((local % DAY_MS) + DAY_MS) % DAY_MS) / 1000),
+  };
+}
+
+function wallClock(timeZone: string, at: number, known?: ZoneOffset): WallClock {
+  if (known && known.from <= at && at < known.until) return clockOf(at + known.offsetMs);
   let format = FORMATS.get(timeZone);
   if (!format) {
     if (FORMATS.size >= FORMATS_MAX) FORMATS.clear();
@@ -99,27 +127,59 @@ function wallClock(timeZone: string, at: number): WallClock {
 }
 
 /** How far the zone's clock is ahead of UTC at `at`, in ms. */
-function offsetAt(timeZone: string, at: number): number {
-  const c = wallClock(timeZone, at);
+function offsetAt(timeZone: string, at: number, known?: ZoneOffset): number {
+  const c = wallClock(timeZone, at, known);
   return Date.UTC(c.year, c.month - 1, c.day) + c.second * 1000 - (at - (((at % 1000) + 1000) % 1000));
 }
 
-/** The instant the zone's clock reads `second` on the day `clock` names (past the day's end: the next day's). */
-function instantOf(timeZone: string, clock: WallClock, second: number, at: number): number {
-  const wall = Date.UTC(clock.year, clock.month - 1, clock.day) + second * 1000;
-  // The offset at the instant itself, which differs from now's across a change of daylight saving.
-  const guess = wall - offsetAt(timeZone, at);
-  return Math.max(at + 1, wall - offsetAt(timeZone, guess));
+/** How far a zone's offset is looked for its change, each way: longer than a page stays open. */
+const OFFSET_SPAN_MS = 32 * DAY_MS;
+
+/**
+ * The zone's offset at `at` and the stretch around it it holds for: stepped a day at a time each
+ * way, up to OFFSET_SPAN_MS, then narrowed to the second where it changes (zones change on whole
+ * seconds).
+ */
+export function zoneOffset(timeZone: string, at: number): ZoneOffset {
+  const offsetMs = offsetAt(timeZone, at);
+  const edge = (way: 1 | -1) => {
+    let held = at;
+    for (let step = 1; step * DAY_MS <= OFFSET_SPAN_MS; step++) {
+      const next = at + way * step * DAY_MS;
+      if (offsetAt(timeZone, next) !== offsetMs) {
+        // `held` has the offset, `next` has not: halve the gap down to a second, in which lies
+        // the one whole second where it changes.
+        let other = next;
+        while (Math.abs(other - held) > 1000) {
+          const middle = Math.floor((held + other) / 2);
+          if (offsetAt(timeZone, middle) === offsetMs) held = middle;
+          else other = middle;
+        }
+        return Math.floor((way === 1 ? held : other) / 1000) * 1000 + 1000;
+      }
+      held = next;
+    }
+    return held;
+  };
+  return { offsetMs, from: edge(-1), until: edge(1) };
 }
 
-/** The hours at `at`, in `timeZone`. */
-export function openingState(hours: OpeningHours, timeZone: string, at: number): OpeningState {
-  const clock = wallClock(timeZone, at);
+/** The instant the zone's clock reads `second` on the day `clock` names (past the day's end: the next day's). */
+function instantOf(timeZone: string, clock: WallClock, second: number, at: number, known?: ZoneOffset): number {
+  const wall = Date.UTC(clock.year, clock.month - 1, clock.day) + second * 1000;
+  // The offset at the instant itself, which differs from now's across a change of daylight saving.
+  const guess = wall - offsetAt(timeZone, at, known);
+  return Math.max(at + 1, wall - offsetAt(timeZone, guess, known));
+}
+
+/** The hours at `at`, in `timeZone`; `known`: the zone's offset over a stretch, read without Intl within it. */
+export function openingState(hours: OpeningHours, timeZone: string, at: number, known?: ZoneOffset): OpeningState {
+  const clock = wallClock(timeZone, at, known);
   const today = spansOn(hours, clock.weekday);
   const now = clock.second;
   const open = today.some((s) => seconds(s.opens) <= now && now < closingS(s));
   const boundaries = today.flatMap((s) => [seconds(s.opens), closingS(s)]).filter((b) => b > now);
-  const changesAt = instantOf(timeZone, clock, Math.min(DAY_S, ...boundaries), at);
+  const changesAt = instantOf(timeZone, clock, Math.min(DAY_S, ...boundaries), at, known);
   return { today, open, nextOpen: open ? undefined : nextOpening(hours, clock), changesAt };
 }
 

@@ -273,6 +273,37 @@ describe('in Chromium', () => {
     await page.context().close();
   });
 
+  it('a window resized while its document still arrives is scaled to its new width once the document is whole; rescaling raises no error', async () => {
+    // The end of the page held back until the window has been resized.
+    const resized = deferred();
+    const held = await documentProxy(svc.url, async (res, html) => {
+      const cut = html.indexOf('</main>');
+      res.write(html.slice(0, cut));
+      await resized.promise;
+      res.end(html.slice(cut));
+    });
+    try {
+      const { page, problems } = await openPage(browser, { width: 1800, height: 800 });
+      await page.addInitScript(() => addEventListener('error', (event) => console.error(`error event: ${event.message}`)));
+      await page.goto(`${proxyUrl(held)}/lxwm/index`, { waitUntil: 'commit' });
+      await page.waitForSelector('main');
+      expect(await page.evaluate(() => document.readyState)).toBe('loading');
+      await page.setViewportSize({ width: 2560, height: 800 });
+      resized.resolve();
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+      const zoom = () => page.evaluate(() => Number(getComputedStyle(document.body).zoom));
+      expect(await zoom()).toBeCloseTo(2560 / 1920, 3);
+      for (const width of [1280, 1920]) await page.setViewportSize({ width, height: 800 });
+      await expect.poll(zoom).toBeCloseTo(1, 3);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      resized.resolve();
+      held.closeAllConnections();
+      held.close();
+    }
+  });
+
   it('a Firefox user agent gets a transform, not zoom', async () => {
     const { page } = await openPage(browser, { width: 1280, height: 800, userAgent: FIREFOX_UA });
     await gotoHydrated(page, `${svc.url}/lxwm/index`);

@@ -68,6 +68,29 @@ describe('hospitals and doctors in Chromium', () => {
     await s.page.context().close();
   });
 
+  it("reads each hospital's clock from the offset its page carries, making no time-zone formatter: on a phone, making one was the longest piece of hydration", async () => {
+    for (const path of [hospitalHref(shanghai), '/gjws/index']) {
+      const w = await openPage(browser, { width: 390, height: 844 });
+      await w.page.addInitScript(() => {
+        const counted = window as unknown as { zonedFormats: number };
+        counted.zonedFormats = 0;
+        Intl.DateTimeFormat = new Proxy(Intl.DateTimeFormat, {
+          construct(target, args: [string?, Intl.DateTimeFormatOptions?]) {
+            if (args[1]?.timeZone) counted.zonedFormats++;
+            return Reflect.construct(target, args);
+          },
+        });
+      });
+      await gotoHydrated(w.page, svc.url + path);
+      // After the timer hydration set (at once) to read the hours at the browser's own clock.
+      await w.page.evaluate(() => new Promise((done) => setTimeout(done, 0)));
+      expect(await state(w.page), path).toMatch(/^(正在营业|已休息)$/);
+      expect(await w.page.evaluate(() => (window as unknown as { zonedFormats: number }).zonedFormats), path).toBe(0);
+      expect(consoleProblems(w)).toEqual([]);
+      await w.page.context().close();
+    }
+  });
+
   it('a page drawn before the hour and opened after it shows the state at the browser’s clock, without a hydration mismatch', async () => {
     // Drawn (and kept) at 16:59 in Shanghai; read in a browser whose clock says 17:01.
     const drawn = Date.parse('2026-12-14T08:59:00Z');

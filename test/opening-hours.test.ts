@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
 import { clinicDays } from '../client/components/clinic-week.js';
-import { hospitalTimeZone, nextOpenText, openingState, weekRows, type OpeningHours } from '../shared/opening-hours.js';
+import { hospitalTimeZone, nextOpenText, openingState, weekRows, zoneOffset, type OpeningHours } from '../shared/opening-hours.js';
 
 const shanghai = demoContent.domesticHospitals[0]!;
 const sydney = demoContent.internationalHospitals[0]!;
@@ -77,6 +77,41 @@ describe('the hours in Sydney (UTC+10, UTC+11 in summer), weekdays 08:30–17:30
     expect(iso(night.changesAt)).toBe('2026-10-04T13:00:00.000Z'); // Monday 00:00 AEDT
     const monday = read('2026-10-04T13:00:00Z');
     expect(iso(monday.changesAt)).toBe('2026-10-04T21:30:00.000Z'); // 08:30 AEDT
+  });
+});
+
+describe("a zone's offset carried by the page, read without Intl", () => {
+  const DAY = 24 * 3600 * 1000;
+
+  it('Shanghai keeps UTC+8: the whole stretch looked at, each way', () => {
+    const now = at('2026-12-07T03:21:17.250Z');
+    const known = zoneOffset('Asia/Shanghai', now);
+    expect(known).toEqual({ offsetMs: 8 * 3600 * 1000, from: now - 32 * DAY, until: now + 32 * DAY });
+    // Read from the offset it is given: one an hour ahead has 16:30 as 17:30, after closing.
+    const halfPastFour = at('2026-12-07T08:30:00Z');
+    expect(openingState(SHANGHAI_HOURS, 'Asia/Shanghai', halfPastFour, known).open).toBe(true);
+    expect(openingState(SHANGHAI_HOURS, 'Asia/Shanghai', halfPastFour, { ...known, offsetMs: 9 * 3600 * 1000 }).open).toBe(false);
+  });
+
+  it("Sydney's stretch ends on the second daylight saving begins, and the next begins there", () => {
+    const before = zoneOffset('Australia/Sydney', at('2026-09-20T00:00:00Z'));
+    expect(before.offsetMs).toBe(10 * 3600 * 1000);
+    expect(iso(before.until)).toBe('2026-10-03T16:00:00.000Z'); // 02:00 AEST, which becomes 03:00 AEDT
+    const after = zoneOffset('Australia/Sydney', at('2026-10-10T00:00:00Z'));
+    expect(after.offsetMs).toBe(11 * 3600 * 1000);
+    expect(iso(after.from)).toBe('2026-10-03T16:00:00.000Z');
+  });
+
+  it('the state read with it is the state read with Intl, inside its stretch and past it', () => {
+    for (const [zone, hours, start] of [
+      ['Australia/Sydney', SYDNEY_HOURS, '2026-10-01T00:00:00Z'],
+      ['Asia/Shanghai', SHANGHAI_HOURS, '2026-12-05T00:00:00Z'],
+    ] as const) {
+      const known = zoneOffset(zone, at(start));
+      // Every 7 minutes for five days: across Sydney's change, every opening and closing minute's neighbours, midnights.
+      for (let t = at(start); t < at(start) + 5 * DAY; t += 7 * 60 * 1000)
+        expect(openingState(hours, zone, t, known), `${zone} ${iso(t)}`).toEqual(openingState(hours, zone, t));
+    }
   });
 });
 

@@ -6,7 +6,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { Hospital } from '../../shared/contract/entities.js';
-import { hospitalTimeZone } from '../../shared/opening-hours.js';
+import { hospitalTimeZone, type ZoneOffset } from '../../shared/opening-hours.js';
 import type { HospitalView } from '../../shared/site/hospital-loaders.js';
 import { telHref } from '../../shared/site/href.js';
 import { Typeset } from '../typeset/typeset.js';
@@ -95,7 +95,13 @@ export function HospitalHero({ hospital: h, eyebrow, heading: Heading, headingId
 type Level = { level: 2 | 3 };
 
 /** Opening hours and departments, side by side. */
-export function HospitalInfo({ hospital: h, abroad, drawnAt, level }: { hospital: Hospital; abroad: boolean; drawnAt: number } & Level) {
+export function HospitalInfo({
+  hospital: h,
+  abroad,
+  drawnAt,
+  zoneOffset,
+  level,
+}: { hospital: Hospital; abroad: boolean; drawnAt: number; zoneOffset: ZoneOffset | undefined } & Level) {
   const id = useId();
   const Heading = `h${level}` as const;
   const hours = h.openingHours?.length ? h.openingHours : undefined;
@@ -107,6 +113,7 @@ export function HospitalInfo({ hospital: h, abroad, drawnAt, level }: { hospital
           hours={hours}
           timeZone={hospitalTimeZone(h, abroad)}
           drawnAt={drawnAt}
+          zoneOffset={zoneOffset}
           localTo={abroad ? h.city : undefined}
           level={level}
         />

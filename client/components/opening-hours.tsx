@@ -5,7 +5,7 @@
  * and again at each change (docs/decisions/062).
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import type { OpeningHours as Hours } from '../../shared/opening-hours.js';
+import type { OpeningHours as Hours, ZoneOffset } from '../../shared/opening-hours.js';
 import { nextOpenText, openingState, spanText, weekRows } from '../../shared/opening-hours.js';
 
 /** Longest a timer may wait (setTimeout's limit); the state is read again then. */
@@ -17,10 +17,10 @@ const CHANGE_MARGIN_MS = 250;
  * has hydrated, and again each time they change: a timer for the next change, armed anew after
  * every reading.
  */
-function useOpeningState(hours: Hours, timeZone: string | undefined, drawnAt: number) {
+function useOpeningState(hours: Hours, timeZone: string | undefined, drawnAt: number, zoneOffset: ZoneOffset | undefined) {
   const [now, setNow] = useState(drawnAt);
   const read = useRef(false);
-  const state = timeZone ? openingState(hours, timeZone, now) : undefined;
+  const state = timeZone ? openingState(hours, timeZone, now, zoneOffset) : undefined;
   const changesAt = state?.changesAt;
   useEffect(() => {
     if (changesAt === undefined) return;
@@ -41,15 +41,17 @@ interface OpeningHoursProps {
   timeZone: string | undefined;
   /** When the page was drawn (epoch ms). */
   drawnAt: number;
+  /** The zone's offset around `drawnAt` (the page's data), so that its clock is read without Intl. */
+  zoneOffset: ZoneOffset | undefined;
   /** The city whose clock the hours are in, for a hospital abroad (以上为悉尼当地时间). */
   localTo?: string | undefined;
   level: 2 | 3;
 }
 
-export function OpeningHours({ hours, timeZone, drawnAt, localTo, level }: OpeningHoursProps) {
+export function OpeningHours({ hours, timeZone, drawnAt, zoneOffset, localTo, level }: OpeningHoursProps) {
   const id = useId();
   const Heading = `h${level}` as const;
-  const state = useOpeningState(hours, timeZone, drawnAt);
+  const state = useOpeningState(hours, timeZone, drawnAt, zoneOffset);
   return (
     <section className="card hospital-hours" aria-labelledby={id}>
       <Heading id={id}>门诊时间</Heading>

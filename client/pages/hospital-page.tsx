@@ -20,7 +20,7 @@ export default function HospitalPage() {
             headingId="hospital-name"
             priority
           />
-          <HospitalInfo hospital={hospital} abroad={false} drawnAt={at} level={2} />
+          <HospitalInfo hospital={hospital} abroad={false} drawnAt={at} zoneOffset={view.zoneOffset} level={2} />
           <HospitalDoctors view={view} level={2} />
           <HospitalNews view={view} level={2} />
         </div>

@@ -46,7 +46,7 @@ export default function InternationalPage() {
                     </ul>
                   </section>
                 ) : null}
-                <HospitalInfo hospital={h} abroad drawnAt={at} level={3} />
+                <HospitalInfo hospital={h} abroad drawnAt={at} zoneOffset={view.zoneOffset} level={3} />
                 <section className="card intl-text" aria-labelledby={`intl-about-${h.id}`}>
                   <h3 id={`intl-about-${h.id}`}>医院介绍</h3>
                   <RichText html={h.content} />

@@ -131,7 +131,19 @@ function headScript(
     }
   };
   scale();
-  win.addEventListener('resize', scale);
+  // Reading innerWidth makes the browser lay the page out first. A resize while the document is
+  // still parsed (Chromium sends a phone's page one as it loads) is answered once it is whole: read
+  // at once, it laid the half-parsed page out in a task of its own, only for the rest to be laid
+  // out again. (A ResizeObserver on the root reports after a layout, but a factor set there changes
+  // the root's height at once, which the browser reports as an error.)
+  let resizedWhileParsed = false;
+  win.addEventListener('resize', () => {
+    if (doc.readyState !== 'loading') scale();
+    else if (!resizedWhileParsed) {
+      resizedWhileParsed = true;
+      doc.addEventListener('DOMContentLoaded', scale, { once: true });
+    }
+  });
 
   const meta = doc.querySelector<HTMLMetaElement>(`meta[name="${modulesMeta}"]`);
   if (!meta) return;

@@ -10,7 +10,7 @@
 import { PAGE_SIZE_MAX } from '../constants.js';
 import type { ContentApi } from '../content-api.js';
 import type { ExpertSummary, Hospital, InternationalHospital } from '../contract/entities.js';
-import { hospitalTimeZone, openingState } from '../opening-hours.js';
+import { hospitalTimeZone, openingState, zoneOffset, type ZoneOffset } from '../opening-hours.js';
 import { pageNotFound, requiredId, valueOf } from './loader-reads.js';
 import { ROUTES } from './route-table.js';
 
@@ -36,6 +36,8 @@ export interface HospitalView<H extends Hospital> {
   doctors: ExpertSummary[] | null;
   /** Null when the search could not answer. */
   news: HospitalNewsItem[] | null;
+  /** The hospital's time zone's offset around the instant the page was read at: the browser reads its hours without Intl. */
+  zoneOffset?: ZoneOffset | undefined;
 }
 
 async function everyExpert(api: ContentApi, signal: AbortSignal): Promise<ExpertSummary[]> {
@@ -73,9 +75,15 @@ async function viewOf<H extends Hospital>(
   signal: AbortSignal,
 ): Promise<HospitalView<H>> {
   const zone = hospitalTimeZone(hospital, abroad);
-  if (zone && hospital.openingHours?.length) api.changesAt?.(openingState(hospital.openingHours, zone, at).changesAt);
+  const offset = zone && hospital.openingHours?.length ? zoneOffset(zone, at) : undefined;
+  if (zone && offset) api.changesAt?.(openingState(hospital.openingHours!, zone, at, offset).changesAt);
   const [doctors, news] = await Promise.allSettled([experts, newsOf(api, hospital.name, signal)]);
-  return { hospital, doctors: valueOf(doctors)?.filter((e) => e.hospital === hospital.name) ?? null, news: valueOf(news) };
+  return {
+    hospital,
+    doctors: valueOf(doctors)?.filter((e) => e.hospital === hospital.name) ?? null,
+    news: valueOf(news),
+    zoneOffset: offset,
+  };
 }
 
 /** 医院详情: a hospital in China, by its `id`; an id it does not have is a 404. */

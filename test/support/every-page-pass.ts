@@ -99,9 +99,8 @@ async function lookAt(page: Page, url: string, mode: PassMode, progress: Progres
   // After the scroll through the page that loads the pictures: axe judges contrast by what is drawn
   // at each element's place, and a part the browser skips while it is far from the window (the
   // footer, the home page's sections: docs/decisions/054) keeps a guessed height until it has
-  // been drawn once at this width.
-  // In the high-contrast theme, AAA contrast (7:1) too.
-  if (has('axe')) add('axe', await step('axe', () => axeViolations(page, { enhancedContrast: mode.contrast === true })));
+  // been drawn once at this width. AAA contrast (7:1) in every theme.
+  if (has('axe')) add('axe', await step('axe', () => axeViolations(page)));
   if (has('typesetting')) add('typesetting', await step('typesetting', () => typesetFaults(page)));
   if (has('small-things')) add('small-things', await step('small things', () => smallThings(page)));
   if (has('grids')) add('grids', await step('grids', () => loneCards(page)));
