@@ -8,10 +8,13 @@
 // and after the paint, what that longest task after it was made of (self time by trace event), and
 // the blocking time its tasks would give at four times slower. Medians over the loads. The scripts
 // the measure runs are the app's, as a visitor gets them (RUM off, as in every benchmark here).
+// Each load is followed by a second of the same page in the same renderer process: its layout is
+// the page's own, and what the first load's layout has beyond it is what a new renderer pays to lay
+// out anything at all (fonts opened, memory first touched).
 // --compile also traces V8's compiler, which names what a script's task spends on compiling
 // (ParseFunction, PreParse) but makes those tasks longer: the durations are then not comparable.
 // Loopback only; every load is bounded in time.
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { BASE_FLAGS } from '../test/support/chromium-flags.js';
 import { launchOwnChromium } from '../test/support/launch-chromium.js';
 import { benchArgs, isMain } from './harness/args.js';
@@ -52,6 +55,9 @@ interface TraceEvent {
   args?: { data?: { isLoadingMainFrame?: boolean } };
 }
 
+/** Milliseconds spent in events of these names. */
+const sumOf = (events: TraceEvent[], names: string[]) => events.filter((e) => names.includes(e.name)).reduce((n, e) => n + e.dur, 0) / 1000;
+
 const isTask = (e: TraceEvent) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
 
 /** A task's own contents: self time per trace event name inside it, largest first. */
@@ -76,26 +82,42 @@ function contents(task: TraceEvent, events: TraceEvent[]) {
     .join(', ');
 }
 
-/** One traced load in a new context: the figures of its renderer's main thread. */
+/** The trace of one load of `url` in `page`. */
+async function traced(page: Page, url: string): Promise<TraceEvent[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as TraceEvent[])));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+  await page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
+  await page.waitForTimeout(SETTLE_MS);
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
+  return events;
+}
+
+/** The load's first contentful paint, and the main-thread events of the renderer that painted it. */
+function paintingThread(events: TraceEvent[], url: string) {
+  const fcp = events.find((e) => e.name === 'firstContentfulPaint');
+  if (!fcp) throw new Error(`${url}: the trace has no first contentful paint`);
+  return { fcp, main: events.filter((e) => e.pid === fcp.pid && e.tid === fcp.tid && e.ph === 'X' && e.dur !== undefined) };
+}
+
+/**
+ * One traced load in a new context: the figures of its renderer's main thread; and the layout of
+ * the same page loaded again in that renderer.
+ */
 async function tracedLoad(browser: Browser, url: string) {
   const context = await browser.newContext(PHONE);
   try {
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    const events: TraceEvent[] = [];
-    cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as TraceEvent[])));
-    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-    await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
-    await page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
-    await page.waitForTimeout(SETTLE_MS);
-    await cdp.send('Tracing.end');
-    await complete;
-    const fcp = events.find((e) => e.name === 'firstContentfulPaint');
+    const events = await traced(page, url);
+    const again = paintingThread(await traced(page, `${url}${url.includes('?') ? '&' : '?'}again`), url);
+    const { fcp, main } = paintingThread(events, url);
     const start = events.find((e) => e.name === 'navigationStart' && e.args?.data?.isLoadingMainFrame);
-    if (!fcp || !start) throw new Error(`${url}: the trace has no first contentful paint`);
-    // The renderer's main thread: where the paint was reported.
-    const main = events.filter((e) => e.pid === fcp.pid && e.tid === fcp.tid && e.ph === 'X' && e.dur !== undefined);
-    const sum = (...names: string[]) => main.filter((e) => names.includes(e.name)).reduce((n, e) => n + e.dur, 0) / 1000;
+    if (!start) throw new Error(`${url}: the trace has no navigation`);
+    const sum = (...names: string[]) => sumOf(main, names);
     const tasks = main.filter(isTask);
     const before = tasks.filter((t) => t.ts < fcp.ts);
     const after = tasks.filter((t) => t.ts >= fcp.ts);
@@ -103,6 +125,7 @@ async function tracedLoad(browser: Browser, url: string) {
     return {
       fcp: (fcp.ts - start.ts) / 1000,
       layout: sum('Layout'),
+      layoutAgain: sumOf(again.main, ['Layout']),
       style: sum('UpdateLayoutTree'),
       paint: sum('PrePaint', 'Paint'),
       parse: sum('ParseHTML'),
@@ -136,6 +159,7 @@ export async function benchMainThread() {
         path,
         fcp: m('fcp'),
         layout: m('layout'),
+        layoutAgain: m('layoutAgain'),
         style: m('style'),
         paint: m('paint'),
         parse: m('parse'),
@@ -146,7 +170,7 @@ export async function benchMainThread() {
       };
       rows.push(row);
       console.log(
-        `${path.padEnd(20)} FCP ${fmt(row.fcp)} ms, layout ${fmt(row.layout, 1)}, longest task before ${fmt(row.longestBefore, 1)} / after ${fmt(row.longestAfter, 1)} ms (${row.what}), blocking at ${SLOWDOWN}× ${fmt(row.blocking)} ms`,
+        `${path.padEnd(20)} FCP ${fmt(row.fcp)} ms, layout ${fmt(row.layout, 1)} (again ${fmt(row.layoutAgain, 1)}), longest task before ${fmt(row.longestBefore, 1)} / after ${fmt(row.longestAfter, 1)} ms (${row.what}), blocking at ${SLOWDOWN}× ${fmt(row.blocking)} ms`,
       );
     }
     return report(rows);
@@ -168,13 +192,15 @@ uncounted load; medians, in milliseconds of this machine's main thread (no slowd
 after the first contentful paint, what it would last past ${BLOCKING_MS} ms at ${SLOWDOWN}× slower, as Lighthouse's mobile
 simulation does (its own figure schedules the tasks anew, so it differs; the longest task after the paint is what to watch:
 past ~${BLOCKING_MS / SLOWDOWN} ms it blocks). What that task was made of is its self time by trace event, in the load nearest
-the median.${COMPILE ? " V8's compiler was traced too (`--compile`), which lengthens the tasks that run scripts." : ''}
+the median. "Layout again" is the page's layout when it is loaded a second time in the same renderer process: what the
+first load's layout has beyond it is the new process's cost (fonts opened, memory first touched), not the page's.${COMPILE ? " V8's compiler was traced too (`--compile`), which lengthens the tasks that run scripts." : ''}
 
 ${table(
   [
     'page',
     'FCP',
     'layout',
+    'layout again',
     'style',
     'paint',
     'HTML parse',
@@ -187,6 +213,7 @@ ${table(
     r.path,
     fmt(r.fcp),
     fmt(r.layout, 1),
+    fmt(r.layoutAgain, 1),
     fmt(r.style, 1),
     fmt(r.paint, 1),
     fmt(r.parse, 1),
