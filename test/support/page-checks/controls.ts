@@ -4,14 +4,17 @@
  * overflows without showing it.
  */
 import type { Page } from 'playwright-core';
+import { installInPage, type InPageWindow } from './in-page.js';
 
 /**
  * Links and buttons of the page (the header's, the page's, the footer's) whose middle, when
  * scrolled into the window below the fixed header (and above a bar kept at its foot), is drawn
  * over by another element. One line each.
  */
-export function coveredControls(page: Page) {
+export async function coveredControls(page: Page) {
+  await installInPage(page);
   return page.evaluate(async () => {
+    const { keptBars, edgeOf } = (window as unknown as InPageWindow).inPage;
     const found = new Set<string>();
     const name = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${el.textContent?.trim().slice(0, 12)}」`;
     const shown = (el: Element) => {
@@ -26,23 +29,16 @@ export function coveredControls(page: Page) {
       document.querySelectorAll('header a[href], header button, main a[href], main button, footer a[href]'),
     ).filter(shown);
     const header = document.querySelector('.site-header');
-    // A bar kept at the window's foot (a phone's call kept on screen: fixed, or sticky to the
-    // bottom) is its edge there while it is at the foot, as the header is at the top.
-    const footBars = Array.from(document.querySelectorAll('body *')).filter((el) => {
-      const cs = getComputedStyle(el);
-      return cs.position === 'fixed' || (cs.position === 'sticky' && cs.bottom !== 'auto');
-    });
+    // A bar kept at the window's foot (a phone's call kept on screen) is its edge there while it
+    // is at the foot, as the header is at the top.
+    const bars = keptBars();
     const scroller = document.documentElement.dataset.scale === 'transform' ? document.getElementById('root')! : document.scrollingElement!;
     for (let y = 0; ; y += innerHeight * 0.6) {
       scroller.scrollTo(0, y);
       // A frame, or a fifth of a second where the page draws none (it would wait forever).
       await new Promise((done) => (requestAnimationFrame(done), setTimeout(done, 200)));
       const top = header ? header.getBoundingClientRect().bottom : 0;
-      // A sticky bar is at the foot until the end of its part of the page, then in its place in the flow.
-      const atFoot = footBars.filter((bar) => {
-        const r = bar.getBoundingClientRect();
-        return r.height > 0 && r.bottom >= innerHeight - 1 && r.top > innerHeight / 2;
-      });
+      const atFoot = bars.filter((bar) => edgeOf(bar) === 'foot');
       const bottom = Math.min(innerHeight, ...atFoot.map((bar) => bar.getBoundingClientRect().top));
       for (const control of controls) {
         const r = control.getBoundingClientRect();

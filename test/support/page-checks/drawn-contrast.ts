@@ -7,6 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import sharp, { type OutputInfo } from 'sharp';
+import { contrastRatio } from './in-page.js';
 
 /** axe's reasons for a background it could not tell. */
 const UNKNOWN_BACKGROUND = ['bgGradient', 'bgImage', 'pseudoContent', 'bgOverlap'];
@@ -14,16 +15,6 @@ const UNKNOWN_BACKGROUND = ['bgGradient', 'bgImage', 'pseudoContent', 'bgOverlap
 const MARK = 'data-drawn-contrast';
 
 type Rgb = [number, number, number];
-
-const luminance = (rgb: Rgb) =>
-  rgb
-    .map((v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-    .reduce((n, v, i) => n + v * [0.2126, 0.7152, 0.0722][i]!, 0);
-
-const contrastRatio = (x: Rgb, y: Rgb) => {
-  const [a, b] = [luminance(x), luminance(y)].sort((p, q) => q - p) as [number, number];
-  return (a + 0.05) / (b + 0.05);
-};
 
 /** One line per text under its ratio, with the worst pixel found; `checked` counts the texts measured. */
 export async function drawnContrastFaults(page: Page): Promise<{ faults: string[]; checked: number }> {

@@ -5,6 +5,7 @@
  * the every-page pass and test/accessibility.test.ts use it.
  */
 import type { Page } from 'playwright-core';
+import { installInPage, type InPageWindow } from './in-page.js';
 
 /** The most Tab presses one way through a page: more means focus goes round without end, or the page is far longer than any here. */
 const MOST_STOPS = 400;
@@ -80,14 +81,7 @@ function focusedFaults(): string[] {
     const m = c.match(/[\d.]+/g)!.map(Number);
     return [m[0]!, m[1]!, m[2]!, m[3] ?? 1];
   };
-  const lum = ([r, g, b]: number[]) => {
-    const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
-  };
-  const ratio = (a: number[], b: number[]) => {
-    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p) as [number, number];
-    return (x + 0.05) / (y + 0.05);
-  };
+  const ratio = (window as unknown as InPageWindow).inPage.contrastRatio;
   /**
    * The colours that may be drawn at a point around the ring: the backgrounds there, top down, until
    * one is opaque (a colour, or a gradient with an opaque stop: each of its stops may be the one
@@ -138,7 +132,7 @@ function focusedFaults(): string[] {
 
 /** What is wrong with the element focused now, as drawn (whole in the window, nothing over it, its ring whole and standing out), one line each. */
 export function focusedNow(page: Page): Promise<string[]> {
-  return page.evaluate(focusedFaults);
+  return installInPage(page).then(() => page.evaluate(focusedFaults));
 }
 
 /** Where focus is after a press: the focused element's faults, and whether it is in the part walked. */
@@ -159,6 +153,7 @@ interface Stop {
 export async function focusFaults(page: Page, part: 'main' | 'page'): Promise<string[]> {
   const found = new Set<string>();
   // The check is installed once and called after each press, in the frame the browser scrolled in.
+  await installInPage(page);
   await page.evaluate(`window.focusedFaults = ${focusedFaults.toString()}`);
   await page.evaluate((part) => {
     // Where each box that scrolls is: focus scrolls them (a row of tabs to its focused tab), and

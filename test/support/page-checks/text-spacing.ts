@@ -5,6 +5,7 @@
  * No test runner here: the every-page pass and test/accessibility.test.ts use it.
  */
 import type { Page } from 'playwright-core';
+import { installInPage, type InPageWindow } from './in-page.js';
 import { SUMMARIES } from './collisions.js';
 
 /** WCAG 1.4.12's spacing, as a visitor's style sheet or bookmarklet applies it: over the page's own. */
@@ -33,7 +34,9 @@ export async function spacedTextFaults(page: Page): Promise<string[]> {
   const style = await page.addStyleTag({ content: `${WCAG_TEXT_SPACING}\n${DRAW_EVERY_PART}` });
   try {
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await installInPage(page);
     const found = await page.evaluate((summaries) => {
+      const { keptBars, edgeOf } = (window as unknown as InPageWindow).inPage;
       const found: string[] = [];
       // Shown, and not hidden for the eye only (a label a screen reader reads, clipped to a pixel).
       const shown = (el: Element) => {
@@ -46,15 +49,10 @@ export async function spacedTextFaults(page: Page): Promise<string[]> {
         `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${text.trim().slice(0, 12)}」`;
       type Line = { left: number; top: number; right: number; bottom: number; node: Text; el: Element };
       const lines: Line[] = [];
-      // A bar kept at the window's top (the header) or foot (a phone's call kept on screen, fixed
-      // or sticky to the bottom): the page scrolls under it by design, so its text is not drawn over
-      // the page's (underFootBars judges what is left under a bar at the foot).
-      const edgeBars = Array.from(document.querySelectorAll('body *')).filter((el) => {
-        const cs = getComputedStyle(el);
-        if (cs.position !== 'fixed' && !(cs.position === 'sticky' && cs.bottom !== 'auto')) return false;
-        const r = el.getBoundingClientRect();
-        return r.height > 0 && (r.top <= 1 || (r.bottom >= innerHeight - 1 && r.top > innerHeight / 2));
-      });
+      // A bar kept at the window's top (the header) or foot (a phone's call kept on screen): the
+      // page scrolls under it by design, so its text is not drawn over the page's (underFootBars
+      // judges what is left under a bar at the foot).
+      const edgeBars = keptBars().filter((bar) => edgeOf(bar) !== undefined);
       const inBar = (el: Element) => edgeBars.some((bar) => bar.contains(el));
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
@@ -165,20 +163,17 @@ export function spacingFaults(page: Page): Promise<string[]> {
  * design; these are the places where nothing further up can bring the text clear of it. The page
  * is left scrolled as it was.
  */
-export function underFootBars(page: Page): Promise<string[]> {
+export async function underFootBars(page: Page): Promise<string[]> {
+  await installInPage(page);
   return page.evaluate(async () => {
+    const { keptBars, edgeOf } = (window as unknown as InPageWindow).inPage;
     const scroller = document.documentElement.dataset.scale === 'transform' ? document.getElementById('root')! : document.scrollingElement!;
     const was = scroller.scrollTop;
     const settle = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
     // Found at the page's top, where a sticky bar is held at the foot as a fixed one is.
     scroller.scrollTo(0, 0);
     await settle();
-    const bars = Array.from(document.querySelectorAll('body *')).filter((el) => {
-      const cs = getComputedStyle(el);
-      if (cs.position !== 'fixed' && !(cs.position === 'sticky' && cs.bottom !== 'auto')) return false;
-      const r = el.getBoundingClientRect();
-      return r.height > 0 && r.bottom >= innerHeight - 1 && r.top > innerHeight / 2;
-    });
+    const bars = keptBars().filter((bar) => edgeOf(bar) === 'foot');
     const found = new Set<string>();
     const main = document.querySelector('main');
     const places: [string, () => number][] = [

@@ -7,22 +7,17 @@
  * ancestors (a picture behind is not looked at: the theme draws no control over one).
  */
 import type { Page } from 'playwright-core';
+import { installInPage, type InPageWindow } from './in-page.js';
 
 /** One line per control that falls short, with the ratio found. */
-export function themeContrastFaults(page: Page): Promise<string[]> {
+export async function themeContrastFaults(page: Page): Promise<string[]> {
+  await installInPage(page);
   return page.evaluate(() => {
+    const ratio = (window as unknown as InPageWindow).inPage.contrastRatio;
     type Rgba = [number, number, number, number];
     const parse = (c: string): Rgba => {
       const [r = 0, g = 0, b = 0, a = 1] = (c.match(/[\d.]+/g) ?? []).map(Number);
       return [r, g, b, a];
-    };
-    const luminance = ([r, g, b]: Rgba) =>
-      [r, g, b]
-        .map((v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-        .reduce((n, v, i) => n + v * [0.2126, 0.7152, 0.0722][i]!, 0);
-    const ratio = (x: Rgba, y: Rgba) => {
-      const [a, b] = [luminance(x), luminance(y)].sort((p, q) => q - p) as [number, number];
-      return (a + 0.05) / (b + 0.05);
     };
     const opaque = (c: Rgba) => c[3] > 0.9;
     /** A colour drawn over `ground`, its transparency blended in. */
