@@ -17,7 +17,7 @@ export function contrastRatio(x: readonly number[], y: readonly number[]): numbe
 }
 
 /** The page's bars kept at an edge of the window by design: fixed, or sticky to the bottom. */
-export function keptBars(): Element[] {
+function keptBars(): Element[] {
   return Array.from(document.querySelectorAll('body *')).filter((el) => {
     const cs = getComputedStyle(el);
     return cs.position === 'fixed' || (cs.position === 'sticky' && cs.bottom !== 'auto');
@@ -29,7 +29,7 @@ export function keptBars(): Element[] {
  * on screen), or at neither (a sticky bar past the end of its part of the page is back in its
  * place in the flow; a bar not drawn).
  */
-export function edgeOf(bar: Element): 'top' | 'foot' | undefined {
+function edgeOf(bar: Element): 'top' | 'foot' | undefined {
   const r = bar.getBoundingClientRect();
   if (r.height === 0) return undefined;
   if (r.top <= 1) return 'top';
