@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURSOR_COOKIE, THEME_COOKIE } from '../shared/constants.js';
 import { axeViolations } from './support/axe.js';
 import { consoleProblems, gotoHydrated, openPage, startSiteAndChromium, stopSiteAndChromium } from './support/browser.js';
+import { underFootBars } from './support/page-checks/text-spacing.js';
 import { themeContrastFaults } from './support/page-checks/theme-contrast.js';
 import { sampleUrl } from './support/sample-urls.js';
 import type { RunningService } from './support/start-service.js';
@@ -314,7 +315,7 @@ describe('辅助浏览 and 语音朗读, in Chromium', () => {
   it.each([
     ['from the phone menu, at 390 px', 390, undefined],
     ['in the transform mode of Firefox and Edge, where the app’s root scrolls', 1280, FIREFOX],
-  ])('语音朗读 %s: each sentence is brought into view', async (_, width, userAgent) => {
+  ])('语音朗读 %s: each sentence is brought into view, and the page makes room for the bar at its end', async (_, width, userAgent) => {
     const w = await openPage(browser, { width, height: width < 500 ? 844 : 900, ...(userAgent ? { userAgent } : {}) });
     const { page } = w;
     await page.addInitScript(recordSpeech);
@@ -342,6 +343,8 @@ describe('辅助浏览 and 语音朗读, in Chromium', () => {
       expect(s.top, s.text).toBeGreaterThanOrEqual(header - 1);
       expect(s.bottom, s.text).toBeLessThanOrEqual(barTop + 1);
     }
+    // The page makes room for the bar: scrolled to its end, nothing is left under it.
+    expect(await underFootBars(page)).toEqual([]);
     expect(consoleProblems(w)).toEqual([]);
     await page.context().close();
   });

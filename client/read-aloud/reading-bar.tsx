@@ -13,9 +13,23 @@ export function ReadingBar({ reader, onStop }: { reader: Reader; onStop: () => v
   const subscribe = (listener: () => void) => reader.subscribe(listener);
   const state = useSyncExternalStore(subscribe, () => reader.state);
   const at = useSyncExternalStore(subscribe, () => reader.position.at);
+  const bar = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   const stop = useRef<HTMLButtonElement>(null);
   useEffect(() => toggle.current?.focus(), []);
+  // The page makes room at its end for the bar as it is drawn (it wraps on a narrow window and in
+  // the large text): the last lines can be scrolled clear of it, and so can a focused control.
+  useEffect(() => {
+    const el = bar.current;
+    if (!el) return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty('--read-aloud-room', `${el.offsetHeight}px`));
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--read-aloud-room');
+    };
+  }, []);
   const going = state === 'reading' || state === 'paused';
   // The pause button goes with the reading: the focus it had (now nowhere) moves to the one left.
   useEffect(() => {
@@ -23,6 +37,7 @@ export function ReadingBar({ reader, onStop }: { reader: Reader; onStop: () => v
   }, [going]);
   return (
     <div
+      ref={bar}
       className="read-aloud-bar"
       role="region"
       aria-label="语音朗读"

@@ -157,11 +157,11 @@ export function spacingFaults(page: Page): Promise<string[]> {
 }
 
 /**
- * Text left under a bar kept at the window's foot (a phone's call to the expert, fixed or sticky),
- * one line each: with main's end scrolled to the window's foot, and at the page's end, every line of
- * text but the bar's own must be drawn above the bar. The page scrolls under the bar on the way, by
- * design; these are the places where nothing further up can bring the text clear of it. The page
- * is left scrolled as it was.
+ * Text left under a bar kept at the window's foot (a phone's call to the expert, sticky; 语音朗读's
+ * bar, fixed), one line each: at the page's end, and for a sticky bar with main's end scrolled to the
+ * window's foot (where it stops), every line of text but the bar's own must be drawn above the bar.
+ * The page scrolls under the bar on the way, by design; these are the places where nothing further
+ * up can bring the text clear of it. The page is left scrolled as it was.
  */
 export async function underFootBars(page: Page): Promise<string[]> {
   await installInPage(page);
@@ -176,11 +176,13 @@ export async function underFootBars(page: Page): Promise<string[]> {
     const bars = keptBars().filter((bar) => edgeOf(bar) === 'foot');
     const found = new Set<string>();
     const main = document.querySelector('main');
-    const places: [string, () => number][] = [
-      ["main's end", () => scroller.scrollTop + (main ? main.getBoundingClientRect().bottom - innerHeight : 0)],
-      ["the page's end", () => scroller.scrollHeight],
+    const sticky = bars.filter((bar) => getComputedStyle(bar).position === 'sticky');
+    const places: [string, () => number, Element[]][] = [
+      ["main's end", () => scroller.scrollTop + (main ? main.getBoundingClientRect().bottom - innerHeight : 0), sticky],
+      ["the page's end", () => scroller.scrollHeight, bars],
     ];
-    for (const [where, to] of bars.length > 0 ? places : []) {
+    for (const [where, to, judged] of places) {
+      if (judged.length === 0) continue;
       scroller.scrollTo(0, to());
       await settle();
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -192,7 +194,7 @@ export async function underFootBars(page: Page): Promise<string[]> {
         range.selectNodeContents(n);
         for (const r of Array.from(range.getClientRects())) {
           if (r.width === 0 || r.height === 0 || r.bottom <= 0 || r.top >= innerHeight) continue;
-          const bar = bars.find((b) => {
+          const bar = judged.find((b) => {
             const box = b.getBoundingClientRect();
             return r.bottom > box.top + 1 && r.top < box.bottom - 1 && r.right > box.left + 1 && r.left < box.right - 1;
           });
