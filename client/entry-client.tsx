@@ -33,8 +33,8 @@ async function hydrate(): Promise<void> {
   const { pathname, search, hash } = window.location;
   const safe = routerSafe(pathname);
   if (safe !== pathname) window.history.replaceState(window.history.state, '', safe + search + hash);
-  // Each step below in a task of its own (docs/decisions/054, 073): on a phone each took 5 to 12 ms
-  // of this host's time at a new page's start, over 50 together, which a tap would have waited on.
+  // Each step below in a task of its own (docs/decisions/054, 073): 4 to 11 ms each at a new page's
+  // start on a slow machine, and together longer than a tap should wait for an answer.
   const routes = createRoutes();
   const lazyMatches = matchRoutes(routes, window.location)?.filter((m) => m.route.lazy) ?? [];
   await nextTask();
