@@ -14,7 +14,7 @@ import { installInPage, type InPageWindow } from './in-page.js';
 export async function coveredControls(page: Page) {
   await installInPage(page);
   return page.evaluate(async () => {
-    const { keptBars, edgeOf } = (window as unknown as InPageWindow).inPage;
+    const { keptBars, edgeOf, pageScroller } = (window as unknown as InPageWindow).inPage;
     const found = new Set<string>();
     const name = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} 「${el.textContent?.trim().slice(0, 12)}」`;
     const shown = (el: Element) => {
@@ -32,7 +32,7 @@ export async function coveredControls(page: Page) {
     // A bar kept at the window's foot (a phone's call kept on screen) is its edge there while it
     // is at the foot, as the header is at the top.
     const bars = keptBars();
-    const scroller = document.documentElement.dataset.scale === 'transform' ? document.getElementById('root')! : document.scrollingElement!;
+    const scroller = pageScroller();
     for (let y = 0; ; y += innerHeight * 0.6) {
       scroller.scrollTo(0, y);
       // A frame, or a fifth of a second where the page draws none (it would wait forever).

@@ -36,14 +36,19 @@ function edgeOf(bar: Element): 'top' | 'foot' | undefined {
   return r.bottom >= innerHeight - 1 && r.top > innerHeight / 2 ? 'foot' : undefined;
 }
 
+/** What scrolls the page: the document, or in the transform mode the app's root (client/scroll.ts says the same). */
+function pageScroller(): Element {
+  return document.documentElement.dataset.scale === 'transform' ? document.getElementById('root')! : document.scrollingElement!;
+}
+
 /** The helpers as the page holds them once installed: `(window as InPageWindow).inPage`. */
 export interface InPageWindow {
-  inPage: { contrastRatio: typeof contrastRatio; keptBars: typeof keptBars; edgeOf: typeof edgeOf };
+  inPage: { contrastRatio: typeof contrastRatio; keptBars: typeof keptBars; edgeOf: typeof edgeOf; pageScroller: typeof pageScroller };
 }
 
 /** Gives the document in `page` the helpers above as `window.inPage` (again after each navigation). */
 export function installInPage(page: Page): Promise<void> {
   return page.evaluate(
-    `window.inPage = { contrastRatio: ${contrastRatio.toString()}, keptBars: ${keptBars.toString()}, edgeOf: ${edgeOf.toString()} }`,
+    `window.inPage = { contrastRatio: ${contrastRatio.toString()}, keptBars: ${keptBars.toString()}, edgeOf: ${edgeOf.toString()}, pageScroller: ${pageScroller.toString()} }`,
   );
 }

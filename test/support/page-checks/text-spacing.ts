@@ -166,8 +166,8 @@ export function spacingFaults(page: Page): Promise<string[]> {
 export async function underFootBars(page: Page): Promise<string[]> {
   await installInPage(page);
   return page.evaluate(async () => {
-    const { keptBars, edgeOf } = (window as unknown as InPageWindow).inPage;
-    const scroller = document.documentElement.dataset.scale === 'transform' ? document.getElementById('root')! : document.scrollingElement!;
+    const { keptBars, edgeOf, pageScroller } = (window as unknown as InPageWindow).inPage;
+    const scroller = pageScroller();
     const was = scroller.scrollTop;
     const settle = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
     // Found at the page's top, where a sticky bar is held at the foot as a fixed one is.
