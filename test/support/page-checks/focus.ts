@@ -158,10 +158,11 @@ export async function focusFaults(page: Page, part: 'main' | 'page'): Promise<st
   await page.evaluate((part) => {
     // Where each box that scrolls is: focus scrolls them (a row of tabs to its focused tab), and
     // the checks after see them as the visitor left them.
-    const w = window as Window & { scrolledBefore?: [Element, number, number][] };
+    const w = window as Window & { scrolledBefore?: [Element, number, number][]; scrollSeen?: WeakMap<Element, string> };
     w.scrolledBefore = Array.from(document.querySelectorAll('body *'))
       .filter((el) => el.scrollLeft !== 0 || el.scrollTop !== 0 || el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight)
       .map((el) => [el, el.scrollLeft, el.scrollTop]);
+    w.scrollSeen = new WeakMap(w.scrolledBefore.map(([el, left, top]) => [el, `${left},${top}`]));
     scrollTo(0, 0);
     const main = document.querySelector<HTMLElement>('main');
     // Focus just before the part: on main itself (it takes focus from the skip link), or nowhere.
@@ -171,12 +172,27 @@ export async function focusFaults(page: Page, part: 'main' | 'page'): Promise<st
   const press = async (key: string): Promise<Stop> => {
     await page.keyboard.press(key);
     return page.evaluate(async (part) => {
-      // Two frames, for focus's styles to start any transition from the unfocused ones; then
-      // whatever focus set moving (a header panel opening, the one before closing, a colour)
-      // is let end: the control is judged as drawn once still.
-      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-      const moving = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
-      await Promise.all(moving.map((a) => a.finished.catch(() => undefined)));
+      // Where focus scrolled the page or a box around the focused control, the page answers the
+      // scroll event, which comes with the next frame (a row of tabs fades its ends, the home
+      // header takes its colour): two frames are let pass, and a React render between them. Focus
+      // scrolls nothing else, and what the page does on focus it does within the press, so a press
+      // that scrolled nothing is judged at once (most presses: it halves a walk's time).
+      const w = window as Window & { scrollSeen?: WeakMap<Element, string> };
+      const seen = w.scrollSeen ?? new WeakMap<Element, string>();
+      let scrolled = false;
+      for (let el = document.activeElement; el; el = el.parentElement) {
+        const now = `${el.scrollLeft},${el.scrollTop}`;
+        // html's offsets are the page's; a box not seen before had not scrolled.
+        if (now !== (seen.get(el) ?? '0,0')) scrolled = true;
+        seen.set(el, now);
+      }
+      if (scrolled) await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      // Then whatever focus set moving (a header panel opening, the one before closing, a ring's
+      // colour) is brought to its end: the control is judged as drawn once still. Asking for the
+      // animations brings the styles up to date, so a transition focus starts is among them;
+      // finished at once rather than waited for (even a transition of 0.01 ms ends with a frame).
+      for (const moving of document.getAnimations())
+        if (moving.effect?.getComputedTiming().iterations !== Infinity && moving.playState === 'running') moving.finish();
       const active = document.activeElement;
       const at = active ? Array.prototype.indexOf.call(document.getElementsByTagName('*'), active) : -1;
       const scope = part === 'main' ? document.querySelector('main') : document.body;
