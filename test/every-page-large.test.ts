@@ -8,10 +8,10 @@ import { everyPagePass } from './support/every-page-pass.js';
 everyPagePass('every page, large text, in Chromium', true, [
   {
     width: 390,
-    checks: ['one-page', 'typesetting', 'collisions', 'pictures', 'controls', 'past-the-side', 'text-spacing', 'focus'],
+    checks: ['one-page', 'typesetting', 'text-size', 'collisions', 'pictures', 'controls', 'past-the-side', 'text-spacing', 'focus'],
   },
   { width: 540, checks: ['controls', 'past-the-side'] },
-  { width: 768, checks: ['pictures', 'controls', 'past-the-side'] },
-  { width: 1280, checks: ['axe', 'typesetting', 'collisions', 'pictures', 'controls', 'text-spacing', 'focus'] },
-  { width: 1920, checks: ['typesetting', 'collisions', 'pictures'] },
+  { width: 768, checks: ['pictures', 'controls', 'past-the-side', 'text-size'] },
+  { width: 1280, checks: ['axe', 'typesetting', 'text-size', 'collisions', 'pictures', 'controls', 'text-spacing', 'focus'] },
+  { width: 1920, checks: ['typesetting', 'text-size', 'collisions', 'pictures'] },
 ]);

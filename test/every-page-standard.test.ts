@@ -18,6 +18,7 @@ everyPagePass('every page, standard text, in Chromium', false, [
       'one-page',
       'axe',
       'typesetting',
+      'text-size',
       'collisions',
       'pictures',
       'controls',
@@ -30,12 +31,13 @@ everyPagePass('every page, standard text, in Chromium', false, [
   },
   // The standard view's narrowest drawn at its least factor: the header's bar as on a laptop did not fit below 528 px.
   { width: 520, checks: ['controls', 'past-the-side'] },
-  { width: 768, checks: ['pictures', 'controls', 'past-the-side'] },
+  { width: 768, checks: ['pictures', 'controls', 'past-the-side', 'text-size'] },
   {
     width: 1280,
     checks: [
       'axe',
       'typesetting',
+      'text-size',
       'collisions',
       'pictures',
       'controls',
@@ -47,5 +49,5 @@ everyPagePass('every page, standard text, in Chromium', false, [
       'focus',
     ],
   },
-  { width: 1920, checks: ['typesetting', 'collisions', 'pictures', 'grids', 'furniture'] },
+  { width: 1920, checks: ['typesetting', 'text-size', 'collisions', 'pictures', 'grids', 'furniture'] },
 ]);

@@ -5,13 +5,15 @@
  * pictures drawn larger than their variant or asking for far more (page-checks/pictures.ts),
  * controls drawn under something else or a row of tabs that hides that it scrolls
  * (page-checks/controls.ts), focus tabbed forward and back (page-checks/focus.ts), text spaced
- * out by a visitor and the site's own line and paragraph spacing (page-checks/text-spacing.ts), and what a visitor sees on any page (page-checks/drawn.ts: text or
- * targets too small, a grid's lone last card, anything past the window's side, placeholder text,
- * the booking line, filings and WeChat code every page carries, one page under its route's title
- * once hydrated), hospitals' names and phone numbers that are not links of their kind
- * (page-checks/links.ts); on the home and search pages, then the header's search, open with its
- * suggestions, on the same visit. Each suite that owns a check keeps the tests that show the
- * check finds what it should (test/accessibility, collisions, controls, pictures, typesetting,
+ * out by a visitor and the site's own line and paragraph spacing (page-checks/text-spacing.ts),
+ * what a visitor sees on any page (page-checks/drawn.ts: text or targets too small, a grid's lone
+ * last card, anything past the window's side, placeholder text, the booking line, filings and
+ * WeChat code every page carries, one page under its route's title once hydrated), hospitals'
+ * names and phone numbers that are not links of their kind (page-checks/links.ts), and the size
+ * text is drawn at (page-checks/text-size.ts; test/text-size-by-width.test.ts the widths between);
+ * on the home and search pages, then the header's search, open with its suggestions, on the same
+ * visit. Each suite that owns a check keeps the tests that show the check finds what it should
+ * (test/accessibility, collisions, controls, pictures, typesetting, text-size-by-width,
  * visual). Loading the pictures scrolls through the page and back to its top; axe follows it.
  *
  * A page is visited once per text size, at the narrowest width, and its window then widened to
@@ -40,6 +42,7 @@ import {
 import { collisions } from './page-checks/collisions.js';
 import { coveredControls, coveredSearch, tabRowFaults } from './page-checks/controls.js';
 import { focusFaults } from './page-checks/focus.js';
+import { textSizeFaults, textSizeFloor } from './page-checks/text-size.js';
 import { spacedTextFaults, spacingFaults } from './page-checks/text-spacing.js';
 import { loneCards, missingFurniture, notOnePage, pastTheSide, placeholders, smallThings } from './page-checks/drawn.js';
 import { unlinkedNamesAndPhones } from './page-checks/links.js';
@@ -64,7 +67,8 @@ export type Check =
   | 'focus'
   | 'text-spacing'
   | 'links'
-  | 'theme-contrast';
+  | 'theme-contrast'
+  | 'text-size';
 
 export interface PassMode extends Mode {
   checks: readonly Check[];
@@ -102,6 +106,8 @@ async function lookAt(page: Page, url: string, mode: PassMode, progress: Progres
   // been drawn once at this width. AAA contrast (7:1) in every theme.
   if (has('axe')) add('axe', await step('axe', () => axeViolations(page)));
   if (has('typesetting')) add('typesetting', await step('typesetting', () => typesetFaults(page)));
+  if (has('text-size'))
+    add('text-size', await step('text size', () => textSizeFaults(page, textSizeFloor(mode.width, mode.large ?? false))));
   if (has('small-things')) add('small-things', await step('small things', () => smallThings(page)));
   if (has('grids')) add('grids', await step('grids', () => loneCards(page)));
   if (has('placeholders')) add('placeholders', await step('placeholders', () => placeholders(page)));

@@ -1,8 +1,9 @@
 /**
  * Text as large as a visitor who sees poorly can read (issue 45 point 1, docs/decisions/064): the
  * size each visible character is drawn at (its font size times the page's zoom there, in CSS px),
- * over every character of the page, whether scrolled to or not. No test runner here:
- * test/text-size-by-width.test.ts uses it.
+ * over every character of the page, whether scrolled to or not. No test runner here: the
+ * every-page passes measure it at their widths (390, 768, 1280 and 1920 px), and
+ * test/text-size-by-width.test.ts at the widths between and beyond.
  */
 import type { Page } from 'playwright-core';
 import { DRAW_EVERY_PART } from './text-spacing.js';
@@ -22,6 +23,12 @@ export interface TextSizeFloor {
   p5: number;
   median: number;
 }
+
+/** Most text at least 16 px, captions, dates and labels at least 14. */
+const FLOOR: TextSizeFloor = { p5: 14, median: 16 };
+
+/** The floor at `width`: at the design's width (1920 px) the standard view draws the design's 18 px body text. */
+export const textSizeFloor = (width: number, large: boolean): TextSizeFloor => (width === 1920 && !large ? { p5: 14, median: 18 } : FLOOR);
 
 /** The drawn sizes of every visible character on the page as it is now; the texts drawn under `small` px named. */
 export function textSizes(page: Page, small: number): Promise<TextSizes> {
