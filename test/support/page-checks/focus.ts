@@ -176,7 +176,7 @@ export async function focusFaults(page: Page, part: 'main' | 'page'): Promise<st
       // scroll event, which comes with the next frame (a row of tabs fades its ends, the home
       // header takes its colour): two frames are let pass, and a React render between them. Focus
       // scrolls nothing else, and what the page does on focus it does within the press, so a press
-      // that scrolled nothing is judged at once (most presses: it halves a walk's time).
+      // that scrolled nothing (most) is judged at once (docs/decisions/074).
       const w = window as Window & { scrollSeen?: WeakMap<Element, string> };
       const seen = w.scrollSeen ?? new WeakMap<Element, string>();
       let scrolled = false;
