@@ -77,11 +77,7 @@ function focusedFaults(): string[] {
       break;
     }
   }
-  const rgba = (c: string): number[] => {
-    const m = c.match(/[\d.]+/g)!.map(Number);
-    return [m[0]!, m[1]!, m[2]!, m[3] ?? 1];
-  };
-  const ratio = (window as unknown as InPageWindow).inPage.contrastRatio;
+  const { contrastRatio: ratio, rgbaOf: rgba, over } = (window as unknown as InPageWindow).inPage;
   /**
    * The colours that may be drawn at a point around the ring: the backgrounds there, top down, until
    * one is opaque (a colour, or a gradient with an opaque stop: each of its stops may be the one
@@ -89,7 +85,6 @@ function focusedFaults(): string[] {
    * a picture is drawn there (its colours are not known here).
    */
   const backdrop = (x: number, y: number, inset: boolean): number[][] | 'picture' => {
-    const over = (top: number[], bottom: number[]) => top.map((v, i) => (i < 3 ? v * top[3]! + bottom[i]! * (1 - top[3]!) : 1));
     let above: number[][] = [[0, 0, 0, 0]];
     for (const under of document.elementsFromPoint(x, y)) {
       const picture = under instanceof HTMLImageElement || under instanceof HTMLVideoElement || under instanceof SVGElement;
@@ -98,14 +93,14 @@ function focusedFaults(): string[] {
       if (picture) return 'picture';
       const ucs = getComputedStyle(under);
       if (/url\(/.test(ucs.backgroundImage)) return 'picture';
-      const colours = [ucs.backgroundColor, ...(ucs.backgroundImage.match(/rgba?\([^)]+\)/g) ?? [])].map(rgba).filter((c) => c[3]! > 0);
-      const opaque = colours.filter((c) => c[3]! >= 0.99);
+      const colours = [ucs.backgroundColor, ...(ucs.backgroundImage.match(/rgba?\([^)]+\)/g) ?? [])].map(rgba).filter((c) => c[3] > 0);
+      const opaque = colours.filter((c) => c[3] >= 0.99);
       const here =
-        opaque.length > 0 ? [...opaque, ...colours.filter((c) => c[3]! < 0.99).flatMap((t) => opaque.map((o) => over(t, o)))] : colours;
+        opaque.length > 0 ? [...opaque, ...colours.filter((c) => c[3] < 0.99).flatMap((t) => opaque.map((o) => over(t, o)))] : colours;
       if (here.length === 0) continue;
       if (opaque.length > 0) return above.flatMap((a) => here.map((h) => over(a, h)));
       // Translucent only: it lies over whatever is further down.
-      above = above.flatMap((a) => here.map((h) => [...over(a, h).slice(0, 3), 1 - (1 - a[3]!) * (1 - h[3]!)]));
+      above = above.flatMap((a) => here.map((h) => [...over(a, h).slice(0, 3), 1 - (1 - a[3]!) * (1 - h[3])]));
     }
     return above.map((a) => over(a, [255, 255, 255, 1]));
   };

@@ -16,6 +16,18 @@ export function contrastRatio(x: readonly number[], y: readonly number[]): numbe
   return (a + 0.05) / (b + 0.05);
 }
 
+/** A colour as getComputedStyle gives it (`rgb(…)`, `rgba(…)`): its channels (0 to 255) and alpha. */
+function rgbaOf(colour: string): [number, number, number, number] {
+  const [r = 0, g = 0, b = 0, a = 1] = (colour.match(/[\d.]+/g) ?? []).map(Number);
+  return [r, g, b, a];
+}
+
+/** `top` drawn over the opaque `ground`, its alpha blended in: an opaque colour. */
+function over(top: readonly number[], ground: readonly number[]): [number, number, number, number] {
+  const [r, g, b] = [0, 1, 2].map((i) => top[i]! * top[3]! + ground[i]! * (1 - top[3]!)) as [number, number, number];
+  return [r, g, b, 1];
+}
+
 /** The page's bars kept at an edge of the window by design: fixed, or sticky to the bottom. */
 function keptBars(): Element[] {
   return Array.from(document.querySelectorAll('body *')).filter((el) => {
@@ -43,12 +55,19 @@ function pageScroller(): Element {
 
 /** The helpers as the page holds them once installed: `(window as InPageWindow).inPage`. */
 export interface InPageWindow {
-  inPage: { contrastRatio: typeof contrastRatio; keptBars: typeof keptBars; edgeOf: typeof edgeOf; pageScroller: typeof pageScroller };
+  inPage: {
+    contrastRatio: typeof contrastRatio;
+    rgbaOf: typeof rgbaOf;
+    over: typeof over;
+    keptBars: typeof keptBars;
+    edgeOf: typeof edgeOf;
+    pageScroller: typeof pageScroller;
+  };
 }
 
 /** Gives the document in `page` the helpers above as `window.inPage` (again after each navigation). */
 export function installInPage(page: Page): Promise<void> {
   return page.evaluate(
-    `window.inPage = { contrastRatio: ${contrastRatio.toString()}, keptBars: ${keptBars.toString()}, edgeOf: ${edgeOf.toString()}, pageScroller: ${pageScroller.toString()} }`,
+    `window.inPage = { ${[contrastRatio, rgbaOf, over, keptBars, edgeOf, pageScroller].map((helper) => `${helper.name}: ${helper.toString()}`).join(', ')} }`,
   );
 }

@@ -13,15 +13,9 @@ import { installInPage, type InPageWindow } from './in-page.js';
 export async function themeContrastFaults(page: Page): Promise<string[]> {
   await installInPage(page);
   return page.evaluate(() => {
-    const ratio = (window as unknown as InPageWindow).inPage.contrastRatio;
+    const { contrastRatio: ratio, rgbaOf: parse, over } = (window as unknown as InPageWindow).inPage;
     type Rgba = [number, number, number, number];
-    const parse = (c: string): Rgba => {
-      const [r = 0, g = 0, b = 0, a = 1] = (c.match(/[\d.]+/g) ?? []).map(Number);
-      return [r, g, b, a];
-    };
     const opaque = (c: Rgba) => c[3] > 0.9;
-    /** A colour drawn over `ground`, its transparency blended in. */
-    const over = (c: Rgba, ground: Rgba): Rgba => [0, 1, 2].map((i) => c[i]! * c[3] + ground[i]! * (1 - c[3])).concat(1) as Rgba;
     const behind = (el: Element): Rgba => {
       for (let p = el.parentElement; p; p = p.parentElement) {
         const bg = parse(getComputedStyle(p).backgroundColor);
