@@ -372,8 +372,8 @@ describe('the image', () => {
             RATE_LIMIT_MISSES: '0',
             RENDERS_PER_CLIENT: '0',
             SHED_EVENT_LOOP_LAG_MS: '0',
-            // The demo content API, in its container on a busy machine, answers late (its first drawing of
-            // each photo above all: image-soak.ts): a gateway timeout would say nothing of memory.
+            // On a busy machine the demo content API, in its container, and the photos' first transforms
+            // answer late: a gateway timeout would say nothing of memory.
             MEDIA_TIMEOUT_MS: '60000',
             UPSTREAM_TIMEOUT_MS: '30000',
           });

@@ -24,8 +24,11 @@ import { byteRange } from '../media/media-response.js';
 
 /** Where the files are: beside this module in the source, and beside the server's chunks when built. */
 const ROOT = fileURLToPath(new URL('./uploads/', import.meta.url));
-/** Drawn originals, shared by every process (tests, workers) on the machine. */
-const CACHE_DIR = join(tmpdir(), 'mingtong-demo-uploads');
+/**
+ * Drawn originals, shared by every process (tests, workers) on the machine; a container of the
+ * image given this directory's drawings at the same place serves them rather than drawing its own.
+ */
+export const DRAWINGS_DIR = join(tmpdir(), 'mingtong-demo-uploads');
 /** Bumped when the drawing below changes, so that no stale drawing is reused. */
 const DRAWING = 'v4';
 
@@ -44,9 +47,9 @@ const RASTER = new Set(['.jpg', '.jpeg', '.png']);
 const UPLOAD_PATH = /^\/uploads\/((?:[a-z0-9-]+\/)+)([A-Za-z0-9][A-Za-z0-9 _-]*)(\.[A-Za-z0-9]+)$/;
 
 interface Upload {
-  /** The file served: in the source tree, or a drawing in CACHE_DIR. */
+  /** The file served: in the source tree, or a drawing in DRAWINGS_DIR. */
   file: string | undefined;
-  /** The drawing itself, where CACHE_DIR could not be written (a read-only file system). */
+  /** The drawing itself, where DRAWINGS_DIR could not be written (a read-only file system). */
   body: Buffer | undefined;
   size: number;
   type: string;
@@ -189,7 +192,7 @@ function upload(file: string | undefined, body: Buffer, type: string, modified: 
  * got there first. A name, once there, never changes: the bytes read from it are the bytes sent.
  */
 async function cached(hash: string, extension: string, draw: () => Promise<Buffer>): Promise<{ file: string | undefined; body: Buffer }> {
-  const file = join(CACHE_DIR, hash + extension);
+  const file = join(DRAWINGS_DIR, hash + extension);
   const kept = await readFile(file).catch(() => undefined);
   if (kept) return { file, body: kept };
   const next = drawing.then(draw);
@@ -197,7 +200,7 @@ async function cached(hash: string, extension: string, draw: () => Promise<Buffe
   const body = await next;
   const temporary = `${file}.${randomUUID()}.tmp`;
   try {
-    await mkdir(CACHE_DIR, { recursive: true });
+    await mkdir(DRAWINGS_DIR, { recursive: true });
     await writeFile(temporary, body);
     await link(temporary, file);
     return { file, body };

@@ -28,9 +28,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import runtime from '../../scripts/node-runtime/package.json' with { type: 'json' };
+import { DRAWINGS_DIR } from '../../server/embedded-api/uploads.js';
+import drawUploads from './draw-uploads.js';
 import { freePort } from './redis-server.js';
 
 /** The Dockerfile's base, pinned by its digest (test/node-runtime.test.ts checks that it names one). */
@@ -256,8 +258,15 @@ export interface RunningPair {
  * (UPSTREAM_URL), each the way an operator starts it (read-only root filesystem, no capabilities,
  * no new privileges). `env` is added to the site's environment; `siteFlags` to its `podman run`
  * (a memory limit).
+ *
+ * The content API is given the photos the tests drew once (draw-uploads.ts), read-only where it
+ * looks for its drawings, and serves them as a CMS serves its files. Left to draw each one itself
+ * on first request, one at a time on a busy machine, it made every answer naming a photo wait out
+ * the site's budget for learning the photo's size (1.5 s): the site's search index, which reads
+ * every list as it starts, took 40 s to build instead of 4.
  */
 export async function startPair(image: string, env: Record<string, string> = {}, siteFlags: string[] = []): Promise<RunningPair> {
+  await drawUploads();
   const flags = containerFlags();
   const hardened = ['--read-only', '--read-only-tmpfs=false', '--cap-drop=ALL', '--security-opt=no-new-privileges'];
   const [port, metricsPort] = [await freePort(), await freePort()];
@@ -273,6 +282,7 @@ export async function startPair(image: string, env: Record<string, string> = {},
     '--publish', `127.0.0.1:${port}:3000`, '--publish', `127.0.0.1:${metricsPort}:9464`,
     // On 4000, as the manifests run it: the image's PORT (3000) is the site's, in the network the two share.
     '--env', 'PORT=4000',
+    '--volume', `${DRAWINGS_DIR}:${posix.join('/tmp', basename(DRAWINGS_DIR))}:ro`,
     image, 'node', 'dist/server/demo-content-api.js',
   ]);
   try {

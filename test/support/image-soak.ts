@@ -57,10 +57,13 @@ async function peakRss(name: string): Promise<number | undefined> {
   return kib === undefined ? undefined : Number(kib) * 1024;
 }
 
-/** Whether `url` answers 200 within `withinMs`, asked every half second while the container runs. */
+/**
+ * Whether `url` answers 200 within `withinMs`, asked every half second while the container runs
+ * and has not been restarted: one that has been (killed for memory as it started) has its verdict.
+ */
 async function answers(url: string, name: string, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
-  while (Date.now() < deadline && (await inspect(name, '{{.State.Running}}')) === 'true') {
+  while (Date.now() < deadline && (await inspect(name, '{{.State.Running}} {{.RestartCount}}')) === 'true 0') {
     const res = await fetch(url, { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
     if (res?.status === 200) return true;
     await new Promise((r) => setTimeout(r, 500));
@@ -92,10 +95,10 @@ export async function soakImage(
     if (up) {
       const metrics = await (await fetch(`http://127.0.0.1:${pair.metricsPort}/metrics`)).text();
       limitSeen = /^memory_limit_bytes(\{.*) .*$/m.exec(metrics)?.[0] ?? '';
-      // The demo content API draws its photos when first asked (in memory: its filesystem is read-only),
-      // which on a busy machine can take longer than the site waits for an original: a 504 or, once
-      // the origin's breaker opens, a 503, that say nothing of memory. Each picture is made first, in
-      // both formats (a few tries each), in this container and under its limit; the load then finds them.
+      // Each picture of the home page is made first, in both formats (a few tries each), in this
+      // container and under its limit: made for the first time under the load, on a busy machine, one
+      // could take longer than the site waits for it, a 504 or, once the origin's breaker opens, a 503,
+      // that say nothing of memory. The load then finds them.
       for (const picture of warm ? await homePictureAddresses(base) : []) {
         for (const accept of ['image/avif,image/webp,*/*', 'image/webp,*/*']) {
           for (let tries = 0; tries < 4; tries++) {
