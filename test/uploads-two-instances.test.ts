@@ -3,11 +3,12 @@
  * (server/embedded-api/uploads.ts). Started cold at once, with an empty directory of their own,
  * both draw the same photos at the same time (each with its own random grain): the first drawing
  * written whole wins, and every answer from either process says the size and ETag of the very
- * bytes it sends, which decode (docs/decisions/033).
+ * bytes it sends, which decode (docs/decisions/033). A process that cannot write that directory (a
+ * container's read-only root) keeps its drawings in memory and serves each the same way.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,5 +75,17 @@ describe('two content API processes started cold at once', () => {
     expect(again[0]).toEqual(first[0]);
     // Nothing half-written is left behind.
     expect(readdirSync(join(dir, 'mingtong-demo-uploads')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('a content API that cannot write its drawings directory', () => {
+  it('draws each photo once and keeps it in memory: the same bytes, size and ETag each time', { timeout: 120_000 }, async () => {
+    // Its temporary directory is a file: the drawings directory cannot be made in it.
+    const notADirectory = join(dir, 'not-a-directory');
+    writeFileSync(notADirectory, '');
+    const url = await contentApi(notADirectory);
+    const path = photos[0]!;
+    const first = await check(url, path);
+    expect(await check(url, path)).toBe(first);
   });
 });

@@ -198,17 +198,22 @@ async function cached(hash: string, extension: string, draw: () => Promise<Buffe
   const next = drawing.then(draw);
   drawing = next.catch(() => undefined);
   const body = await next;
-  const temporary = `${file}.${randomUUID()}.tmp`;
+  // A directory that cannot be made or written (a hardened container's read-only root): kept in memory instead.
+  const inMemory = { file: undefined, body };
   try {
     await mkdir(DRAWINGS_DIR, { recursive: true });
+  } catch {
+    return inMemory;
+  }
+  const temporary = `${file}.${randomUUID()}.tmp`;
+  try {
     await writeFile(temporary, body);
     await link(temporary, file);
     return { file, body };
   } catch (error) {
     // Another process's drawing was published first: it is the one everyone serves.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { file, body: await readFile(file) };
-    // A read-only file system (a hardened container): kept in memory instead.
-    return { file: undefined, body };
+    return inMemory;
   } finally {
     await rm(temporary, { force: true });
   }
