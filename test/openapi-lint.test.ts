@@ -1,7 +1,8 @@
 /**
- * The live OpenAPI document passes Redocly's recommended rules (redocly.yaml) with no error.
- * The CLI (@redocly/cli) runs as its own process on a copy of the document the service serves,
- * with its usage data and update notice off; warnings are listed in the test output.
+ * The live OpenAPI document passes Redocly's recommended rules (redocly.yaml) with no error and
+ * no warning: a warning is a generator or a reader of the document left to guess (a required
+ * property the schema does not define). The CLI (@redocly/cli) runs as its own process on a copy
+ * of the document the service serves, with its usage data and update notice off.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,7 +34,7 @@ describe('redocly lint', () => {
     await svc?.close();
   });
 
-  it('finds no error in the live document with the recommended rules', async () => {
+  it('finds no error and no warning in the live document with the recommended rules', async () => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, await (await fetch(`${svc.url}/api/openapi.json`)).text());
     const { stdout } = await run(process.execPath, [REDOCLY, 'lint', file, '--format=json'], {
@@ -46,10 +47,7 @@ describe('redocly lint', () => {
     });
     const report = JSON.parse(stdout) as LintReport;
     const listed = report.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
-    process.stdout.write(
-      `redocly: ${report.totals.errors} errors, ${report.totals.warnings} warnings\n${listed.map((l) => `  ${l}\n`).join('')}`,
-    );
-    expect(listed.filter((l) => l.startsWith('error'))).toEqual([]);
-    expect(report.totals.errors).toBe(0);
+    expect(listed).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
 });

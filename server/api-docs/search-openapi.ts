@@ -48,7 +48,8 @@ function answerSchema(mediaImage: z.ZodType) {
     query: z.string().describe('The words searched for, as cleaned (control and invisible characters removed, spaces folded).'),
     kind: z.enum(kinds).optional(),
     total: count.describe(`Results in all (of the kind asked for); the first ${SEARCH_RESULTS_MAX} can be paged through.`),
-    byKind: z.record(z.enum(kinds), count).describe('Results of each kind.'),
+    // Every kind, each named (a record keyed by the kinds would require keys it does not define).
+    byKind: z.object(Object.fromEntries(kinds.map((kind) => [kind, count]))).describe('Results of each kind, every kind named.'),
     page: z.number().int().positive(),
     pageSize: z.number().int().positive(),
     partial: z.boolean().describe('True when no result had every word, and these have some of them.'),
