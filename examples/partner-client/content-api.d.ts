@@ -1771,9 +1771,14 @@ export interface operations {
                             kind?: "article" | "treatment" | "expert" | "hospital" | "research" | "film";
                             /** @description Results in all (of the kind asked for); the first 500 can be paged through. */
                             total: number;
-                            /** @description Results of each kind. */
+                            /** @description Results of each kind, every kind named. */
                             byKind: {
-                                [key: string]: number;
+                                article: number;
+                                treatment: number;
+                                expert: number;
+                                hospital: number;
+                                research: number;
+                                film: number;
                             };
                             page: number;
                             pageSize: number;
