@@ -9,11 +9,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../server/embedded-api/demo-content/index.js';
-import { backingFile } from '../server/embedded-api/uploads.js';
+import { backingFile, DRAWINGS_DIR } from '../server/embedded-api/uploads.js';
 import { uploadPaths } from './support/draw-uploads.js';
 
 let dir: string;
@@ -74,7 +74,7 @@ describe('two content API processes started cold at once', () => {
     expect(again[0]).toEqual(again[1]);
     expect(again[0]).toEqual(first[0]);
     // Nothing half-written is left behind.
-    expect(readdirSync(join(dir, 'mingtong-demo-uploads')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(join(dir, basename(DRAWINGS_DIR))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
 
